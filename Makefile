@@ -1,0 +1,35 @@
+# The two set-up commands of README: `make run` and `make test`.
+# Each creates .venv and installs what it needs on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint format clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m chalicelib.simulate --games 1000 --seed 1
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m chalicelib.bench
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+format: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

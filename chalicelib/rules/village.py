@@ -1,0 +1,518 @@
+"""The state of one village and the rules that move it (RULES §1–§7).
+
+Pure: no I/O, no clock, no global random. Every draw takes the caller's RNG,
+and walks the slots in the canonical order of :data:`SLOTS`, so the same seed
+always gives the same game.
+"""
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .cast import (
+    JOBS,
+    MADMAN_COUNT,
+    ONI_COUNT,
+    PARTNERS,
+    SLOTS,
+    Job,
+    Side,
+    is_oni_side,
+    slots_of,
+    verdict_of,
+)
+from .choices import UNDECIDED, Choices, refusal, validate
+from .errors import ChoiceError, PhaseError
+
+
+class DeathKind(StrEnum):
+    ASH = "ash"  # 灰: judged
+    CORPSE = "corpse"  # 遺体: any other death
+
+
+class Winner(StrEnum):
+    HUMAN = "human"
+    ONI = "oni"
+
+
+class EndedBy(StrEnum):
+    ELIMINATION = "elimination"
+    VICTORY_DECLARATION = "victory_declaration"
+    RESIGNATION = "resignation"
+
+
+class Command(StrEnum):
+    """Oni-side commands of RULES §7, by the choice key that sets them."""
+
+    VICTORY = "victory"
+    RESIGN = "resign"
+
+
+# How many oni-side members must set the same command or forced target (RULES §7).
+COMMAND_QUORUM = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What an ability tells its user about one target."""
+
+    target: str
+    verdict: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"target": self.target, "verdict": self.verdict}
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    target: str
+    attacker: str
+
+
+@dataclass(frozen=True, slots=True)
+class DyingMessage:
+    writer: str
+    names: str
+
+
+@dataclass(frozen=True, slots=True)
+class Morning:
+    """Everything one night resolution decided. Most of it is secret: see visibility."""
+
+    day: int  # the day this morning starts
+    judged: str
+    attack: Attack | None
+    assassination: str | None  # target, only when carried out
+    deaths: dict[str, DeathKind]
+    results: dict[str, Result]  # by the slot that learns it
+    dms: dict[str, DyingMessage]  # by the reader
+    killers: dict[str, str]  # dead slot -> the one who struck it / whom it intercepted
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "day": self.day,
+            "judged": self.judged,
+            "attack": (
+                {"target": self.attack.target, "attacker": self.attack.attacker}
+                if self.attack
+                else None
+            ),
+            "assassination": {"target": self.assassination} if self.assassination else None,
+            "deaths": {slot: str(kind) for slot, kind in self.deaths.items()},
+            "results": {slot: result.to_json() for slot, result in self.results.items()},
+            "dms": {r: {"from": dm.writer, "names": dm.names} for r, dm in self.dms.items()},
+            "killers": dict(self.killers),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Morning":
+        attack = data["attack"]
+        assassination = data["assassination"]
+        return cls(
+            day=data["day"],
+            judged=data["judged"],
+            attack=Attack(attack["target"], attack["attacker"]) if attack else None,
+            assassination=assassination["target"] if assassination else None,
+            deaths={slot: DeathKind(kind) for slot, kind in data["deaths"].items()},
+            results={s: Result(r["target"], r["verdict"]) for s, r in data["results"].items()},
+            dms={r: DyingMessage(dm["from"], dm["names"]) for r, dm in data["dms"].items()},
+            killers=dict(data["killers"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    winner: Winner
+    by: EndedBy
+    day: int  # the day the ending starts
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": str(self.winner), "by": str(self.by), "day": self.day}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Ending":
+        return cls(Winner(data["winner"]), EndedBy(data["by"]), data["day"])
+
+
+@dataclass(frozen=True, slots=True)
+class Death:
+    day: int  # the morning that announced it
+    kind: DeathKind
+
+
+@dataclass(slots=True)
+class Village:
+    """One village's game state. ``day`` 0 is the opening."""
+
+    sides: dict[str, Side]
+    random_targets: dict[str, str]  # seer -> day-0 random divination target
+    day: int = 0
+    deaths: dict[str, Death] = field(default_factory=dict)
+    assassination_used: bool = False
+    mornings: list[Morning] = field(default_factory=list)
+    ending: Ending | None = None
+
+    # ----- creation (RULES §1, §5.1) -----
+
+    @classmethod
+    def create(cls, rng: random.Random, sides: Mapping[str, str] | None = None) -> "Village":
+        """Draws the sides (unless given) and both seers' day-0 random targets."""
+        drawn = draw_sides(rng) if sides is None else checked_sides(sides)
+        return cls(sides=drawn, random_targets=draw_random_targets(drawn, rng))
+
+    # ----- reading the state -----
+
+    @property
+    def alive(self) -> frozenset[str]:
+        return frozenset(slot for slot in SLOTS if slot not in self.deaths)
+
+    def living(self, *sides: Side) -> list[str]:
+        return [s for s in SLOTS if s not in self.deaths and (not sides or self.sides[s] in sides)]
+
+    @property
+    def oni_side(self) -> list[str]:
+        """The 3 oni and the madman, alive or dead."""
+        return [slot for slot in SLOTS if is_oni_side(self.sides[slot])]
+
+    @property
+    def running(self) -> bool:
+        return self.day >= 1 and self.ending is None
+
+    def random_divination(self) -> dict[str, Result]:
+        """Each seer's day-0 result (RULES §5.1); always ``human`` for a human seer."""
+        return {
+            seer: Result(target, verdict_of(self.sides[target]))
+            for seer, target in self.random_targets.items()
+        }
+
+    def empathy(self) -> dict[str, Result]:
+        """What each empath alive when day 1 starts learns of the other (RULES §5.3)."""
+        if self.day < 1:
+            return {}
+        dead_at_start = {slot for slot, death in self.deaths.items() if death.day <= 1}
+        return {
+            empath: Result(PARTNERS[empath], verdict_of(self.sides[PARTNERS[empath]]))
+            for empath in slots_of(Job.EMPATH)
+            if empath not in dead_at_start
+        }
+
+    # ----- day 1 (RULES §2.2) -----
+
+    def start(self, dead: Iterable[str] = ()) -> None:
+        """Day 1 begins. ``dead`` lists characters already dead (for end-game scenarios)."""
+        if self.day != 0:
+            raise PhaseError("この村はすでに始まっています")
+        for slot in dead:
+            if slot not in SLOTS:
+                raise ChoiceError(f"「{slot}」というキャラクターはいません")
+            self.deaths[slot] = Death(day=1, kind=DeathKind.CORPSE)
+        self.day = 1
+
+    # ----- choices (RULES §3) -----
+
+    def validate(self, actor: str, choices: Choices) -> None:
+        """Raises a :class:`ChoiceError` when ``actor`` may not save ``choices`` now."""
+        if not self.running:
+            raise PhaseError("いまは行動を決められません")
+        validate(
+            actor,
+            choices,
+            sides=self.sides,
+            alive=self.alive,
+            assassination_used=self.assassination_used,
+        )
+
+    def command(self, choices: Mapping[str, Choices]) -> Command | None:
+        """The oni-side command in effect: set by at least 3 members (RULES §7)."""
+        for command in Command:
+            setters = [s for s in self.oni_side if getattr(_of(choices, s), command) is not None]
+            if len(setters) >= COMMAND_QUORUM:
+                return command
+        return None
+
+    def end_by_command(self, command: Command, *, at_night: bool) -> Ending:
+        """A declaration or resignation in effect (RULES §7).
+
+        Set during the day the ending starts at once; set in loss time or at night it
+        starts at the next update, whose night is not resolved.
+        """
+        if not self.running:
+            raise PhaseError("いまは勝利宣言も投了もできません")
+        if at_night:
+            self.day += 1
+        if command is Command.VICTORY:
+            self.ending = Ending(Winner.ONI, EndedBy.VICTORY_DECLARATION, self.day)
+        else:
+            self.ending = Ending(Winner.HUMAN, EndedBy.RESIGNATION, self.day)
+        return self.ending
+
+    # ----- the update (RULES §4–§6) -----
+
+    def resolve_night(self, choices: Mapping[str, Choices], rng: random.Random) -> Morning:
+        """Resolves tonight, starts the next day and checks victory.
+
+        ``choices`` holds each occupied slot's saved choices; a missing slot is
+        undecided. A choice that is no longer valid counts as undecided.
+        """
+        if not self.running:
+            raise PhaseError("いまは夜を解決できません")
+        alive = self.alive
+        valid = {slot: self._still_valid(slot, _of(choices, slot), alive) for slot in SLOTS}
+
+        judged = self._judged(valid, rng)
+        attack = self._attack(valid, rng)
+        assassination = self._assassination(valid, attack)
+
+        guards_on: dict[str, list[str]] = {}
+        for guard in slots_of(Job.GUARD):
+            target = valid[guard].guard
+            if guard in alive and target is not None:
+                guards_on.setdefault(target, []).append(guard)
+
+        # Causes of RULES §4.3, all read from the state before anyone dies.
+        struck: dict[str, str] = {}  # unguarded target -> who struck it
+        blocked: set[str] = set()  # attacker or assassin who struck a guarded target
+        guarding: dict[str, str] = {}  # guard who died -> the striker intercepted
+        strikes = [(attack.target, attack.attacker)] if attack else []
+        if assassination:
+            strikes.append((assassination, "assassin"))
+        for target, striker in strikes:
+            guards = guards_on.get(target, [])
+            if not guards:
+                struck.setdefault(target, striker)
+                continue
+            blocked.add(striker)
+            for guard in guards:
+                guarding.setdefault(guard, striker)
+        dying = [s for s in SLOTS if s == judged or s in struck or s in blocked or s in guarding]
+        deaths = {s: DeathKind.ASH if s == judged else DeathKind.CORPSE for s in dying}
+        survivors = alive - set(deaths)
+        # RULES §5.7: the struck learn who struck them; a fallen guard whom it intercepted.
+        killers = {s: struck.get(s) or guarding[s] for s in dying if s in struck or s in guarding}
+
+        dms = self._dying_messages(deaths, struck, valid, survivors)
+        results = self._results(valid, judged, assassination, deaths, survivors)
+
+        if assassination:
+            self.assassination_used = True
+        self.day += 1
+        for slot, kind in deaths.items():
+            self.deaths[slot] = Death(self.day, kind)
+        morning = Morning(
+            day=self.day,
+            judged=judged,
+            attack=attack,
+            assassination=assassination,
+            deaths=deaths,
+            results=results,
+            dms=dms,
+            killers=killers,
+        )
+        self.mornings.append(morning)
+        winner = self.winner()
+        if winner is not None:
+            self.ending = Ending(winner, EndedBy.ELIMINATION, self.day)
+        return morning
+
+    def winner(self) -> Winner | None:
+        """RULES §6, on the living characters."""
+        oni = len(self.living(Side.ONI))
+        humans = len(self.living(Side.HUMAN))
+        if oni == 0:
+            return Winner.ONI if not self.alive else Winner.HUMAN
+        if oni >= humans:
+            return Winner.ONI
+        return None
+
+    def _still_valid(self, actor: str, choices: Choices, alive: frozenset[str]) -> Choices:
+        """Keeps each choice that is still valid on its own; the rest become undecided."""
+        kept = {
+            key: target
+            for key, target in choices.to_dict().items()
+            if refusal(
+                actor,
+                key,
+                target,
+                sides=self.sides,
+                alive=alive,
+                assassination_used=self.assassination_used,
+            )
+            is None
+        }
+        return Choices(**kept)
+
+    def legal_targets(self, actor: str, key: str) -> list[str]:
+        """The targets ``actor`` may choose for ``key`` now, in slot order (for forms)."""
+        if not self.running:
+            return []
+        alive = self.alive
+        return [
+            target
+            for target in SLOTS
+            if refusal(
+                actor,
+                key,
+                target,
+                sides=self.sides,
+                alive=alive,
+                assassination_used=self.assassination_used,
+            )
+            is None
+        ]
+
+    def _judged(self, valid: Mapping[str, Choices], rng: random.Random) -> str:
+        """RULES §4.1 and forced judgment (§7)."""
+        forced = Counter(valid[s].force for s in self.oni_side if valid[s].force is not None)
+        for target, count in forced.items():
+            if count >= COMMAND_QUORUM:
+                return target
+        living = self.living()
+        prayers = Counter(valid[s].pray for s in living if valid[s].pray is not None)
+        most = max((prayers[s] for s in living), default=0)
+        tied = [s for s in living if prayers[s] == most]
+        if len(tied) == 1:
+            return tied[0]
+        humans = self.living(Side.HUMAN)
+        human_prayers = {valid[h].pray for h in humans}
+        if (
+            len(humans) == len(living) - len(humans)
+            and len(human_prayers) == 1
+            and None not in human_prayers
+        ):
+            return human_prayers.pop()
+        return rng.choice(tied)
+
+    def _attack(self, valid: Mapping[str, Choices], rng: random.Random) -> Attack | None:
+        """RULES §4.2: the attacker is drawn first, then the target, each from one vote."""
+        living_oni = self.living(Side.ONI)
+        if not living_oni:
+            return None
+        attackers = [valid[s].attacker for s in self.oni_side if valid[s].attacker is not None]
+        attacker = rng.choice(attackers or living_oni)
+        targets = [valid[s].attack for s in self.oni_side if valid[s].attack is not None]
+        candidates = targets or self.living(Side.HUMAN)
+        if not candidates:
+            return None
+        return Attack(target=rng.choice(candidates), attacker=attacker)
+
+    def _assassination(self, valid: Mapping[str, Choices], attack: Attack | None) -> str | None:
+        """The target when the assassination is carried out (RULES §4.2, §5.6)."""
+        target = valid["assassin"].assassinate
+        if target is None or (attack is not None and attack.attacker == "assassin"):
+            return None
+        return target
+
+    def _dying_messages(
+        self,
+        deaths: Mapping[str, DeathKind],
+        struck: Mapping[str, str],
+        valid: Mapping[str, Choices],
+        survivors: frozenset[str],
+    ) -> dict[str, DyingMessage]:
+        """RULES §5.5: corpses of commoners leave a DM for a living partner."""
+        dms = {}
+        for writer in slots_of(Job.COMMONER):
+            if deaths.get(writer) is not DeathKind.CORPSE:
+                continue
+            if is_oni_side(self.sides[writer]):
+                names = valid[writer].dm
+            else:
+                names = struck.get(writer)
+            reader = PARTNERS[writer]
+            if names is not None and reader in survivors:
+                dms[reader] = DyingMessage(writer, names)
+        return dms
+
+    def _results(
+        self,
+        valid: Mapping[str, Choices],
+        judged: str,
+        assassination: str | None,
+        deaths: Mapping[str, DeathKind],
+        survivors: frozenset[str],
+    ) -> dict[str, Result]:
+        """RULES §5.1, §5.2, §5.6: results reach only characters alive next morning."""
+        results = {}
+        for slot in SLOTS:
+            if slot not in survivors:
+                continue
+            job = JOBS[slot]
+            if job is Job.SEER and valid[slot].divine is not None:
+                target = valid[slot].divine
+                verdict = "unknown" if target in deaths else verdict_of(self.sides[target])
+                results[slot] = Result(target, str(verdict))
+            elif job is Job.MEDIUM:
+                results[slot] = Result(judged, str(verdict_of(self.sides[judged])))
+            elif job is Job.ASSASSIN and assassination is not None:
+                results[slot] = Result(assassination, str(verdict_of(self.sides[assassination])))
+        return results
+
+    # ----- serialization -----
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sides": {slot: str(side) for slot, side in self.sides.items()},
+            "random_targets": dict(self.random_targets),
+            "day": self.day,
+            "deaths": {s: {"day": d.day, "kind": str(d.kind)} for s, d in self.deaths.items()},
+            "assassination_used": self.assassination_used,
+            "mornings": [morning.to_json() for morning in self.mornings],
+            "ending": self.ending.to_json() if self.ending else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Village":
+        return cls(
+            sides={slot: Side(side) for slot, side in data["sides"].items()},
+            random_targets=dict(data["random_targets"]),
+            day=data["day"],
+            deaths={
+                s: Death(d["day"], DeathKind(d["kind"])) for s, d in data["deaths"].items()
+            },
+            assassination_used=data["assassination_used"],
+            mornings=[Morning.from_json(m) for m in data["mornings"]],
+            ending=Ending.from_json(data["ending"]) if data["ending"] else None,
+        )
+
+
+def _of(choices: Mapping[str, Choices], slot: str) -> Choices:
+    return choices.get(slot, UNDECIDED)
+
+
+def draw_sides(rng: random.Random) -> dict[str, Side]:
+    """A uniform draw of 3 oni and 1 madman among the 13 slots (RULES §1)."""
+    picked = rng.sample(SLOTS, ONI_COUNT + MADMAN_COUNT)
+    sides = dict.fromkeys(SLOTS, Side.HUMAN)
+    for slot in picked[:ONI_COUNT]:
+        sides[slot] = Side.ONI
+    sides[picked[ONI_COUNT]] = Side.MADMAN
+    return sides
+
+
+def checked_sides(given: Mapping[str, str]) -> dict[str, Side]:
+    """Sides given by the caller: unlisted slots are human; exactly 3 oni and 1 madman."""
+    for slot in given:
+        if slot not in SLOTS:
+            raise ChoiceError(f"「{slot}」というキャラクターはいません")
+    try:
+        sides = {slot: Side(given.get(slot, Side.HUMAN)) for slot in SLOTS}
+    except ValueError as error:
+        raise ChoiceError("役割は human・madman・oni のいずれかです") from error
+    counts = Counter(sides.values())
+    if counts[Side.ONI] != ONI_COUNT or counts[Side.MADMAN] != MADMAN_COUNT:
+        raise ChoiceError("鬼はちょうど3人、狂人はちょうど1人にしてください")
+    return sides
+
+
+def draw_random_targets(sides: Mapping[str, Side], rng: random.Random) -> dict[str, str]:
+    """Day-0 random divination (RULES §5.1): a human seer never draws an oni."""
+    targets = {}
+    for seer in slots_of(Job.SEER):
+        others = [s for s in SLOTS if s != seer]
+        if sides[seer] is Side.HUMAN:
+            others = [s for s in others if sides[s] is not Side.ONI]
+        targets[seer] = rng.choice(others)
+    return targets

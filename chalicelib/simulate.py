@@ -1,0 +1,96 @@
+"""Simulator: ``python -m chalicelib.simulate --games N --seed S``.
+
+Plays N whole games in which every member makes random legal choices, then
+prints the win rate per side, the distribution of game lengths and the speed.
+The last line is one JSON object of those figures.
+"""
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from .rules import CHOICE_KEYS, SLOTS, Choices, Village
+
+# Chance that a member leaves a given choice undecided, and that the oni side
+# agrees on a declaration or resignation on a given day.
+UNDECIDED_RATE = 0.2
+COMMAND_RATE = 0.02
+
+
+def random_choices(village: Village, actor: str, rng: random.Random) -> Choices:
+    """One member's random legal choices for today."""
+    made: dict[str, str] = {}
+    for key in CHOICE_KEYS:
+        if key in ("victory", "resign") or rng.random() < UNDECIDED_RATE:
+            continue
+        targets = village.legal_targets(actor, key)
+        if targets:
+            made[key] = rng.choice(targets)
+    return Choices(**made)
+
+
+def play(rng: random.Random) -> Village:
+    """One whole game, to its ending."""
+    village = Village.create(rng)
+    village.start()
+    while village.ending is None:
+        choices = {slot: random_choices(village, slot, rng) for slot in SLOTS}
+        if rng.random() < COMMAND_RATE:
+            key = rng.choice(("victory", "resign"))
+            for slot in village.oni_side[:3]:
+                choices[slot] = Choices(**{**choices[slot].to_dict(), key: slot})
+            village.end_by_command(village.command(choices), at_night=rng.random() < 0.5)
+        else:
+            village.resolve_night(choices, rng)
+    return village
+
+
+def simulate(games: int, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    winners: Counter[str] = Counter()
+    ended_by: Counter[str] = Counter()
+    lengths: Counter[int] = Counter()
+    started = time.perf_counter()
+    for _ in range(games):
+        village = play(rng)
+        assert village.ending is not None
+        winners[village.ending.winner] += 1
+        ended_by[village.ending.by] += 1
+        lengths[village.ending.day] += 1
+    elapsed = time.perf_counter() - started
+    return {
+        "games": games,
+        "seed": seed,
+        "win_rate": {side: round(winners[side] / games, 4) for side in ("human", "oni")},
+        "ended_by": dict(sorted(ended_by.items())),
+        "ending_day": {str(day): lengths[day] for day in sorted(lengths)},
+        "games_per_second": round(games / elapsed, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="メビウス人狼のランダム対局シミュレーター")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games は1以上にしてください")
+    report = simulate(args.games, args.seed)
+    print(f"games: {report['games']} (seed {report['seed']})")
+    for side, rate in report["win_rate"].items():
+        print(f"  win rate {side}: {rate:.1%}")
+    for by, count in report["ended_by"].items():
+        print(f"  ended by {by}: {count}")
+    print("  ending day: " + ", ".join(f"day {d}: {n}" for d, n in report["ending_day"].items()))
+    print(f"  {report['games_per_second']} games/s")
+    print(json.dumps(report, ensure_ascii=False))
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
