@@ -417,10 +417,8 @@ class Village:
         for writer in slots_of(Job.COMMONER):
             if deaths.get(writer) is not DeathKind.CORPSE:
                 continue
-            if is_oni_side(self.sides[writer]):
-                names = valid[writer].dm
-            else:
-                names = struck.get(writer)
+            # An oni-side commoner leaves the fake DM it set; a human one names its killer.
+            names = valid[writer].dm if is_oni_side(self.sides[writer]) else struck.get(writer)
             reader = PARTNERS[writer]
             if names is not None and reader in survivors:
                 dms[reader] = DyingMessage(writer, names)
@@ -469,9 +467,7 @@ class Village:
             sides={slot: Side(side) for slot, side in data["sides"].items()},
             random_targets=dict(data["random_targets"]),
             day=data["day"],
-            deaths={
-                s: Death(d["day"], DeathKind(d["kind"])) for s, d in data["deaths"].items()
-            },
+            deaths={s: Death(d["day"], DeathKind(d["kind"])) for s, d in data["deaths"].items()},
             assassination_used=data["assassination_used"],
             mornings=[Morning.from_json(m) for m in data["mornings"]],
             ending=Ending.from_json(data["ending"]) if data["ending"] else None,
