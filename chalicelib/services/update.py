@@ -1,0 +1,246 @@
+"""The update (RULES §2): every transition due at ``now``, each committed once.
+
+``advance`` may run twice, or twice at once (duplicate scheduler ticks, Lambda
+retries): each step is one transaction conditioned on the village's version,
+so only one of them commits; the other reloads, finds nothing due, and stops.
+The night's draws use ``Random(f"{seed}:{day}")``: a retried step draws the same.
+"""
+
+import random
+from dataclasses import dataclass
+from datetime import datetime
+
+from pynamodb.exceptions import TransactWriteError
+
+from ..labels import SLOT_LABELS
+from ..rules import EndedBy, Morning, Village, Winner
+from ..storage.db import transaction
+from ..storage.models import AccountItem, DayItem, VillageItem
+from ..storage.repository import (
+    VillageRecord,
+    account_pk,
+    day_sk,
+    load_village,
+    state_key,
+    time_key,
+    village_pk,
+)
+from ..timeline import EXTENSION, TIMINGS, Pace, State
+from . import posts
+from .villages import can_start
+
+# Enough steps to catch up a village whose scheduler was down for a long while.
+MAX_STEPS = 40
+
+
+@dataclass(frozen=True)
+class Happening:
+    """What one step did, for the mail step."""
+
+    kind: str  # started | extended | abandoned | morning | ending | closed
+    village_id: str
+    day: int
+    morning: Morning | None = None
+
+
+def due(meta: VillageItem, now: datetime) -> bool:
+    return meta.next_update is not None and meta.next_update <= now
+
+
+def advance(village_id: str, now: datetime) -> list[Happening]:
+    """Runs every transition due at ``now``; returns what happened (empty when nothing did)."""
+    happenings: list[Happening] = []
+    for _ in range(MAX_STEPS):
+        record = load_village(village_id)
+        if record is None or not due(record.meta, now):
+            break
+        try:
+            happenings += _step(record)
+        except TransactWriteError:
+            continue  # another run won this step, or a save slipped in: look again
+    return happenings
+
+
+def _step(record: VillageRecord) -> list[Happening]:
+    state = State(record.meta.state)
+    if state is State.OPENING:
+        return _opening_update(record)
+    if state is State.RUNNING:
+        return _night_update(record)
+    return _close(record)
+
+
+def _opening_update(record: VillageRecord) -> list[Happening]:
+    meta = record.meta
+    at = meta.next_update
+    vid = meta.village_id
+    timing = TIMINGS[Pace(meta.pace)]
+    game = record.game
+    if can_start(record):
+        game.start()
+        with transaction() as t:
+            save_meta(t, meta, game, State.RUNNING, at, at + timing.turn, day_started_at=at)
+            t.save(_day(vid, 1), condition=DayItem.pk.does_not_exist())
+            t.save(posts.system(vid, 1, "1日目が始まりました。", at))
+        return [Happening("started", vid, 1)]
+    if at - meta.created_at >= timing.abandon_age:
+        with transaction() as t:
+            save_meta(t, meta, game, State.ABANDONED, at, None)
+            release_holds(t, record)
+            t.save(posts.system(vid, 0, "人数が集まらなかったため、廃村になりました。", at))
+        return [Happening("abandoned", vid, 0)]
+    with transaction() as t:
+        save_meta(t, meta, game, State.OPENING, at, at + EXTENSION)
+        t.save(posts.system(vid, 0, "人数が足りないため、開始を24時間延長します。", at))
+    return [Happening("extended", vid, 0)]
+
+
+def _night_update(record: VillageRecord) -> list[Happening]:
+    meta = record.meta
+    at = meta.next_update
+    vid = meta.village_id
+    game = record.game
+    day = game.day
+    choices = record.choices_of(day)
+    sealed_day = record.days.get(day)
+    command = game.command(choices)
+    morning = None
+    if command is not None:
+        # Set in loss time or at night: the ending starts now, the night is not resolved.
+        game.end_by_command(command, at_night=True)
+    else:
+        morning = game.resolve_night(choices, random.Random(f"{meta.seed}:{day}"))
+    with transaction() as t:
+        if sealed_day is not None:
+            t.update(
+                sealed_day,
+                actions=[DayItem.sealed.set(True)],
+                condition=DayItem.saves == sealed_day.saves,
+            )
+        if game.ending is not None:
+            save_meta(t, meta, game, State.ENDING, at, at + TIMINGS[Pace(meta.pace)].turn)
+        else:
+            save_meta(
+                t,
+                meta,
+                game,
+                State.RUNNING,
+                at,
+                at + TIMINGS[Pace(meta.pace)].turn,
+                day_started_at=at,
+            )
+            t.save(_day(vid, game.day), condition=DayItem.pk.does_not_exist())
+        if morning is not None:
+            t.save(posts.system(vid, game.day, _morning_report(record, morning), at))
+        if game.ending is not None:
+            release_holds(t, record)
+            t.save(posts.system(vid, game.day, ending_report(game), at))
+        elif morning is not None:
+            release_holds(t, record, only=set(morning.deaths))
+    happenings = []
+    if morning is not None:
+        happenings.append(Happening("morning", vid, game.day, morning))
+    if game.ending is not None:
+        happenings.append(Happening("ending", vid, game.day))
+    return happenings
+
+
+def _close(record: VillageRecord) -> list[Happening]:
+    meta = record.meta
+    at = meta.next_update
+    game = record.game
+    with transaction() as t:
+        save_meta(t, meta, game, State.ENDED, at, None)
+        t.save(posts.system(meta.village_id, game.day, "この村は終了しました。", at))
+    return [Happening("closed", meta.village_id, game.day)]
+
+
+def _day(village_id: str, day: int) -> DayItem:
+    return DayItem(
+        village_pk(village_id),
+        day_sk(day),
+        village_id=village_id,
+        day=day,
+        choices={},
+        saved_at={},
+        saves=0,
+        sealed=False,
+    )
+
+
+def save_meta(
+    t,
+    meta: VillageItem,
+    game: Village,
+    state: State,
+    at: datetime,
+    next_update: datetime | None,
+    day_started_at: datetime | None = None,
+) -> None:
+    """The village's new state, conditioned on the version read (one step commits once)."""
+    actions = [
+        VillageItem.state.set(state.value),
+        VillageItem.game.set(game.to_json()),
+        VillageItem.gsi1pk.set(state_key(state)),
+    ]
+    if next_update is not None:
+        actions += [
+            VillageItem.next_update.set(next_update),
+            VillageItem.gsi1sk.set(time_key(next_update)),
+        ]
+    else:
+        actions += [
+            VillageItem.next_update.remove(),
+            VillageItem.closed_at.set(at),
+            VillageItem.gsi1sk.set(time_key(at)),
+        ]
+    if day_started_at is not None:
+        actions.append(VillageItem.day_started_at.set(day_started_at))
+    t.update(meta, actions=actions)
+
+
+def release_holds(t, record: VillageRecord, only: set[str] | None = None) -> None:
+    """RULES §9: the hold on a pace ends when the character dies or the game ends."""
+    pace = record.meta.pace
+    keys = [
+        (account_pk(m.account_id), "ACCOUNT")
+        for m in record.members.values()
+        if m.account_id is not None and (only is None or m.slot in only)
+    ]
+    if not keys:
+        return
+    for account in AccountItem.batch_get(keys):
+        holds = account.holds.as_dict() if hasattr(account.holds, "as_dict") else account.holds
+        if holds.get(pace) == record.village_id:
+            t.update(account, actions=[AccountItem.holds[pace].remove()])
+
+
+def _morning_report(record: VillageRecord, morning: Morning) -> str:
+    """The public report: ash and corpses only, no causes, no killers (RULES §4.3)."""
+    names = {
+        slot: posts.display_name(record.meta.character_set, member)
+        for slot, member in record.members.items()
+    }
+    ash = [names[s] for s, kind in morning.deaths.items() if kind == "ash"]
+    corpses = [names[s] for s, kind in morning.deaths.items() if kind == "corpse"]
+    lines = [f"{morning.day}日目の朝になりました。"]
+    lines.append("灰になったのは " + "、".join(ash) + " です。" if ash else "灰はありません。")
+    if corpses:
+        lines.append("遺体で見つかったのは " + "、".join(corpses) + " です。")
+    else:
+        lines.append("遺体はありません。")
+    return "\n".join(lines)
+
+
+def ending_report(game: Village) -> str:
+    ending = game.ending
+    assert ending is not None
+    side = "人間サイド" if ending.winner is Winner.HUMAN else "鬼サイド"
+    how = {
+        EndedBy.ELIMINATION: "決着がつきました",
+        EndedBy.VICTORY_DECLARATION: "鬼サイドが勝利宣言をしました",
+        EndedBy.RESIGNATION: "鬼サイドが投了しました",
+    }[ending.by]
+    oni = "、".join(SLOT_LABELS[s] for s, side_ in game.sides.items() if side_ == "oni")
+    madman = "、".join(SLOT_LABELS[s] for s, side_ in game.sides.items() if side_ == "madman")
+    return f"{how}。{side}の勝利です。\n鬼は {oni}、狂人は {madman} でした。"

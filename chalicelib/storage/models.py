@@ -1,0 +1,155 @@
+"""The one DynamoDB table and its items (PynamoDB). See docs/access-patterns.md.
+
+A single table keyed by (pk, sk) with one global secondary index (gsi1) and a
+TTL attribute. The same definitions create the table in tests, in the local
+runner and in ``infra/``. The table name, region and endpoint are set by
+:func:`chalicelib.storage.db.configure` at first use, never at import time.
+"""
+
+from pynamodb.attributes import (
+    BooleanAttribute,
+    DiscriminatorAttribute,
+    JSONAttribute,
+    ListAttribute,
+    MapAttribute,
+    NumberAttribute,
+    TTLAttribute,
+    UnicodeAttribute,
+    UTCDateTimeAttribute,
+    VersionAttribute,
+)
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.models import Model
+
+
+class ByState(GlobalSecondaryIndex):
+    """Villages by state, ordered by next update: the lounge and the scheduler's due query."""
+
+    class Meta:
+        index_name = "gsi1"
+        projection = AllProjection()
+
+    gsi1pk = UnicodeAttribute(hash_key=True)
+    gsi1sk = UnicodeAttribute(range_key=True)
+
+
+class Item(Model):
+    class Meta:
+        table_name = "mobius"  # replaced by configure()
+        region = "ap-northeast-1"
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    kind = DiscriminatorAttribute()
+    gsi1pk = UnicodeAttribute(null=True)
+    gsi1sk = UnicodeAttribute(null=True)
+    expires_at = TTLAttribute(null=True)
+    by_state = ByState()
+
+
+# ----- a village's partition: pk = "V#<id>" -----
+
+
+class VillageItem(Item, discriminator="village"):
+    """sk = "META": the village, its game state (rules JSON) and its clock."""
+
+    village_id = UnicodeAttribute()
+    name = UnicodeAttribute()
+    pace = UnicodeAttribute()  # long | short
+    state = UnicodeAttribute()  # opening | running | ending | ended | abandoned
+    character_set = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+    day_started_at = UTCDateTimeAttribute(null=True)  # the update that began the current day
+    next_update = UTCDateTimeAttribute(null=True)
+    closed_at = UTCDateTimeAttribute(null=True)
+    occupied = NumberAttribute(default=0)
+    seed = NumberAttribute()  # the game's draws: Random(f"{seed}:{day}") each night
+    game = JSONAttribute()
+    version = VersionAttribute()
+
+
+class MemberItem(Item, discriminator="member"):
+    """sk = "SLOT#<slot>": one character and who plays it now."""
+
+    village_id = UnicodeAttribute()
+    slot = UnicodeAttribute()
+    persona = UnicodeAttribute(null=True)  # chosen on joining the opening; kept by takeovers
+    account_id = UnicodeAttribute(null=True)  # None: vacant
+    joined_at = UTCDateTimeAttribute(null=True)
+    last_access = UTCDateTimeAttribute(null=True)
+    speech_ban_until = UTCDateTimeAttribute(null=True)  # every board (opening join)
+    public_ban_until = UTCDateTimeAttribute(null=True)  # public board (mid-game join)
+    last_post_at = UTCDateTimeAttribute(null=True)
+
+
+class PresenceItem(Item, discriminator="presence"):
+    """sk = "ACCOUNT#<account>": an account's one place in a village, ever.
+
+    Created on joining (so no account holds two slots), kept as ``left`` after a
+    departure (so it never rejoins).
+    """
+
+    account_id = UnicodeAttribute()
+    slot = UnicodeAttribute()
+    left = BooleanAttribute(default=False)
+
+
+class DayItem(Item, discriminator="day"):
+    """sk = "DAY#<nnn>": every member's choices for that day's night.
+
+    Saves update one map entry each (no lost update between members); ``saves``
+    counts them so the update can tell a save that slipped in after its read.
+    """
+
+    village_id = UnicodeAttribute()
+    day = NumberAttribute()
+    choices = MapAttribute(default=dict)  # slot -> {key: slot}
+    saved_at = MapAttribute(default=dict)  # slot -> ISO time
+    saves = NumberAttribute(default=0)
+    sealed = BooleanAttribute(default=False)
+
+
+# ----- boards: pk = "P#<village>#<board>[#<account>]", sk = "<day>#<time>#<id>" -----
+
+
+class PostItem(Item, discriminator="post"):
+    village_id = UnicodeAttribute()
+    board = UnicodeAttribute()
+    day = NumberAttribute()
+    slot = UnicodeAttribute(null=True)  # None: a system post
+    author = UnicodeAttribute(null=True)  # persona name at the time of writing
+    text = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+
+
+# ----- accounts -----
+
+
+class AccountItem(Item, discriminator="account"):
+    """pk = "A#<account>", sk = "ACCOUNT"."""
+
+    account_id = UnicodeAttribute()
+    password_hash = UnicodeAttribute()
+    email = UnicodeAttribute()
+    email_verified = BooleanAttribute(default=False)
+    holds = MapAttribute(default=dict)  # pace -> village id
+    lock_until = UTCDateTimeAttribute(null=True)
+    departures = ListAttribute(default=list)  # ISO times of departures that locked
+    preferences = MapAttribute(default=dict)
+    created_at = UTCDateTimeAttribute()
+    version = VersionAttribute()
+
+
+class EmailItem(Item, discriminator="email"):
+    """pk = "E#<case-folded email>", sk = "EMAIL": one account per address."""
+
+    account_id = UnicodeAttribute()
+
+
+class CounterItem(Item, discriminator="counter"):
+    """pk = "R#<what>#<who>", sk = "<window>": a rate-limit window, expiring by TTL."""
+
+    count = NumberAttribute(default=0)
+
+
+MODELS = (VillageItem, MemberItem, PresenceItem, DayItem, PostItem, AccountItem, EmailItem)
