@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	$(PY) -m chalicelib.bench
+	$(PY) -m benchmarks
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

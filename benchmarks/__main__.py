@@ -1,0 +1,15 @@
+"""``make bench``: every benchmark; the last line printed is one JSON object of every figure."""
+
+import json
+
+from . import requests, rules
+
+
+def main() -> int:
+    figures = {"rules": rules.figures(), "requests": requests.figures()}
+    print(json.dumps(figures, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
