@@ -9,6 +9,7 @@ from moto import mock_aws
 from chalicelib.services import accounts, villages
 from chalicelib.storage import db
 from tests.fakes import FakeClock
+from tests.moto_atomic import atomic_requests
 
 
 @pytest.fixture(autouse=True)
@@ -19,7 +20,7 @@ def aws(monkeypatch):
     monkeypatch.delenv("DYNAMODB_ENDPOINT", raising=False)
     monkeypatch.setenv("MOBIUS_TABLE", "mobius-test")
     monkeypatch.setenv("MOBIUS_SECRET", "test-secret-not-for-production")
-    with mock_aws():
+    with mock_aws(), atomic_requests():
         db.configure()
         db.create_table()
         yield
