@@ -1,0 +1,108 @@
+"""HTTP plumbing for pages: responses with security headers, forms, cookies, sessions, CSRF."""
+
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs
+
+from chalice import Response
+
+from .. import runtime, signing
+
+SESSION_COOKIE = "mobius_session"
+SESSION_FOR = timedelta(days=30)
+MAX_FORM = 64 * 1024
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    # Mail links carry signed tokens: never hand them to another site.
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-store",
+}
+
+
+class BadRequest(ValueError):
+    """A malformed request: shown as a page with this message."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Session:
+    account_id: str | None
+    csrf: str
+
+    def cookie(self, now: datetime) -> str:
+        token = signing.sign("session", {"a": self.account_id, "c": self.csrf}, now + SESSION_FOR)
+        attributes = f"Path=/; HttpOnly; SameSite=Lax; Max-Age={int(SESSION_FOR.total_seconds())}"
+        if not runtime.is_local():
+            attributes += "; Secure"
+        return f"{SESSION_COOKIE}={token}; {attributes}"
+
+
+def fresh_session(account_id: str | None = None) -> Session:
+    return Session(account_id=account_id, csrf=secrets.token_urlsafe(24))
+
+
+def read_session(headers: dict, now: datetime) -> Session | None:
+    raw = headers.get("cookie") or ""
+    cookie = SimpleCookie()
+    try:
+        cookie.load(raw)
+    except Exception:  # a malformed Cookie header is simply no session
+        return None
+    morsel = cookie.get(SESSION_COOKIE)
+    if morsel is None:
+        return None
+    payload = signing.unsign("session", morsel.value, now)
+    if not isinstance(payload, dict) or not isinstance(payload.get("c"), str):
+        return None
+    return Session(account_id=payload.get("a"), csrf=payload["c"])
+
+
+def parse_form(raw_body: bytes | None) -> dict[str, str]:
+    if raw_body is None:
+        return {}
+    if len(raw_body) > MAX_FORM:
+        raise BadRequest("送信された内容が大きすぎます", 413)
+    try:
+        text = raw_body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest("送信された内容を読み取れませんでした") from None
+    return {key: values[0] for key, values in parse_qs(text, keep_blank_values=True).items()}
+
+
+def check_csrf(session: Session | None, form: dict[str, str]) -> None:
+    if session is None or not hmac.compare_digest(session.csrf, form.get("csrf", "")):
+        raise BadRequest(
+            "フォームの有効期限が切れました。ページを読み込み直してから、もう一度送信してください",
+            403,
+        )
+
+
+def html(body: str, status: int = 200, set_cookie: str | None = None) -> Response:
+    headers = {"Content-Type": "text/html; charset=utf-8", **SECURITY_HEADERS}
+    if set_cookie:
+        headers["Set-Cookie"] = set_cookie
+    return Response(body=body, status_code=status, headers=headers)
+
+
+def redirect(location: str, set_cookie: str | None = None) -> Response:
+    headers = {"Location": location, **SECURITY_HEADERS}
+    if set_cookie:
+        headers["Set-Cookie"] = set_cookie
+    return Response(body="", status_code=303, headers=headers)
+
+
+def client_ip(context: dict | None) -> str:
+    identity = (context or {}).get("identity") or {}
+    return identity.get("sourceIp") or "unknown"

@@ -1,0 +1,344 @@
+"""Page handlers behind the routes of app.py: read the request, call a service, render."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from chalice import Response
+
+from .. import runtime
+from ..mail import send_verification
+from ..services import accounts, actions, posts, villages
+from ..services.errors import ServiceError
+from ..storage.repository import load_account, load_village
+from ..visibility import VISITOR
+from . import village_view
+from .http import (
+    BadRequest,
+    Session,
+    check_csrf,
+    client_ip,
+    fresh_session,
+    html,
+    parse_form,
+    read_session,
+    redirect,
+)
+from .render import render
+
+# A member's page view counts as access (RULES §9); one write a minute is plenty.
+ACCESS_RESOLUTION = timedelta(minutes=1)
+LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
+
+
+@dataclass(frozen=True)
+class Request:
+    """The parts of a Chalice request the pages use."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    query: dict[str, str]
+    raw_body: bytes | None
+    context: dict[str, Any]
+
+
+@dataclass
+class Ctx:
+    request: Request
+    now: datetime
+    session: Session
+    set_cookie: str | None = None
+    form: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def account_id(self) -> str | None:
+        return self.session.account_id
+
+    def page(self, template: str, status: int = 200, **context: Any) -> Response:
+        body = render(
+            template,
+            csrf=self.session.csrf,
+            account_id=self.account_id,
+            now=self.now,
+            local=runtime.is_local(),
+            **context,
+        )
+        return html(body, status, self.set_cookie)
+
+    def login_as(self, account_id: str | None) -> None:
+        """A new session (and CSRF token) on every change of who is logged in."""
+        self.session = fresh_session(account_id)
+        self.set_cookie = self.session.cookie(self.now)
+
+
+Handler = Callable[[Ctx], Response]
+
+
+def page(handler: Handler) -> Callable[[Request], Response]:
+    """Session, CSRF for POSTs, and every refusal as a page with its message and 4xx status."""
+
+    def run(request: Request) -> Response:
+        now = runtime.now()
+        session = read_session(request.headers, now)
+        ctx = Ctx(request, now, session or fresh_session())
+        if session is None:
+            ctx.set_cookie = ctx.session.cookie(now)
+        try:
+            if request.method == "POST":
+                ctx.form = parse_form(request.raw_body)
+                check_csrf(session, ctx.form)
+            return handler(ctx)
+        except (ServiceError, BadRequest) as error:
+            return ctx.page("error.html", status=error.status, message=str(error))
+
+    run.__name__ = handler.__name__
+    return run
+
+
+def not_found(request: Request) -> Response:
+    return page(lambda ctx: ctx.page("error.html", 404, message="ページが見つかりません"))(request)
+
+
+# ----- lounge -----
+
+
+@page
+def lounge(ctx: Ctx) -> Response:
+    state = ctx.request.query.get("state")
+    if state:
+        if state not in LOUNGE_STATES:
+            raise BadRequest("村の状態の指定が正しくありません")
+        sections = {state: villages.lounge(state, ctx.request.query.get("cursor"))}
+    else:
+        sections = {s: villages.lounge(s, limit=10) for s in LOUNGE_STATES}
+    return ctx.page("lounge.html", sections=sections, single=bool(state))
+
+
+# ----- accounts -----
+
+
+@page
+def register(ctx: Ctx) -> Response:
+    if ctx.request.method == "GET":
+        return ctx.page("register.html", values={})
+    form = ctx.form
+    try:
+        token = accounts.register(
+            form.get("account_id", ""), form.get("password", ""), form.get("email", ""), ctx.now
+        )
+    except ServiceError as error:
+        values = {k: form.get(k, "") for k in ("account_id", "email")}
+        return ctx.page("register.html", error.status, values=values, message=str(error))
+    send_verification(form["account_id"], token, ctx.now)
+    return ctx.page("registered.html", email=accounts.normalize_email(form["email"]))
+
+
+@page
+def verify(ctx: Ctx) -> Response:
+    """GET shows a button (mail scanners open links); POST verifies."""
+    token = (ctx.form if ctx.request.method == "POST" else ctx.request.query).get("token", "")
+    if ctx.request.method == "GET":
+        return ctx.page("verify.html", token=token)
+    account_id = accounts.verify_email(token, ctx.now)
+    return ctx.page("verified.html", verified_id=account_id)
+
+
+@page
+def login(ctx: Ctx) -> Response:
+    if ctx.request.method == "GET":
+        return ctx.page("login.html", next=_safe_next(ctx.request.query.get("next")))
+    form = ctx.form
+    target = _safe_next(form.get("next"))
+    try:
+        account = accounts.login(
+            form.get("account_id", ""),
+            form.get("password", ""),
+            client_ip(ctx.request.context),
+            ctx.now,
+        )
+    except ServiceError as error:
+        return ctx.page(
+            "login.html",
+            error.status,
+            message=str(error),
+            next=target,
+            account_value=form.get("account_id", ""),
+        )
+    ctx.login_as(account.account_id)
+    return redirect(target or "/", ctx.set_cookie)
+
+
+def _safe_next(value: str | None) -> str | None:
+    """Only our own paths: never redirect off-site after login."""
+    if value and value.startswith("/") and not value.startswith("//"):
+        return value
+    return None
+
+
+@page
+def logout(ctx: Ctx) -> Response:
+    ctx.login_as(None)
+    return redirect("/", ctx.set_cookie)
+
+
+def _require_login(ctx: Ctx) -> str:
+    if ctx.account_id is None:
+        raise BadRequest("ログインしてください", 401)
+    return ctx.account_id
+
+
+def _account_page(ctx: Ctx, status: int = 200, **context: Any) -> Response:
+    account = load_account(_require_login(ctx))
+    if account is None:
+        ctx.login_as(None)
+        raise BadRequest("ログインしてください", 401)
+    return ctx.page("account.html", status, account=account, **context)
+
+
+@page
+def account(ctx: Ctx) -> Response:
+    return _account_page(ctx)
+
+
+@page
+def account_update(ctx: Ctx) -> Response:
+    account_id = _require_login(ctx)
+    form = ctx.form
+    what = form.get("what")
+    try:
+        if what == "password":
+            accounts.change_password(account_id, form.get("old", ""), form.get("new", ""))
+            done = "パスワードを変更しました"
+        elif what == "email":
+            token = accounts.change_email(
+                account_id, form.get("password", ""), form.get("email", ""), ctx.now
+            )
+            send_verification(account_id, token, ctx.now)
+            done = "確認メールを送りました。メールのリンクから確認を済ませてください"
+        elif what == "preferences":
+            accounts.set_preferences(
+                account_id, {key: form.get(key) == "on" for key in accounts.PREFERENCES}
+            )
+            done = "通知設定を保存しました"
+        else:
+            raise BadRequest("変更する項目が正しくありません")
+    except ServiceError as error:
+        return _account_page(ctx, error.status, message=str(error))
+    return _account_page(ctx, done=done)
+
+
+# ----- villages -----
+
+
+def _record(village_id: str):
+    record = load_village(village_id) if village_id.isdigit() else None
+    if record is None:
+        raise BadRequest("その村は見つかりません", 404)
+    return record
+
+
+def _int(value: str | None, name: str) -> int | None:
+    if value in (None, ""):
+        return None
+    if not value.isdigit():
+        raise BadRequest(f"{name}の指定が正しくありません")
+    return int(value)
+
+
+def _village_page(
+    ctx: Ctx, village_id: str, status: int = 200, message: str | None = None, **extra: Any
+) -> Response:
+    record = _record(village_id)
+    viewer = posts.viewer_of(record, ctx.account_id)
+    if viewer.slot is not None:
+        member = record.members[viewer.slot]
+        if member.last_access is None or ctx.now - member.last_access >= ACCESS_RESOLUTION:
+            villages.touch(village_id, ctx.account_id, ctx.now)
+    query = ctx.request.query
+    context = village_view.build(
+        record,
+        viewer if viewer.slot else VISITOR,
+        ctx.now,
+        query.get("board"),
+        _int(query.get("day"), "日付"),
+        query.get("cursor"),
+    )
+    return ctx.page("village.html", status, message=message, **context, **extra)
+
+
+def village(village_id: str) -> Handler:
+    @page
+    def show(ctx: Ctx) -> Response:
+        return _village_page(ctx, village_id, done=ctx.request.query.get("done"))
+
+    return show
+
+
+def village_post(village_id: str) -> Handler:
+    @page
+    def handle(ctx: Ctx) -> Response:
+        account_id = _require_login(ctx)
+        form = ctx.form
+        board = form.get("board", "public")
+        try:
+            posts.post(village_id, account_id, board, form.get("text", ""), ctx.now)
+        except ServiceError as error:
+            return _village_page(
+                ctx, village_id, error.status, str(error), draft=form.get("text", "")
+            )
+        return redirect(f"/villages/{village_id}?board={board}#posts")
+
+    return handle
+
+
+def village_actions(village_id: str) -> Handler:
+    @page
+    def handle(ctx: Ctx) -> Response:
+        account_id = _require_login(ctx)
+        choices = {
+            key: (ctx.form.get(key) or None)
+            for key in village_view.CHOICE_LABELS
+            if key in ctx.form
+        }
+        try:
+            command = actions.save_actions(village_id, account_id, choices, ctx.now)
+        except ServiceError as error:
+            return _village_page(ctx, village_id, error.status, str(error))
+        done = "ending" if command is not None else "saved"
+        return redirect(f"/villages/{village_id}?done={done}#actions")
+
+    return handle
+
+
+def village_join(village_id: str) -> Handler:
+    @page
+    def handle(ctx: Ctx) -> Response:
+        account_id = _require_login(ctx)
+        form = ctx.form
+        try:
+            villages.join(
+                village_id, account_id, form.get("slot", ""), form.get("persona", ""), ctx.now
+            )
+        except ServiceError as error:
+            return _village_page(ctx, village_id, error.status, str(error))
+        return redirect(f"/villages/{village_id}?done=joined")
+
+    return handle
+
+
+def village_leave(village_id: str) -> Handler:
+    @page
+    def handle(ctx: Ctx) -> Response:
+        account_id = _require_login(ctx)
+        record = _record(village_id)
+        if record.slot_of(account_id) is None:
+            raise BadRequest("この村に参加していません", 403)
+        if ctx.request.method == "GET":
+            locks = record.meta.state != "opening"
+            return ctx.page("leave.html", village=record.meta, locks=locks)
+        lock_until = villages.leave(village_id, account_id, ctx.now)
+        return ctx.page("left.html", village=record.meta, lock_until=lock_until)
+
+    return handle
