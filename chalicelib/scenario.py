@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from .rules import Choices, RuleError, Village
+from .rules import SLOTS, Choices, RuleError, UnknownSlotError, Village
 
 
 def run(scenario: Mapping[str, Any]) -> dict[str, Any]:
@@ -29,6 +29,9 @@ def _play(scenario: Mapping[str, Any]) -> dict[str, Any]:
     random_divination = village.random_divination()
     village.start(dead=scenario.get("dead", ()))
     vacant = set(scenario.get("vacant", ()))
+    for slot in vacant:
+        if slot not in SLOTS:
+            raise UnknownSlotError(slot)
     empathy = village.empathy()
     for day in scenario.get("days", ()):
         choices = {}
@@ -66,11 +69,10 @@ def _at_night(day: Mapping[str, Any]) -> bool:
 
 def main() -> int:
     for line in sys.stdin:
-        if not line.strip():
-            continue
         try:
             scenario = json.loads(line)
         except json.JSONDecodeError as error:
+            # Even a blank line gets its answer: one output line per input line.
             out: dict[str, Any] = {"id": None, "error": f"JSON として読めません: {error.msg}"}
         else:
             if isinstance(scenario, dict):
