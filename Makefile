@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint format clean
+.PHONY: run test bench package lint format clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): requirements.txt requirements-dev.txt
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m chalicelib.simulate --games 1000 --seed 1
+	$(PY) -m devserver
 
 test: $(STAMP)
 	$(PY) -m ruff check .
@@ -33,3 +33,6 @@ format: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+
+package: $(STAMP)
+	$(PY) -m infra.build --stage $(or $(STAGE),dev)

@@ -1,11 +1,14 @@
 """Chalice entrypoints: thin routes over chalicelib's page handlers and services."""
 
-from chalice import Chalice, Response
+from chalice import Chalice, Rate, Response
 
-from chalicelib.web import pages, static
+from chalicelib import jobs
+from chalicelib.web import dev_pages, mail_pages, pages, static
 
 app = Chalice(app_name="mobius-village")
 
+# Only POST routes name a content type: Chalice checks it on every method of a route,
+# and a browser's GET has no Content-Type (it would get a 415).
 FORM = ["application/x-www-form-urlencoded"]
 
 
@@ -36,18 +39,33 @@ def lounge() -> Response:
     return pages.lounge(_request())
 
 
-@app.route("/register", methods=["GET", "POST"], content_types=FORM)
+@app.route("/register", methods=["GET"])
 def register() -> Response:
     return pages.register(_request())
 
 
-@app.route("/verify", methods=["GET", "POST"], content_types=FORM)
+@app.route("/register", methods=["POST"], content_types=FORM)
+def register_post() -> Response:
+    return pages.register(_request())
+
+
+@app.route("/verify", methods=["GET"])
 def verify() -> Response:
     return pages.verify(_request())
 
 
-@app.route("/login", methods=["GET", "POST"], content_types=FORM)
+@app.route("/verify", methods=["POST"], content_types=FORM)
+def verify_post() -> Response:
+    return pages.verify(_request())
+
+
+@app.route("/login", methods=["GET"])
 def login() -> Response:
+    return pages.login(_request())
+
+
+@app.route("/login", methods=["POST"], content_types=FORM)
+def login_post() -> Response:
     return pages.login(_request())
 
 
@@ -86,6 +104,75 @@ def village_join(village_id: str) -> Response:
     return pages.village_join(village_id)(_request())
 
 
-@app.route("/villages/{village_id}/leave", methods=["GET", "POST"], content_types=FORM)
+@app.route("/villages/{village_id}/leave", methods=["GET"])
 def village_leave(village_id: str) -> Response:
     return pages.village_leave(village_id)(_request())
+
+
+@app.route("/villages/{village_id}/leave", methods=["POST"], content_types=FORM)
+def village_leave_post(village_id: str) -> Response:
+    return pages.village_leave(village_id)(_request())
+
+
+# ----- mail links -----
+
+
+@app.route("/m/{token}", methods=["GET"])
+def member_link(token: str) -> Response:
+    return mail_pages.member_link(token)(_request())
+
+
+@app.route("/m/{token}", methods=["POST"], content_types=FORM)
+def member_link_post(token: str) -> Response:
+    return mail_pages.member_link(token)(_request())
+
+
+@app.route("/unsubscribe/{token}", methods=["GET"])
+def unsubscribe(token: str) -> Response:
+    return mail_pages.unsubscribe(token)(_request())
+
+
+@app.route("/unsubscribe/{token}", methods=["POST"], content_types=FORM)
+def unsubscribe_post(token: str) -> Response:
+    return mail_pages.unsubscribe(token)(_request())
+
+
+# ----- the scheduler, its workers and the GM -----
+
+
+@app.schedule(Rate(1, unit=Rate.MINUTES), name="tick")
+def tick(event) -> None:
+    jobs.tick()
+
+
+@app.on_sqs_message(queue=jobs.QUEUE_NAME, batch_size=10, name="advance_worker")
+def advance_worker(event) -> None:
+    jobs.process([record.body for record in event])
+
+
+@app.on_sns_message(topic=jobs.SES_TOPIC_NAME, name="ses_notifications")
+def ses_notifications(event) -> None:
+    jobs.ses_notification(event.message)
+
+
+@app.lambda_function(name="gm_create_village")
+def gm_create_village(event, context) -> dict:
+    return jobs.gm_create_village(event)
+
+
+# ----- local-only (404 in AWS) -----
+
+
+@app.route("/dev/outbox", methods=["GET"])
+def dev_outbox() -> Response:
+    return dev_pages.outbox(_request())
+
+
+@app.route("/dev/clock", methods=["GET"])
+def dev_clock() -> Response:
+    return dev_pages.clock(_request())
+
+
+@app.route("/dev/clock", methods=["POST"], content_types=FORM)
+def dev_clock_post() -> Response:
+    return dev_pages.clock(_request())

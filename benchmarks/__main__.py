@@ -2,11 +2,15 @@
 
 import json
 
-from . import requests, rules
+from . import requests, rules, scheduler
 
 
 def main() -> int:
-    figures = {"rules": rules.figures(), "requests": requests.figures()}
+    figures = {
+        "rules": rules.figures(),
+        "requests": requests.figures(),
+        "scheduler": scheduler.figures(),
+    }
     print(json.dumps(figures, ensure_ascii=False))
     return 0
 

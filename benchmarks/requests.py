@@ -44,12 +44,21 @@ def view_village(village_id: str, account_id: str, now: datetime) -> None:
     actions.visible_choices(record, viewer, record.game.day)
 
 
+def fake_aws() -> None:
+    """Benchmarks run on moto in this process: fake credentials, no endpoints."""
+    os.environ.update(
+        AWS_DEFAULT_REGION="ap-northeast-1",
+        AWS_ACCESS_KEY_ID="bench",
+        AWS_SECRET_ACCESS_KEY="bench",
+        MOBIUS_SECRET="bench-secret",
+        MOBIUS_TABLE="mobius-bench",
+    )
+    for name in ("DYNAMODB_ENDPOINT", "SES_ENDPOINT", "MOBIUS_QUEUE_URL"):
+        os.environ.pop(name, None)
+
+
 def figures() -> dict[str, int]:
-    os.environ.setdefault("AWS_DEFAULT_REGION", "ap-northeast-1")
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
-    os.environ.setdefault("MOBIUS_SECRET", "bench-secret")
-    os.environ.pop("DYNAMODB_ENDPOINT", None)
+    fake_aws()
     with mock_aws():
         db.configure()
         db.create_table()

@@ -6,6 +6,8 @@ set the stage's environment variables for each call.
 
 import os
 from datetime import datetime
+from functools import cache
+from typing import Protocol
 
 from .clock import Clock, system_clock
 
@@ -27,6 +29,44 @@ def is_local() -> bool:
     return os.environ.get("MOBIUS_STAGE", "local") == "local"
 
 
+@cache
+def _parameter(name: str) -> str:
+    import boto3  # only deployed stages read the key from SSM
+
+    ssm = boto3.client("ssm")
+    return ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
+
+
+def secret() -> str | None:
+    """The link- and cookie-signing key: MOBIUS_SECRET locally, SSM Parameter Store in AWS."""
+    direct = os.environ.get("MOBIUS_SECRET")
+    if direct:
+        return direct
+    name = os.environ.get("MOBIUS_SECRET_PARAMETER")
+    return _parameter(name) if name else None
+
+
 def base_url() -> str:
     """Where links in mail point."""
     return os.environ.get("MOBIUS_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+
+class DevTools(Protocol):
+    """What the local runner lends the /dev pages: sent mail and a movable clock."""
+
+    def mails(self) -> list[dict]: ...
+
+    def advance_clock(self, minutes: int) -> None: ...
+
+
+_dev_tools: DevTools | None = None
+
+
+def dev_tools() -> DevTools | None:
+    """Only the local runner sets these; in AWS the /dev pages do not exist."""
+    return _dev_tools if is_local() else None
+
+
+def set_dev_tools(tools: DevTools | None) -> None:
+    global _dev_tools
+    _dev_tools = tools

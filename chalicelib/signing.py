@@ -1,14 +1,15 @@
 """Signed tokens for links and cookies (itsdangerous).
 
 Expiry is checked against the injected clock (not the system time), so tests
-can travel in time. The key comes from the environment at call time.
+can travel in time. The key comes from runtime.secret() at call time.
 """
 
-import os
 from datetime import datetime
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
+
+from . import runtime
 
 
 class MissingSecret(RuntimeError):
@@ -16,9 +17,9 @@ class MissingSecret(RuntimeError):
 
 
 def _serializer(purpose: str) -> URLSafeSerializer:
-    secret = os.environ.get("MOBIUS_SECRET")
+    secret = runtime.secret()
     if not secret:
-        raise MissingSecret("MOBIUS_SECRET is not set")
+        raise MissingSecret("neither MOBIUS_SECRET nor MOBIUS_SECRET_PARAMETER is set")
     return URLSafeSerializer(secret, salt=f"mobius:{purpose}")
 
 

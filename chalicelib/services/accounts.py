@@ -32,7 +32,7 @@ _hasher = PasswordHasher()
 
 def _check_password(password: str) -> None:
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise InvalidInput(f"パスワードは{MIN_PASSWORD}文字以上にしてください")
+        raise InvalidInput(f"パスワードは{MIN_PASSWORD}〜{MAX_PASSWORD}文字にしてください")
 
 
 def normalize_email(email: str) -> str:
@@ -183,6 +183,7 @@ def change_email(account_id: str, password: str, email: str, now: datetime) -> s
                 actions=[
                     AccountItem.email.set(address),
                     AccountItem.email_verified.set(False),
+                    AccountItem.undeliverable.set(False),
                 ],
             )
     except TransactWriteError as error:
@@ -195,6 +196,8 @@ def set_preferences(account_id: str, preferences: dict[str, bool]) -> None:
     if unknown:
         raise InvalidInput("知らない通知設定です")
     account = _existing(account_id)
+    if not preferences:
+        return  # nothing to change (an empty update is refused by DynamoDB)
     try:
         account.update(
             actions=[AccountItem.preferences[key].set(bool(v)) for key, v in preferences.items()]

@@ -10,7 +10,7 @@ from ..storage.models import DayItem
 from ..storage.repository import VillageRecord, load_village
 from ..timeline import Phase, State
 from ..visibility import Viewer, choices_shown
-from . import posts
+from . import outbox, posts
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .update import ending_report, release_holds, save_meta
 
@@ -70,6 +70,8 @@ def _end_now(record: VillageRecord, command: Command, now: datetime) -> None:
             save_meta(t, meta, game, State.ENDING, now, meta.next_update)
             release_holds(t, record)
             t.save(posts.system(meta.village_id, game.day, ending_report(game), now))
+            for item in outbox.owed_to_members(record, game.day, "ending", now):
+                t.save(item)
     except TransactWriteError:
         fresh = load_village(meta.village_id)
         if fresh is None or State(fresh.meta.state) is State.RUNNING:
@@ -93,3 +95,13 @@ def visible_choices(record: VillageRecord, viewer: Viewer, day: int) -> dict[str
         if visible:
             shown[slot] = visible
     return shown
+
+
+def own_choices(record: VillageRecord, account_id: str) -> dict[str, str]:
+    """The member's saved choices for today (empty when none or not a member)."""
+    slot = record.slot_of(account_id)
+    if slot is None:
+        return {}
+    return visible_choices(record, Viewer(account_id=account_id, slot=slot), record.game.day).get(
+        slot, {}
+    )

@@ -170,10 +170,12 @@ def read(
         owner = inner_of
     if board_ is Board.INNER and owner is None:
         raise Forbidden("この掲示板は読めません")
-    start = decode_cursor(cursor)
+    partition = board_pk(record.village_id, board_, owner if board_ is Board.INNER else None)
+    prefix = post_sk_prefix(day)
+    start = decode_cursor(cursor, {"pk": partition.__eq__, "sk": lambda sk: sk.startswith(prefix)})
     result = PostItem.query(
-        board_pk(record.village_id, board_, owner if board_ is Board.INNER else None),
-        PostItem.sk.startswith(post_sk_prefix(day)),
+        partition,
+        PostItem.sk.startswith(prefix),
         limit=limit,
         last_evaluated_key=start,
     )

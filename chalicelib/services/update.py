@@ -7,8 +7,9 @@ The night's draws use ``Random(f"{seed}:{day}")``: a retried step draws the same
 """
 
 import random
+from contextlib import suppress
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pynamodb.exceptions import TransactWriteError
 
@@ -26,7 +27,8 @@ from ..storage.repository import (
     village_pk,
 )
 from ..timeline import EXTENSION, TIMINGS, Pace, State
-from . import posts
+from . import outbox, posts
+from .errors import Conflict, NotFound
 from .villages import can_start
 
 # Enough steps to catch up a village whose scheduler was down for a long while.
@@ -49,16 +51,21 @@ def due(meta: VillageItem, now: datetime) -> bool:
 
 def advance(village_id: str, now: datetime) -> list[Happening]:
     """Runs every transition due at ``now``; returns what happened (empty when nothing did)."""
+    return advance_loaded(load_village(village_id), now)[0]
+
+
+def advance_loaded(
+    record: VillageRecord | None, now: datetime
+) -> tuple[list[Happening], VillageRecord | None]:
+    """``advance`` from a village just loaded; also returns the village as it is afterwards."""
     happenings: list[Happening] = []
     for _ in range(MAX_STEPS):
-        record = load_village(village_id)
         if record is None or not due(record.meta, now):
             break
-        try:
+        with suppress(TransactWriteError):  # another run won this step, or a save slipped in
             happenings += _step(record)
-        except TransactWriteError:
-            continue  # another run won this step, or a save slipped in: look again
-    return happenings
+        record = load_village(record.village_id)
+    return happenings, record
 
 
 def _step(record: VillageRecord) -> list[Happening]:
@@ -82,12 +89,16 @@ def _opening_update(record: VillageRecord) -> list[Happening]:
             save_meta(t, meta, game, State.RUNNING, at, at + timing.turn, day_started_at=at)
             t.save(_day(vid, 1), condition=DayItem.pk.does_not_exist())
             t.save(posts.system(vid, 1, "1日目が始まりました。", at))
+            for item in outbox.owed_to_members(record, 1, "start", at):
+                t.save(item)
         return [Happening("started", vid, 1)]
     if at - meta.created_at >= timing.abandon_age:
         with transaction() as t:
             save_meta(t, meta, game, State.ABANDONED, at, None)
             release_holds(t, record)
             t.save(posts.system(vid, 0, "人数が集まらなかったため、廃村になりました。", at))
+            for item in outbox.owed_to_members(record, 0, "abandoned", at):
+                t.save(item)
         return [Happening("abandoned", vid, 0)]
     with transaction() as t:
         save_meta(t, meta, game, State.OPENING, at, at + EXTENSION)
@@ -134,9 +145,13 @@ def _night_update(record: VillageRecord) -> list[Happening]:
             t.save(posts.system(vid, game.day, _morning_report(record, morning), at))
         if game.ending is not None:
             release_holds(t, record)
-            t.save(posts.system(vid, game.day, ending_report(game), at))
+            # Just after the morning report of the same update, so that it reads first.
+            t.save(posts.system(vid, game.day, ending_report(game), at + timedelta(microseconds=1)))
         elif morning is not None:
             release_holds(t, record, only=set(morning.deaths))
+        kind = "ending" if game.ending is not None else "morning"
+        for item in outbox.owed_to_members(record, game.day, kind, at):
+            t.save(item)
     happenings = []
     if morning is not None:
         happenings.append(Happening("morning", vid, game.day, morning))
@@ -244,3 +259,18 @@ def ending_report(game: Village) -> str:
     oni = "、".join(SLOT_LABELS[s] for s, side_ in game.sides.items() if side_ == "oni")
     madman = "、".join(SLOT_LABELS[s] for s, side_ in game.sides.items() if side_ == "madman")
     return f"{how}。{side}の勝利です。\n鬼は {oni}、狂人は {madman} でした。"
+
+
+def abandon(village_id: str, now: datetime) -> None:
+    """The GM closes a village as abandoned (廃村), whatever its day: holds are released."""
+    record = load_village(village_id)
+    if record is None:
+        raise NotFound("その村は見つかりません")
+    if State(record.meta.state) in (State.ENDED, State.ABANDONED):
+        raise Conflict("その村はもう終わっています")
+    with transaction() as t:
+        save_meta(t, record.meta, record.game, State.ABANDONED, now, None)
+        release_holds(t, record)
+        t.save(posts.system(village_id, record.game.day, "管理人の判断で廃村になりました。", now))
+        for item in outbox.owed_to_members(record, record.game.day, "abandoned", now):
+            t.save(item)

@@ -1,6 +1,7 @@
 """Villages: create, the lounge, join, leave (ID locks), access tracking, auto-departure."""
 
 import random
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -43,7 +44,9 @@ from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
 
 # Retries of a use case whose transaction lost a race: each retry reloads and re-checks.
-RETRIES = 5
+# Each lost race means another join or leave committed in between, so with every slot
+# joined at once (a village's 13) the last one still gets through.
+RETRIES = len(SLOTS) + 1
 
 MAX_NAME = 40
 
@@ -145,7 +148,15 @@ def lounge(state: str, cursor: str | None = None, limit: int = 20) -> LoungePage
         state_key(state_),
         scan_index_forward=not latest_first,
         limit=limit,
-        last_evaluated_key=decode_cursor(cursor),
+        last_evaluated_key=decode_cursor(
+            cursor,
+            {
+                "pk": lambda pk: pk.startswith("V#"),
+                "sk": "META".__eq__,
+                "gsi1pk": state_key(state_).__eq__,
+                "gsi1sk": lambda _: True,
+            },
+        ),
     )
     villages = list(result)
     return LoungePage(villages, encode_cursor(result.last_evaluated_key))
@@ -173,14 +184,14 @@ def join(village_id: str, account_id: str, slot: str, persona_key: str, now: dat
         raise Forbidden("メールアドレスの確認がまだです。届いたメールのリンクを開いてください")
     if account.lock_until and now < account.lock_until:
         raise Forbidden(f"IDロック中のため参加できません（{jst(account.lock_until)}まで）")
-    holds = _holds(account)
-    if pace.value in holds:
-        raise Forbidden(f"すでに{PACE_LABELS[pace.value]}村に参加しています")
     presence = record.presences.get(account_id)
     if presence is not None:
         if presence.left:
             raise Forbidden("一度離脱した村には参加できません")
         raise Conflict("すでにこの村に参加しています")
+    holds = _holds(account)
+    if pace.value in holds:
+        raise Forbidden(f"すでに{PACE_LABELS[pace.value]}村に参加しています")
     state = State(meta.state)
     if state not in (State.OPENING, State.RUNNING):
         raise Forbidden("この村にはもう参加できません")
@@ -205,8 +216,17 @@ def join(village_id: str, account_id: str, slot: str, persona_key: str, now: dat
             MemberItem.public_ban_until.remove(),
         ]
     else:
-        # A takeover plays the character as it is: the persona stays.
-        member_actions = [
+        # A takeover plays the character as it is: the persona stays. A character nobody has
+        # played yet gets the persona the newcomer chooses, like a join in the opening.
+        member_actions = []
+        if member.persona is None:
+            if chosen is None:
+                raise InvalidInput("そのキャラクターは選べません")
+            taken = {m.persona for m in record.members.values() if m.persona is not None}
+            if persona_key in taken:
+                raise Conflict("そのキャラクターはほかの人が選んでいます")
+            member_actions.append(MemberItem.persona.set(persona_key))
+        member_actions += [
             MemberItem.speech_ban_until.remove(),
             MemberItem.public_ban_until.set(now + TIMINGS[pace].public_ban_on_takeover),
         ]
@@ -269,8 +289,9 @@ def leave(village_id: str, account_id: str, now: datetime) -> datetime | None:
 
 
 def _depart(
-    record: VillageRecord, account: AccountItem, slot: str, now: datetime
+    record: VillageRecord, account: AccountItem, slot: str, now: datetime, idle: bool = False
 ) -> datetime | None:
+    """Vacates the slot. ``idle``: an auto-departure, undone by any access since the read."""
     meta = record.meta
     state = State(meta.state)
     if state in (State.ENDED, State.ABANDONED):
@@ -302,11 +323,15 @@ def _depart(
     name = posts.display_name(meta.character_set, member)
     with transaction() as t:
         t.update(meta, actions=[VillageItem.occupied.add(-1)])
-        t.update(
-            member,
-            actions=member_actions,
-            condition=MemberItem.account_id == account.account_id,
-        )
+        member_condition = MemberItem.account_id == account.account_id
+        if idle:
+            # A login since the idle check moved last_access: then nobody departs.
+            member_condition &= (
+                MemberItem.last_access == member.last_access
+                if member.last_access
+                else MemberItem.last_access.does_not_exist()
+            )
+        t.update(member, actions=member_actions, condition=member_condition)
         t.update(
             record.presences[account.account_id],
             actions=[PresenceItem.left.set(True)],
@@ -316,8 +341,13 @@ def _depart(
             t.update(account, actions=account_actions)
         day = record.days.get(record.game.day)
         if day is not None and not opening:
-            # A vacant slot has every choice undecided (RULES §3).
-            t.update(day, actions=[DayItem.choices[slot].remove()])
+            # A vacant slot has every choice undecided (RULES §3); a save since the idle
+            # check (it counts as access) also calls the auto-departure off.
+            t.update(
+                day,
+                actions=[DayItem.choices[slot].remove()],
+                condition=DayItem.saves == day.saves if idle else None,
+            )
         t.save(posts.system(meta.village_id, record.game.day, f"{name}が村を去りました。", now))
     return lock_until
 
@@ -379,11 +409,14 @@ def idle_members(record: VillageRecord, now: datetime) -> list[str]:
     return idle
 
 
-def depart_idle(village_id: str, now: datetime) -> list[str]:
-    """Auto-departure of every idle member; returns their former accounts."""
+def depart_idle(village_id: str, now: datetime, record: VillageRecord | None = None) -> list[str]:
+    """Auto-departure of every idle member; returns their former accounts.
+
+    ``record``: the village just loaded, to save a read when nobody is idle.
+    """
     departed = []
     for _ in range(len(SLOTS)):
-        record = load_village(village_id)
+        record = record or load_village(village_id)
         if record is None:
             return departed
         idle = idle_members(record, now)
@@ -393,11 +426,10 @@ def depart_idle(village_id: str, now: datetime) -> list[str]:
         account = load_account(member.account_id)
         if account is None:
             return departed
-        try:
-            _depart(record, account, idle[0], now)
-        except TransactWriteError:
-            continue  # raced with a save or a login: look again
-        departed.append(account.account_id)
+        with suppress(TransactWriteError):  # raced with a save or a login: look again
+            _depart(record, account, idle[0], now, idle=True)
+            departed.append(account.account_id)
+        record = None
     return departed
 
 

@@ -17,6 +17,7 @@ class TableConfig:
 
 
 _config: TableConfig | None = None
+_connection: Connection | None = None  # shared by transactions: one botocore client, not one each
 
 
 def config_from_env() -> TableConfig:
@@ -30,8 +31,9 @@ def config_from_env() -> TableConfig:
 
 def configure(config: TableConfig | None = None) -> TableConfig:
     """Points every model at the table; with no argument, reads the environment."""
-    global _config
+    global _config, _connection
     _config = config or config_from_env()
+    _connection = None
     Item.Meta.table_name = _config.table_name
     Item.Meta.region = _config.region
     Item.Meta.host = _config.host
@@ -46,8 +48,11 @@ def ensure_configured() -> TableConfig:
 
 def transaction() -> TransactWrite:
     """One DynamoDB transaction: every write of a use case commits together or not at all."""
+    global _connection
     config = ensure_configured()
-    return TransactWrite(connection=Connection(region=config.region, host=config.host))
+    if _connection is None:
+        _connection = Connection(region=config.region, host=config.host)
+    return TransactWrite(connection=_connection)
 
 
 def create_table() -> None:

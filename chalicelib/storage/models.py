@@ -51,7 +51,11 @@ class Item(Model):
 
 
 class VillageItem(Item, discriminator="village"):
-    """sk = "META": the village, its game state (rules JSON) and its clock."""
+    """sk = "META": the village, its game state (rules JSON) and its clock.
+
+    ``gsi1sk`` is the next time the scheduler must look at the village: its next
+    update, reminder or idle check, whichever comes first (closed: the close time).
+    """
 
     village_id = UnicodeAttribute()
     name = UnicodeAttribute()
@@ -63,6 +67,7 @@ class VillageItem(Item, discriminator="village"):
     next_update = UTCDateTimeAttribute(null=True)
     closed_at = UTCDateTimeAttribute(null=True)
     occupied = NumberAttribute(default=0)
+    reminded_day = NumberAttribute(default=0)  # the last day whose reminder is owed
     seed = NumberAttribute()  # the game's draws: Random(f"{seed}:{day}") each night
     game = JSONAttribute()
     version = VersionAttribute()
@@ -136,6 +141,7 @@ class AccountItem(Item, discriminator="account"):
     lock_until = UTCDateTimeAttribute(null=True)
     departures = ListAttribute(default=list)  # ISO times of departures that locked
     preferences = MapAttribute(default=dict)
+    undeliverable = BooleanAttribute(default=False)  # SES bounce or complaint: no more mail
     created_at = UTCDateTimeAttribute()
     version = VersionAttribute()
 
@@ -152,4 +158,35 @@ class CounterItem(Item, discriminator="counter"):
     count = NumberAttribute(default=0)
 
 
-MODELS = (VillageItem, MemberItem, PresenceItem, DayItem, PostItem, AccountItem, EmailItem)
+# ----- mail -----
+
+
+class OutboxItem(Item, discriminator="outbox"):
+    """pk = "O#<village>", sk = "<day>#<kind>#<account>": one mail, sent once.
+
+    Only which mail is owed: the text is made at send time (services/notices.py).
+
+    While not sent, ``gsi1pk = OUTBOX`` lists it for the next tick (a sparse index).
+    """
+
+    village_id = UnicodeAttribute()
+    day = NumberAttribute()
+    mail_kind = UnicodeAttribute()
+    account_id = UnicodeAttribute()
+    status = UnicodeAttribute()  # pending | sending | sent
+    attempts = NumberAttribute(default=0)
+    claimed_at = UTCDateTimeAttribute(null=True)
+    sent_at = UTCDateTimeAttribute(null=True)
+    created_at = UTCDateTimeAttribute()
+
+
+MODELS = (
+    VillageItem,
+    MemberItem,
+    PresenceItem,
+    DayItem,
+    PostItem,
+    AccountItem,
+    EmailItem,
+    OutboxItem,
+)

@@ -76,8 +76,12 @@ class Ctx:
 Handler = Callable[[Ctx], Response]
 
 
-def page(handler: Handler) -> Callable[[Request], Response]:
-    """Session, CSRF for POSTs, and every refusal as a page with its message and 4xx status."""
+def page(handler: Handler, *, csrf: bool = True) -> Callable[[Request], Response]:
+    """Session, CSRF for POSTs, and every refusal as a page with its message and 4xx status.
+
+    ``csrf=False`` only where a signed token in the URL is the authority (one-click
+    unsubscribe, RFC 8058, is posted by mail clients without our cookie).
+    """
 
     def run(request: Request) -> Response:
         now = runtime.now()
@@ -88,7 +92,8 @@ def page(handler: Handler) -> Callable[[Request], Response]:
         try:
             if request.method == "POST":
                 ctx.form = parse_form(request.raw_body)
-                check_csrf(session, ctx.form)
+                if csrf:
+                    check_csrf(session, ctx.form)
             return handler(ctx)
         except (ServiceError, BadRequest) as error:
             return ctx.page("error.html", status=error.status, message=str(error))
@@ -171,10 +176,16 @@ def login(ctx: Ctx) -> Response:
 
 
 def _safe_next(value: str | None) -> str | None:
-    """Only our own paths: never redirect off-site after login."""
-    if value and value.startswith("/") and not value.startswith("//"):
-        return value
-    return None
+    """Only our own paths: never redirect off-site after login.
+
+    Browsers read a backslash as a slash and drop tabs and newlines, so ``/\\evil`` and
+    ``/\\t/evil`` would lead off-site like ``//evil``: refuse them all.
+    """
+    if not value or not value.startswith("/") or value.startswith("//"):
+        return None
+    if "\\" in value or any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+        return None
+    return value
 
 
 @page
@@ -264,6 +275,7 @@ def _village_page(
         query.get("board"),
         _int(query.get("day"), "日付"),
         query.get("cursor"),
+        query.get("of"),
     )
     return ctx.page("village.html", status, message=message, **context, **extra)
 

@@ -11,6 +11,7 @@ from ..services import actions, posts
 from ..storage.repository import VillageRecord
 from ..timeline import TIMINGS, Pace, State, deadline_of
 from ..visibility import (
+    OPEN_PHASES,
     Board,
     Viewer,
     private,
@@ -53,6 +54,7 @@ def build(
     board: str | None,
     day: int | None,
     cursor: str | None,
+    inner_of: str | None = None,
 ) -> dict[str, Any]:
     meta = record.meta
     game = record.game
@@ -60,7 +62,13 @@ def build(
     readable = readable_boards(game, phase, viewer)
     chosen_board = Board(board) if board in {b.value for b in readable} else Board.PUBLIC
     shown_day = game.day if day is None else max(0, min(day, game.day))
-    page = posts.read(record, viewer, chosen_board, shown_day, now, cursor)
+    inner_slot = None
+    if chosen_board is Board.INNER and phase in OPEN_PHASES:
+        # Every log is open (RULES §8): any character's inner board, chosen by slot.
+        inner_slot = inner_of if inner_of in SLOTS else (viewer.slot or SLOTS[0])
+        page = _inner_page(record, viewer, inner_slot, shown_day, now, cursor)
+    else:
+        page = posts.read(record, viewer, chosen_board, shown_day, now, cursor)
     sides = sides_shown(game, phase, viewer)
     deaths = {
         slot: (kind, morning_day)
@@ -105,6 +113,7 @@ def build(
         "names": names,
         "boards": [b.value for b in readable],
         "board": chosen_board.value,
+        "inner_slot": inner_slot,
         "posts": page.posts,
         "cursor": page.cursor,
         "writable": writable,
@@ -137,6 +146,27 @@ def build(
         ]
         context["personas"] = [p for p in CHARACTER_SETS[meta.character_set] if p.key not in taken]
     return context
+
+
+def _inner_page(
+    record: VillageRecord,
+    viewer: Viewer,
+    slot: str,
+    day: int,
+    now: datetime,
+    cursor: str | None,
+) -> posts.PostsPage:
+    """The inner boards of everyone who played ``slot`` (the logs are open)."""
+    owners = [p.account_id for p in record.presences.values() if p.slot == slot]
+    if len(owners) == 1:
+        return posts.read(record, viewer, Board.INNER, day, now, cursor, inner_of=owners[0])
+    # A slot played by several accounts in turn: their boards merged, one page each.
+    merged = [
+        item
+        for owner in owners
+        for item in posts.read(record, viewer, Board.INNER, day, now, inner_of=owner).posts
+    ]
+    return posts.PostsPage(sorted(merged, key=lambda item: item.sk), None)
 
 
 def action_form(record: VillageRecord, viewer: Viewer) -> list[dict[str, Any]]:

@@ -1,0 +1,87 @@
+"""The GM's command line: ``python -m chalicelib.gm create|list|abandon``.
+
+Works against the local runner (set DYNAMODB_ENDPOINT, as ``make run`` prints)
+and against AWS (the stage's table in MOBIUS_TABLE, the usual AWS credentials).
+"""
+
+import argparse
+import json
+import random
+import secrets
+import sys
+from datetime import datetime
+
+from . import runtime
+from .clock import JST, jst
+from .personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET
+from .services import update, villages
+from .services.errors import ServiceError
+
+STATES = ("opening", "running", "ending", "ended", "abandoned")
+
+
+def create(event: dict) -> dict:
+    """The body of the GM lambda and of ``gm create``: returns the new village's id."""
+    first_update = event.get("first_update")
+    try:
+        first = datetime.fromisoformat(first_update) if first_update else None
+    except (TypeError, ValueError):
+        raise ServiceError("first_update は ISO 8601 の日時で指定してください") from None
+    if first is not None and first.tzinfo is None:
+        first = first.replace(tzinfo=JST)  # a bare time is Japan time, as players read it
+    village_id = villages.create_village(
+        pace=str(event.get("pace", "")),
+        name=str(event.get("name", "")),
+        now=runtime.now(),
+        rng=random.Random(secrets.randbits(64)),
+        first_update=first,
+        character_set=str(event.get("character_set", DEFAULT_CHARACTER_SET)),
+    )
+    return {"village_id": village_id}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m chalicelib.gm", description="村の管理（GM）")
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("create", help="村を作る")
+    make.add_argument("--pace", choices=("short", "long"), required=True)
+    make.add_argument("--name", required=True)
+    make.add_argument("--first-update", help="最初の更新（ISO 8601、時差なしなら日本時間）")
+    make.add_argument("--character-set", default=DEFAULT_CHARACTER_SET, choices=CHARACTER_SETS)
+    listing = commands.add_parser("list", help="村の一覧")
+    listing.add_argument("--state", choices=STATES, default="opening")
+    close = commands.add_parser("abandon", help="村を廃村にする")
+    close.add_argument("village_id")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "create":
+            result = create(
+                {
+                    "pace": args.pace,
+                    "name": args.name,
+                    "first_update": args.first_update,
+                    "character_set": args.character_set,
+                }
+            )
+            print(json.dumps(result, ensure_ascii=False))
+        elif args.command == "list":
+            cursor = None
+            while True:
+                page = villages.lounge(args.state, cursor, limit=50)
+                for v in page.villages:
+                    when = jst(v.next_update) if v.next_update else "—"
+                    print(f"{v.village_id}\t{v.pace}\t{v.state}\t{v.occupied}/13\t{when}\t{v.name}")
+                cursor = page.cursor
+                if not cursor:
+                    break
+        else:
+            update.abandon(args.village_id, runtime.now())
+            print(f"{args.village_id}番を廃村にしました")
+    except ServiceError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""Signed links in mail: a member's way into a village, and one-tap choices.
+
+A member link is bound to an account, a village and a day, and expires at the
+village's next update. A quick link adds one choice (key and target) to it.
+GET on a link only shows a confirmation page; the POST there acts.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from . import runtime, signing
+
+UNSUBSCRIBE_FOR = timedelta(days=365)
+
+
+@dataclass(frozen=True)
+class MemberLink:
+    account_id: str
+    village_id: str
+    day: int
+    key: str | None = None  # a quick link's choice
+    target: str | None = None
+
+
+def member_token(link: MemberLink, expires_at: datetime) -> str:
+    payload = {"a": link.account_id, "v": link.village_id, "d": link.day}
+    if link.key:
+        payload.update(k=link.key, t=link.target)
+    return signing.sign("member", payload, expires_at)
+
+
+def member_url(link: MemberLink, expires_at: datetime) -> str:
+    return f"{runtime.base_url()}/m/{member_token(link, expires_at)}"
+
+
+def read_member_token(token: str, now: datetime) -> MemberLink | None:
+    payload = signing.unsign("member", token, now)
+    if not isinstance(payload, dict):
+        return None
+    try:
+        return MemberLink(
+            payload["a"], payload["v"], payload["d"], payload.get("k"), payload.get("t")
+        )
+    except KeyError:
+        return None
+
+
+def unsubscribe_url(account_id: str, now: datetime) -> str:
+    token = signing.sign("unsubscribe", {"a": account_id}, now + UNSUBSCRIBE_FOR)
+    return f"{runtime.base_url()}/unsubscribe/{token}"
+
+
+def read_unsubscribe_token(token: str, now: datetime) -> str | None:
+    payload = signing.unsign("unsubscribe", token, now)
+    return payload.get("a") if isinstance(payload, dict) else None

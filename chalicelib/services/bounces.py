@@ -1,0 +1,49 @@
+"""SES bounce and complaint notifications (through SNS): stop mail to that address."""
+
+from contextlib import suppress
+from typing import Any
+
+from pynamodb.exceptions import DoesNotExist, UpdateError
+
+from ..storage.db import ensure_configured
+from ..storage.models import AccountItem, EmailItem
+from ..storage.repository import account_pk, email_pk
+from .accounts import normalize_email
+from .errors import InvalidInput
+
+
+def undeliverable_addresses(notification: dict[str, Any]) -> list[str]:
+    """The addresses a notification says never to mail again: hard bounces and complaints."""
+    kind = notification.get("notificationType") or notification.get("eventType")
+    if kind == "Bounce":
+        bounce = notification.get("bounce") or {}
+        if bounce.get("bounceType") != "Permanent":
+            return []  # a soft bounce: the outbox retries
+        recipients = bounce.get("bouncedRecipients") or []
+    elif kind == "Complaint":
+        recipients = (notification.get("complaint") or {}).get("complainedRecipients") or []
+    else:
+        return []
+    return [r["emailAddress"] for r in recipients if isinstance(r, dict) and r.get("emailAddress")]
+
+
+def mark_undeliverable(notification: dict[str, Any]) -> list[str]:
+    """Marks the accounts of those addresses; returns their ids."""
+    ensure_configured()
+    marked = []
+    for address in undeliverable_addresses(notification):
+        try:
+            email = normalize_email(address)
+            owner = EmailItem.get(email_pk(email), "EMAIL").account_id
+            account = AccountItem.get(account_pk(owner), "ACCOUNT", consistent_read=True)
+        except (InvalidInput, DoesNotExist):
+            continue
+        if account.email != email:
+            continue  # the account moved to another address meanwhile
+        with suppress(UpdateError):
+            account.update(
+                actions=[AccountItem.undeliverable.set(True)],
+                condition=AccountItem.email == email,
+            )
+            marked.append(owner)
+    return marked

@@ -1,0 +1,102 @@
+"""What each member is told by mail, built only from what visibility allows (RULES §5, §8).
+
+The outbox keeps only *which* notice is owed to whom; the text is made here at
+send time from the village as it is recorded, so a retried send says the same.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..links import MemberLink, member_url, unsubscribe_url
+from ..rules import JOBS, Job
+from ..storage.models import AccountItem
+from ..storage.repository import VillageRecord
+from ..timeline import TIMINGS, Pace, Phase, State, deadline_of
+from ..visibility import Viewer, private, public_deaths, sides_shown
+from ..web.render import render
+from . import posts
+
+# The ability a quick link may set, by job (prayer links go to every living member).
+ABILITY = {Job.SEER: "divine", Job.GUARD: "guard", Job.ASSASSIN: "assassinate"}
+KINDS = ("start", "morning", "ending", "abandoned", "reminder")
+SUBJECTS = {
+    "start": "{day}日目が始まりました",
+    "morning": "{day}日目の朝になりました",
+    "ending": "決着がつきました",
+    "abandoned": "廃村になりました",
+    "reminder": "〆切が近づいています（{day}日目）",
+}
+
+
+@dataclass(frozen=True)
+class Notice:
+    to: str
+    subject: str
+    text: str
+    html: str
+    unsubscribe: str
+
+
+def compose(
+    record: VillageRecord,
+    account: AccountItem,
+    kind: str,
+    day: int,
+    now: datetime,
+) -> Notice | None:
+    """One member's mail, or None when that account no longer plays a slot here."""
+    slot = record.slot_of(account.account_id)
+    if slot is None:
+        return None
+    meta = record.meta
+    game = record.game
+    viewer = Viewer(account_id=account.account_id, slot=slot)
+    state = State(meta.state)
+    names = {s: posts.display_name(meta.character_set, m) for s, m in record.members.items()}
+    mine = private(game, viewer)
+    expires = meta.next_update or now
+    alive = slot not in game.deaths
+    link = member_url(MemberLink(account.account_id, meta.village_id, game.day), expires)
+    quick: list[dict[str, Any]] = []
+    if state is State.RUNNING and alive and kind in ("start", "morning", "reminder"):
+        keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
+        for key in keys:
+            for target in game.legal_targets(slot, key):
+                url = member_url(
+                    MemberLink(account.account_id, meta.village_id, game.day, key, target), expires
+                )
+                quick.append({"key": key, "target": target, "url": url})
+    deadline = None
+    if state is State.RUNNING and meta.day_started_at is not None:
+        deadline = deadline_of(Pace(meta.pace), meta.day_started_at)
+    # The notice of ``day`` tells that morning's news, even when sent after later ones.
+    morning = next((m for m in game.mornings if m.day == day), None)
+    context = {
+        "kind": kind,
+        "village": meta,
+        "day": day,
+        "name": names[slot],
+        "names": names,
+        "private": mine,
+        "alive": alive,
+        "deaths": public_deaths(game).get(morning.day, {}) if morning else {},
+        "morning_day": morning.day if morning else None,
+        "sides": sides_shown(game, Phase.ENDING, viewer) if kind == "ending" else {},
+        "ending": game.ending,
+        "deadline": deadline,
+        "loss_time": TIMINGS[Pace(meta.pace)].loss_time,
+        "next_update": meta.next_update,
+        "link": link,
+        "quick": quick,
+    }
+    unsubscribe = unsubscribe_url(account.account_id, now)
+    context["unsubscribe"] = unsubscribe
+    subject = f"【メビウス人狼】{meta.village_id}番 {meta.name}：" + SUBJECTS[kind].format(day=day)
+    return Notice(
+        to=account.email,
+        subject=subject,
+        text=render("mail/notice.txt", **context),
+        html=render("mail/notice.html", **context),
+        unsubscribe=unsubscribe,
+    )

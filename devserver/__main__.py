@@ -1,0 +1,220 @@
+"""``make run``: the village on this machine, on an embedded local AWS.
+
+Starts moto's server on loopback, creates the table and the SES sender from the
+same definitions the infra uses, serves the app at http://127.0.0.1:8000, ticks
+the scheduler every few seconds on the real clock (plus any offset set at
+/dev/clock), and keeps the data in .local/ across restarts.
+"""
+
+import argparse
+import email
+import logging
+import os
+import random
+import secrets
+import signal
+import threading
+from datetime import UTC, datetime, timedelta
+from email.header import decode_header, make_header
+
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.server import ThreadedMotoServer
+from moto.ses.models import ses_backends
+
+from . import state
+from .moto_atomic import atomic_requests
+
+HOST = "127.0.0.1"
+REGION = "ap-northeast-1"
+TABLE = "mobius-local"
+TICK_SECONDS = 3
+
+log = logging.getLogger("mobius.local")
+
+
+def _environment(moto_port: int, port: int, secret: str) -> str:
+    endpoint = f"http://{HOST}:{moto_port}"
+    os.environ.update(
+        AWS_DEFAULT_REGION=REGION,
+        AWS_REGION=REGION,
+        AWS_ACCESS_KEY_ID="local",
+        AWS_SECRET_ACCESS_KEY="local",
+        MOBIUS_STAGE="local",
+        MOBIUS_TABLE=TABLE,
+        MOBIUS_SECRET=secret,
+        MOBIUS_BASE_URL=f"http://{HOST}:{port}",
+        DYNAMODB_ENDPOINT=endpoint,
+        SES_ENDPOINT=endpoint,
+    )
+    os.environ.pop("MOBIUS_QUEUE_URL", None)  # locally the tick processes villages itself
+    return endpoint
+
+
+class LocalVillage:
+    """The clock, the mail log and the saved state; lent to the app as its dev tools."""
+
+    def __init__(self, saved: dict, secret: str) -> None:
+        self.secret = secret  # kept so that sessions and mail links survive a restart
+        self.offset = timedelta(seconds=saved.get("clock_offset_seconds", 0))
+        self.sent = list(saved.get("mails", []))
+        self.lock = threading.RLock()
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+    def mails(self) -> list[dict]:
+        with self.lock:
+            self._collect()
+            return list(self.sent)
+
+    def advance_clock(self, minutes: int) -> None:
+        with self.lock:
+            self.offset += timedelta(minutes=minutes)
+        self.tick()
+
+    def _collect(self) -> None:
+        """Moves mail moto has sent into our log (which survives restarts)."""
+        backend = ses_backends[DEFAULT_ACCOUNT_ID][REGION]
+        while backend.sent_messages:
+            raw = backend.sent_messages.pop(0)
+            message = email.message_from_string(raw.raw_data)
+            parts = {p.get_content_type(): p for p in message.walk() if not p.is_multipart()}
+            text = parts.get("text/plain")
+            self.sent.append(
+                {
+                    "to": message["To"],
+                    "subject": str(make_header(decode_header(message["Subject"]))),
+                    "text": text.get_payload(decode=True).decode("utf-8") if text else "",
+                    "sent_at": self.now().isoformat(timespec="seconds"),
+                }
+            )
+
+    def tick(self) -> None:
+        from chalicelib import jobs
+
+        with self.lock:
+            try:
+                jobs.tick()
+            except Exception:
+                log.exception("tick failed")
+            self._collect()
+
+    def snapshot(self, client) -> None:
+        with self.lock:
+            self._collect()
+            state.save(
+                {
+                    "items": state.dump_table(TABLE, client),
+                    "mails": self.sent,
+                    "clock_offset_seconds": self.offset.total_seconds(),
+                    "secret": self.secret,
+                }
+            )
+
+
+def _not_found_handler():
+    from chalice.local import ChaliceRequestHandler, ForbiddenError
+
+    from chalicelib.web import pages
+
+    class Handler(ChaliceRequestHandler):
+        """API Gateway answers unknown paths with 403; we give players a 404 page."""
+
+        def _send_error_response(self, error) -> None:
+            if isinstance(error, ForbiddenError) and b"Missing Authentication Token" in (
+                error.body or b""
+            ):
+                request = pages.Request("GET", self.path, {}, {}, None, {})
+                response = pages.not_found(request).to_dict()
+                self._send_http_response(404, response["headers"], response["body"])
+                return
+            super()._send_error_response(error)
+
+    return Handler
+
+
+def _seed_village(now: datetime) -> None:
+    from chalicelib.services import villages
+
+    page = villages.lounge("opening", limit=50)
+    if any(v.pace == "short" for v in page.villages):
+        return
+    village_id = villages.create_village(
+        pace="short", name="はじめての短期村", now=now, rng=random.Random(secrets.randbits(64))
+    )
+    log.info("seeded short village %s", village_id)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="メビウス人狼をローカルで動かす")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--moto-port", type=int, default=5055)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # moto's per-request lines
+
+    saved = state.load()
+    secret = saved.get("secret") or secrets.token_urlsafe(32)
+    endpoint = _environment(args.moto_port, args.port, secret)
+    with atomic_requests():
+        moto = ThreadedMotoServer(ip_address=HOST, port=args.moto_port, verbose=False)
+        moto.start()
+        try:
+            return _serve(args.port, endpoint, saved, secret)
+        finally:
+            moto.stop()
+
+
+def _serve(port: int, endpoint: str, saved: dict, secret: str) -> int:
+    import boto3
+    from chalice.config import Config
+    from chalice.local import LocalDevServer
+
+    from app import app
+    from chalicelib import runtime
+    from chalicelib.mail import sender
+    from chalicelib.storage import db
+
+    client = state.dynamodb_client(endpoint, REGION)
+    db.configure()
+    db.create_table()
+    if saved["items"]:
+        state.restore_table(TABLE, client, saved["items"])
+    boto3.client("ses", region_name=REGION, endpoint_url=endpoint).verify_email_identity(
+        EmailAddress=sender()
+    )
+    village = LocalVillage(saved, secret)
+    runtime.set_clock(village.now)
+    runtime.set_dev_tools(village)
+    _seed_village(village.now())
+
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(TICK_SECONDS):
+            village.tick()
+            village.snapshot(client)
+
+    ticker = threading.Thread(target=loop, name="scheduler", daemon=True)
+    ticker.start()
+    config = Config.create(chalice_app=app, app_name="mobius-village", chalice_stage="local")
+    server = LocalDevServer(app, config, HOST, port, handler_cls=_not_found_handler())
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
+    print(f"メビウス人狼: http://{HOST}:{port}/  (送信メール: /dev/outbox  時計: /dev/clock)")
+    print(
+        f"GM: AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION={REGION} "
+        f"DYNAMODB_ENDPOINT={endpoint} MOBIUS_TABLE={TABLE} .venv/bin/python -m chalicelib.gm list"
+    )
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        ticker.join(timeout=10)
+        village.snapshot(client)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,43 @@
+"""The local village's state on disk (.local/): the table, sent mail and the clock offset."""
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+STATE_DIR = Path(".local")
+STATE_FILE = STATE_DIR / "state.json"
+
+
+def load() -> dict[str, Any]:
+    if not STATE_FILE.exists():
+        return {"items": [], "mails": [], "clock_offset_seconds": 0}
+    return json.loads(STATE_FILE.read_text(encoding="utf-8"))
+
+
+def save(state: dict[str, Any]) -> None:
+    """Atomically: a crash mid-write leaves the previous state whole."""
+    STATE_DIR.mkdir(exist_ok=True)
+    temporary = STATE_FILE.with_suffix(".tmp")
+    temporary.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    os.replace(temporary, STATE_FILE)
+
+
+def dump_table(table: str, client) -> list[dict[str, Any]]:
+    """Every item in DynamoDB's own JSON form (the local runner only; never on request paths)."""
+    items: list[dict[str, Any]] = []
+    for page in client.get_paginator("scan").paginate(TableName=table):
+        items.extend(page["Items"])
+    return items
+
+
+def restore_table(table: str, client, items: list[dict[str, Any]]) -> None:
+    for start in range(0, len(items), 25):
+        chunk = items[start : start + 25]
+        client.batch_write_item(RequestItems={table: [{"PutRequest": {"Item": i}} for i in chunk]})
+
+
+def dynamodb_client(endpoint: str, region: str):
+    return boto3.client("dynamodb", region_name=region, endpoint_url=endpoint)

@@ -1,0 +1,1 @@
+"""Deployment: the CloudFormation/SAM template and the Lambda package (``make package``)."""

@@ -1,0 +1,102 @@
+"""The project's own CloudFormation resources, merged into Chalice's SAM template.
+
+The DynamoDB table is built from the PynamoDB models, so tests, the local
+runner and AWS share one definition of keys, indexes and TTL.
+"""
+
+from typing import Any
+
+from chalicelib import jobs
+from chalicelib.storage.models import Item
+
+TABLE_NAME = "mobius"
+NOT_FOUND_PAGE = (
+    '<!doctype html><html lang="ja"><head><meta charset="utf-8">'
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    "<title>ページが見つかりません — メビウス人狼</title></head>"
+    '<body><h1>ページが見つかりません</h1><p><a href="/api/">ラウンジへ戻る</a></p></body></html>'
+)
+
+
+def table() -> dict[str, Any]:
+    schema = Item._get_schema()
+    return {
+        "Type": "AWS::DynamoDB::Table",
+        "DeletionPolicy": "Retain",
+        "UpdateReplacePolicy": "Retain",
+        "Properties": {
+            "TableName": TABLE_NAME,
+            "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": schema["attribute_definitions"],
+            "KeySchema": schema["key_schema"],
+            "GlobalSecondaryIndexes": [
+                {
+                    "IndexName": index["index_name"],
+                    "KeySchema": [
+                        {"AttributeName": k["AttributeName"], "KeyType": k["KeyType"]}
+                        for k in index["key_schema"]
+                    ],
+                    "Projection": {"ProjectionType": index["projection"]["ProjectionType"]},
+                }
+                for index in schema["global_secondary_indexes"]
+            ],
+            "TimeToLiveSpecification": {"AttributeName": "expires_at", "Enabled": True},
+            "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
+        },
+    }
+
+
+def resources() -> dict[str, Any]:
+    return {
+        "Globals": {
+            "Function": {
+                "Environment": {"Variables": {"MOBIUS_QUEUE_URL": {"Ref": "AdvanceQueue"}}}
+            }
+        },
+        "Resources": {
+            # Chalice names the topic by name only: create it first. (The queue is
+            # already first: every function's MOBIUS_QUEUE_URL refers to it.)
+            "SesNotifications": {"DependsOn": ["SesNotificationsTopic"]},
+            "MobiusTable": table(),
+            "AdvanceDeadLetters": {
+                "Type": "AWS::SQS::Queue",
+                "Properties": {
+                    "QueueName": f"{jobs.QUEUE_NAME}-dead",
+                    "MessageRetentionPeriod": 1209600,
+                },
+            },
+            "AdvanceQueue": {
+                "Type": "AWS::SQS::Queue",
+                "Properties": {
+                    "QueueName": jobs.QUEUE_NAME,
+                    # Longer than a worker may run, so a message is not handed out twice at once.
+                    "VisibilityTimeout": 360,
+                    "RedrivePolicy": {
+                        "deadLetterTargetArn": {"Fn::GetAtt": ["AdvanceDeadLetters", "Arn"]},
+                        "maxReceiveCount": 5,
+                    },
+                },
+            },
+            "SesNotificationsTopic": {
+                "Type": "AWS::SNS::Topic",
+                "Properties": {"TopicName": jobs.SES_TOPIC_NAME},
+            },
+            "NotFoundResponse": {
+                "Type": "AWS::ApiGateway::GatewayResponse",
+                "Properties": {
+                    "RestApiId": {"Ref": "RestAPI"},
+                    "ResponseType": "MISSING_AUTHENTICATION_TOKEN",
+                    "StatusCode": "404",
+                    "ResponseParameters": {
+                        "gatewayresponse.header.Content-Type": "'text/html; charset=utf-8'"
+                    },
+                    "ResponseTemplates": {"application/json": NOT_FOUND_PAGE},
+                },
+            },
+        },
+        "Outputs": {
+            "TableName": {"Value": {"Ref": "MobiusTable"}},
+            "AdvanceQueueUrl": {"Value": {"Ref": "AdvanceQueue"}},
+            "SesNotificationsTopicArn": {"Value": {"Ref": "SesNotificationsTopic"}},
+        },
+    }
