@@ -2,7 +2,7 @@
 
 import json
 
-from . import requests, rules, scheduler
+from . import requests, rules, scheduler, startup
 
 
 def main() -> int:
@@ -10,6 +10,7 @@ def main() -> int:
         "rules": rules.figures(),
         "requests": requests.figures(),
         "scheduler": scheduler.figures(),
+        "startup": startup.figures(),
     }
     print(json.dumps(figures, ensure_ascii=False))
     return 0
