@@ -7,9 +7,16 @@ from chalicelib.web import dev_pages, mail_pages, pages, static
 
 app = Chalice(app_name="mobius-village")
 
-# Only POST routes name a content type: Chalice checks it on every method of a route,
-# and a browser's GET has no Content-Type (it would get a 415).
-FORM = ["application/x-www-form-urlencoded"]
+# Only POST routes name content types: Chalice checks them on every method of a route,
+# and a browser's GET has no Content-Type (it would get a 415). Beyond the browser's form
+# type, the others are let in so that the page, not Chalice's JSON, says what is wrong
+# (and one-click unsubscribe may come as multipart, RFC 8058).
+FORM = [
+    "application/x-www-form-urlencoded",
+    "multipart/form-data",
+    "text/plain",
+    "application/json",
+]
 
 
 def _request() -> pages.Request:

@@ -5,7 +5,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pynamodb.exceptions import TransactWriteError
+from pynamodb.exceptions import TransactWriteError, UpdateError
 
 from ..clock import jst
 from ..labels import PACE_LABELS
@@ -352,16 +352,22 @@ def _depart(
     return lock_until
 
 
-def touch(village_id: str, account_id: str, now: datetime) -> None:
-    """Access tracking (RULES §9): a member logging in to the village."""
-    record = _require(load_village(village_id))
+def touch(
+    village_id: str, account_id: str, now: datetime, record: VillageRecord | None = None
+) -> None:
+    """Access tracking (RULES §9): a member logging in to the village.
+
+    ``record``: the village the caller just loaded, to save a read.
+    """
+    record = record or _require(load_village(village_id))
     slot = record.slot_of(account_id)
     if slot is None:
         return
-    MemberItem(village_pk(village_id), slot_sk(slot)).update(
-        actions=[MemberItem.last_access.set(now)],
-        condition=MemberItem.account_id == account_id,
-    )
+    with suppress(UpdateError):  # the member left meanwhile: nothing to track
+        MemberItem(village_pk(village_id), slot_sk(slot)).update(
+            actions=[MemberItem.last_access.set(now)],
+            condition=MemberItem.account_id == account_id,
+        )
 
 
 def last_access(record: VillageRecord, slot: str) -> datetime | None:

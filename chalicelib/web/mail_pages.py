@@ -49,7 +49,7 @@ def member_link(token: str) -> Handler:
                 token=token,
             )
         ctx.login_as(link.account_id)
-        villages.touch(link.village_id, link.account_id, ctx.now)
+        villages.touch(link.village_id, link.account_id, ctx.now, record)
         if link.key is None:
             return redirect(f"/villages/{link.village_id}", ctx.set_cookie)
         viewer_choices = actions.own_choices(record, link.account_id)

@@ -90,10 +90,15 @@ def page(handler: Handler, *, csrf: bool = True) -> Callable[[Request], Response
         if session is None:
             ctx.set_cookie = ctx.session.cookie(now)
         try:
-            if request.method == "POST":
+            if request.method == "POST" and csrf:
+                # Our forms post urlencoded; anything else did not come from our page.
+                content_type = request.headers.get("content-type", "")
+                if not content_type.startswith("application/x-www-form-urlencoded"):
+                    raise BadRequest(
+                        "フォームの送り方が正しくありません。ページから送り直してください", 415
+                    )
                 ctx.form = parse_form(request.raw_body)
-                if csrf:
-                    check_csrf(session, ctx.form)
+                check_csrf(session, ctx.form)
             return handler(ctx)
         except (ServiceError, BadRequest) as error:
             return ctx.page("error.html", status=error.status, message=str(error))
@@ -266,7 +271,7 @@ def _village_page(
     if viewer.slot is not None:
         member = record.members[viewer.slot]
         if member.last_access is None or ctx.now - member.last_access >= ACCESS_RESOLUTION:
-            villages.touch(village_id, ctx.account_id, ctx.now)
+            villages.touch(village_id, ctx.account_id, ctx.now, record)
     query = ctx.request.query
     context = village_view.build(
         record,

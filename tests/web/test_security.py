@@ -190,3 +190,15 @@ def test_oversized_and_undecodable_forms_are_refused(browser):
     garbled = browser.post("/login", raw=b"account_id=\xff\xfe&csrf=" + browser.csrf.encode())
     assert garbled.status_code == 400
     assert alert(garbled) == "送信された内容を読み取れませんでした"
+
+
+def test_a_post_that_is_not_a_form_gets_a_japanese_page_not_a_json_error(browser):
+    browser.get("/login")
+    for content_type in ("application/json", "text/plain", "multipart/form-data; boundary=x"):
+        response = browser.client.http.post(
+            "/login",
+            headers=browser.headers({"content-type": content_type}),
+            body=b'{"account_id": "a"}',
+        )
+        assert response.status_code == 415, content_type
+        assert alert(response) == "フォームの送り方が正しくありません。ページから送り直してください"
