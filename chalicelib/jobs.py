@@ -7,8 +7,6 @@ import random
 import secrets
 from functools import cache
 
-import boto3
-
 from . import gm, runtime
 from .services import bounces, scheduler
 from .services.errors import ServiceError
@@ -22,6 +20,8 @@ SQS_BATCH = 10
 
 @cache
 def _sqs(region: str, endpoint: str | None):
+    import boto3  # here, not at the top: most requests never need it (cold start)
+
     return boto3.client("sqs", region_name=region, endpoint_url=endpoint)
 
 
@@ -71,6 +71,9 @@ def ses_notification(message: str) -> list[str]:
         notification = json.loads(message)
     except ValueError:
         log.warning("an SES notification that is not JSON was ignored")
+        return []
+    if not isinstance(notification, dict):
+        log.warning("an SES notification that is not a JSON object was ignored")
         return []
     marked = bounces.mark_undeliverable(notification)
     if marked:

@@ -2,13 +2,12 @@
 
 import os
 from datetime import datetime
+from email import policy
 from email.header import Header
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from email.utils import formataddr, make_msgid
+from email.utils import format_datetime, formataddr, make_msgid
 from functools import cache
-
-import boto3
 
 from . import runtime
 from .services.accounts import VERIFY_FOR
@@ -16,6 +15,10 @@ from .storage.repository import load_account
 from .web.render import render
 
 SENDER_NAME = "メビウス人狼"
+# RFC 5322 lines end in CRLF. Headers are folded once, by Header (the subject's encoded words
+# stay within RFC 2047's 75 characters); nothing folds them again, so a List-Unsubscribe URL
+# stays whole on its line.
+WIRE = policy.compat32.clone(linesep="\r\n", max_line_length=0)
 
 
 def sender() -> str:
@@ -24,6 +27,8 @@ def sender() -> str:
 
 @cache
 def _ses(region: str, endpoint: str | None):
+    import boto3  # here, not at the top: most requests never need it (cold start)
+
     return boto3.client("ses", region_name=region, endpoint_url=endpoint)
 
 
@@ -37,15 +42,18 @@ def compose(
 ) -> bytes:
     """A multipart/alternative message in UTF-8 with an encoded Japanese subject."""
     message = MIMEMultipart("alternative")
-    message["Subject"] = Header(subject, "utf-8").encode()
+    message["Subject"] = Header(subject, "utf-8", header_name="Subject").encode(
+        linesep=WIRE.linesep
+    )
     message["From"] = formataddr((str(Header(SENDER_NAME, "utf-8")), sender()))
     message["To"] = to
+    message["Date"] = format_datetime(runtime.now())
     message["Message-ID"] = make_msgid(domain=sender().split("@")[-1])
     for name, value in (headers or {}).items():
         message[name] = value
     message.attach(MIMEText(text, "plain", "utf-8"))
     message.attach(MIMEText(html, "html", "utf-8"))
-    return message.as_bytes()
+    return message.as_bytes(policy=WIRE)
 
 
 def send(to: str, subject: str, text: str, html: str, headers: dict[str, str] | None = None):

@@ -16,13 +16,16 @@ def undeliverable_addresses(notification: dict[str, Any]) -> list[str]:
     """The addresses a notification says never to mail again: hard bounces and complaints."""
     kind = notification.get("notificationType") or notification.get("eventType")
     if kind == "Bounce":
-        bounce = notification.get("bounce") or {}
-        if bounce.get("bounceType") != "Permanent":
+        bounce = notification.get("bounce")
+        if not isinstance(bounce, dict) or bounce.get("bounceType") != "Permanent":
             return []  # a soft bounce: the outbox retries
-        recipients = bounce.get("bouncedRecipients") or []
+        recipients = bounce.get("bouncedRecipients")
     elif kind == "Complaint":
-        recipients = (notification.get("complaint") or {}).get("complainedRecipients") or []
+        complaint = notification.get("complaint")
+        recipients = complaint.get("complainedRecipients") if isinstance(complaint, dict) else []
     else:
+        return []
+    if not isinstance(recipients, list):
         return []
     return [r["emailAddress"] for r in recipients if isinstance(r, dict) and r.get("emailAddress")]
 

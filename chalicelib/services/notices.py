@@ -10,6 +10,7 @@ from typing import Any
 
 from ..links import MemberLink, member_url, unsubscribe_url
 from ..rules import JOBS, Job
+from ..runtime import base_url
 from ..storage.models import AccountItem
 from ..storage.repository import VillageRecord
 from ..timeline import TIMINGS, Pace, Phase, State, deadline_of
@@ -57,7 +58,10 @@ def compose(
     mine = private(game, viewer)
     expires = meta.next_update or now
     alive = slot not in game.deaths
-    link = member_url(MemberLink(account.account_id, meta.village_id, game.day), expires)
+    if meta.next_update is not None:
+        link = member_url(MemberLink(account.account_id, meta.village_id, game.day), expires)
+    else:  # over (abandoned): no update to sign in until, the page stays open to read
+        link = f"{base_url()}/villages/{meta.village_id}"
     quick: list[dict[str, Any]] = []
     if state is State.RUNNING and alive and kind in ("start", "morning", "reminder"):
         keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
@@ -88,6 +92,7 @@ def compose(
         "loss_time": TIMINGS[Pace(meta.pace)].loss_time,
         "next_update": meta.next_update,
         "link": link,
+        "signed_link": meta.next_update is not None,
         "quick": quick,
     }
     unsubscribe = unsubscribe_url(account.account_id, now)

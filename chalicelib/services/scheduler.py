@@ -62,7 +62,19 @@ def tick(now: datetime, dispatch: Callable[[list[str]], None], rng: random.Rando
 
 def process_village(village_id: str, now: datetime) -> list[update.Happening]:
     """Everything due for one village: its updates, auto-departures, reminder, then its mail."""
-    happenings, record = update.advance_loaded(load_village(village_id), now)
+    record = load_village(village_id)
+    if record is None:
+        return []
+    update_at = record.meta.next_update
+    # Who was gone by the update (RULES §9) is not counted at it: an opening member idle
+    # for 24 h neither starts the village nor leaves with a lock once it has started.
+    if (
+        update_at is not None
+        and update_at <= now
+        and villages.depart_idle(village_id, update_at, record)
+    ):
+        record = load_village(village_id)
+    happenings, record = update.advance_loaded(record, now)
     if record is None:
         return happenings
     if villages.depart_idle(village_id, now, record):

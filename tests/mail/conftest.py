@@ -65,6 +65,7 @@ def app_clock(clock):  # noqa: F811
 
 class Mail:
     def __init__(self, raw: str) -> None:
+        self.raw = raw
         self.message = email.message_from_string(raw)
         self.to = self.message["To"]
         self.subject = str(make_header(decode_header(self.message["Subject"])))

@@ -1,12 +1,15 @@
-"""A whole village through the scheduler, checking every mail sent."""
+"""Day 1's mail through the scheduler: each member learns their own side, and the oni side
+its placement and the seers' random targets (RULES §2.1), and nobody anything more."""
 
 from datetime import timedelta
 
+from chalicelib.labels import SIDE_LABELS, SLOT_LABELS
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules import SLOTS, is_oni_side
 from chalicelib.services import scheduler, villages
 from chalicelib.storage.repository import load_village
 from tests.mail.conftest import sent_mails
+from tests.mail.helpers import assert_tells_nothing_of_others, names_of
 
 
 def inline(ids):
@@ -22,11 +25,24 @@ def test_day_one_mail_tells_each_member_their_own_side_only(village, players, cl
     scheduler.tick(clock(), inline, rng)
     mails = sent_mails()
     assert len(mails) == 13
-    game = load_village(village).game
+    assert len({m.to for m in mails}) == 13
+    record = load_village(village)
+    game = record.game
+    assert game.day == 1
+    names = names_of(record)
     for mail in mails:
-        assert "1日目が始まりました" in mail.subject
+        assert mail.subject == "【メビウス人狼】1番 テスト村：1日目が始まりました"
         account = mail.to.split("@")[0]
         slot = SLOTS[players.index(account)]
-        assert "役割は「" in mail.text
-    assert len({m.to for m in mails}) == 13
-    assert game.day == 1
+        assert (
+            f"あなたは {names[slot]}、役割は「{SIDE_LABELS[game.sides[slot]]}」です。" in mail.text
+        )
+        assert_tells_nothing_of_others(mail, record, slot)
+        if is_oni_side(game.sides[slot]):
+            for oni in (s for s in SLOTS if is_oni_side(game.sides[s])):
+                assert f"{names[oni]}（{SIDE_LABELS[game.sides[oni]]}）" in mail.text
+            for seer, target in game.random_targets.items():
+                assert f"{SLOT_LABELS[seer]}→{names[target]}" in mail.text
+        else:
+            assert "鬼サイドの配置" not in mail.text
+            assert "ランダム占い先" not in mail.text

@@ -1,0 +1,317 @@
+"""Signed links in mail: the member's way in, one-tap choices, one-click unsubscribe.
+
+A GET only shows a confirmation page and changes nothing; the POST there acts, and doing
+it twice changes nothing more. Links are bound to account, village and day, and expire at
+the next update.
+"""
+
+from datetime import timedelta
+
+import pytest
+from chalice.test import Client
+
+from app import app
+from chalicelib import links, signing
+from chalicelib.services import actions, villages
+from chalicelib.storage.repository import load_account, load_village
+from chalicelib.timeline import TIMINGS, Pace
+from tests.mail.helpers import (
+    MailBox,
+    Phone,
+    account_of,
+    alert,
+    body_of,
+    header,
+    links_in,
+    path_of,
+    seat,
+    session_account,
+    tick,
+    touch_all,
+)
+
+SHORT = TIMINGS[Pace.SHORT]
+EXPIRED = "このリンクは正しくないか、期限が切れています。村のページからログインしてください"
+NOT_A_MEMBER = "このリンクの持ち主は、いまこの村の村民ではありません"
+
+
+@pytest.fixture
+def client(tmp_path):
+    # No project config: the local stage's defaults, as the web tests use.
+    return Client(app, project_dir=str(tmp_path))
+
+
+@pytest.fixture
+def running(players, clock, rng, village):
+    """Day 1 has just started; returns (village, slot -> account, account -> start mail)."""
+    seated = seat(village, players, clock)
+    box = MailBox()
+    clock.advance(SHORT.first_update)
+    tick(clock, rng)
+    clock.advance(timedelta(minutes=1))
+    touch_all(village, seated, clock)
+    return village, seated, {account_of(m): m for m in box.new()}
+
+
+def member_links(mail) -> dict[tuple[str | None, str | None], str]:
+    """The /m/ paths of a mail by (key, target); (None, None) is the personal link."""
+    found = {}
+    for url in links_in(mail.text):
+        if "/m/" in url:
+            link = links.read_member_token(path_of(url)[3:], links.runtime.now())
+            found[(link.key, link.target)] = path_of(url)
+    return found
+
+
+def seer(running) -> tuple[str, str, str]:
+    """A living seer's (village, account, slot)."""
+    village, seated, _ = running
+    return village, seated["seer_a"], "seer_a"
+
+
+# ----- tokens -----
+
+
+def test_member_tokens_are_bound_signed_and_expire(clock):
+    until = clock() + timedelta(hours=1)
+    token = links.member_token(links.MemberLink("alice", "7", 2, "pray", "seer_b"), until)
+    link = links.read_member_token(token, clock())
+    assert (link.account_id, link.village_id, link.day, link.key, link.target) == (
+        "alice",
+        "7",
+        2,
+        "pray",
+        "seer_b",
+    )
+    assert links.read_member_token(token, until - timedelta(seconds=1)) is not None
+    assert links.read_member_token(token, until) is None  # expired at the update
+    payload, signature = token.rsplit(".", 1)
+    assert links.read_member_token(payload + "." + signature[::-1], clock()) is None
+    forged = signing.sign("member", {"a": "mallory", "v": "7", "d": 2}, until)
+    assert links.read_member_token(forged.rsplit(".", 1)[0] + "." + signature, clock()) is None
+    # A token made for another purpose never passes as a member link, nor the other way.
+    unsubscribe = links.unsubscribe_url("alice", clock()).rsplit("/", 1)[1]
+    assert links.read_member_token(unsubscribe, clock()) is None
+    assert links.read_unsubscribe_token(token, clock()) is None
+    assert links.read_unsubscribe_token(unsubscribe, clock()) == "alice"
+
+
+def test_tokens_signed_with_another_key_are_refused(clock, monkeypatch):
+    until = clock() + timedelta(hours=1)
+    token = links.member_token(links.MemberLink("alice", "7", 2), until)
+    monkeypatch.setenv("MOBIUS_SECRET", "another-key")
+    assert links.read_member_token(token, clock()) is None
+
+
+# ----- the personal link -----
+
+
+def test_the_personal_link_shows_a_page_on_get_and_signs_in_on_post(running, client, clock):
+    village, seated, mails = running
+    account = seated["guard_a"]
+    path = member_links(mails[account])[(None, None)]
+    before = load_village(village).members["guard_a"].last_access
+    clock.advance(timedelta(minutes=2))
+    phone = Phone(client)
+    page = phone.get(path)
+    assert page.status_code == 200
+    assert f"{account} さんとして村に入ります" in body_of(page)
+    assert f'action="{path}"' in body_of(page)
+    # A GET (a mail scanner) signs nobody in and records no access.
+    assert session_account(page) is None
+    assert load_village(village).members["guard_a"].last_access == before
+    done = phone.post(path)
+    assert done.status_code == 303
+    assert header(done, "Location") == f"/villages/{village}"
+    assert session_account(done) == account
+    assert load_village(village).members["guard_a"].last_access == clock()
+    # The village page then knows the member.
+    assert phone.get(f"/villages/{village}").status_code == 200
+
+
+def test_a_link_without_the_page_s_csrf_token_does_nothing(running, client):
+    village, seated, mails = running
+    path = member_links(mails[seated["seer_a"]])[("pray", "seer_b")]
+    refused = Phone(client).post(path, csrf=False)
+    assert refused.status_code == 403
+    assert actions.own_choices(load_village(village), seated["seer_a"]) == {}
+
+
+# ----- quick links -----
+
+
+def test_a_quick_link_confirms_on_get_and_saves_on_post_keeping_other_choices(
+    running, client, clock
+):
+    village, account, slot = seer(running)
+    mails = running[2]
+    quick = member_links(mails[account])
+    assert ("pray", "seer_b") in quick and ("divine", "assassin") in quick
+    assert all(key in ("pray", "divine") for key, _ in quick if key)
+    assert (("pray", slot)) not in quick  # never oneself
+    actions.save_actions(village, account, {"divine": "assassin"}, clock())
+    phone = Phone(client)
+    page = phone.get(quick[("pray", "seer_b")])
+    assert page.status_code == 200
+    assert "祈り" in body_of(page) and "占い師B" in body_of(page)
+    assert "この内容で行動" in body_of(page)
+    assert actions.own_choices(load_village(village), account) == {"divine": "assassin"}
+    saves = load_village(village).days[1].saves
+
+    cookie, csrf = phone.cookie, phone.csrf
+    done = phone.post(quick[("pray", "seer_b")])
+    assert done.status_code == 303
+    assert header(done, "Location") == f"/villages/{village}?done=saved#actions"
+    assert session_account(done) == account
+    wanted = {"divine": "assassin", "pray": "seer_b"}
+    assert actions.own_choices(load_village(village), account) == wanted
+    # The very same POST again (a double tap): the same choices.
+    phone.cookie, phone.csrf = cookie, csrf
+    assert phone.post(quick[("pray", "seer_b")]).status_code == 303
+    assert actions.own_choices(load_village(village), account) == wanted
+    assert load_village(village).days[1].saves == saves + 2
+
+
+def test_links_expire_at_the_update_and_are_refused_after_it(running, client, clock, rng):
+    village, account, _ = seer(running)
+    quick = member_links(running[2][account])
+    update_at = load_village(village).meta.next_update
+    # Past the update time, even before the scheduler ran it: expired.
+    clock.now = update_at + timedelta(seconds=1)
+    for path in (quick[(None, None)], quick[("pray", "seer_b")]):
+        expired = Phone(client).get(path)
+        assert expired.status_code == 400
+        assert alert(expired) == EXPIRED
+    # After the update the day has changed: replaying the old link does nothing.
+    clock.now = update_at
+    tick(clock, rng)
+    assert load_village(village).game.day == 2
+    phone = Phone(client)
+    replay = phone.get(quick[("pray", "seer_b")])
+    assert replay.status_code == 400
+    phone.get("/login")  # a page with a form: a valid CSRF token for the replayed POST
+    replayed = phone.post(quick[("pray", "seer_b")])
+    assert replayed.status_code == 400
+    assert alert(replayed) == EXPIRED
+    assert actions.own_choices(load_village(village), account) == {}
+
+
+def test_a_link_from_an_old_day_is_refused_even_with_a_valid_signature(running, client, clock):
+    village, account, _ = seer(running)
+    token = links.member_token(
+        links.MemberLink(account, village, 0, "pray", "seer_b"), clock() + timedelta(hours=1)
+    )
+    page = Phone(client).get(f"/m/{token}")
+    assert page.status_code == 400
+    assert alert(page) == EXPIRED
+
+
+def test_a_tampered_link_is_refused(running, client):
+    village, account, _ = seer(running)
+    path = member_links(running[2][account])[("pray", "seer_b")]
+    payload, signature = path.rsplit(".", 1)
+    for bad in (payload + "." + signature[:-2] + "xx", path.replace("/m/", "/m/x"), "/m/abc"):
+        page = Phone(client).get(bad)
+        assert page.status_code == 400
+        assert alert(page) == EXPIRED
+    assert actions.own_choices(load_village(village), account) == {}
+
+
+def test_a_link_of_someone_who_is_not_a_member_is_refused(running, client, clock, players, rng):
+    village, seated, mails = running
+    leaver = seated["commoner_a"]
+    path = member_links(mails[leaver])[(None, None)]
+    villages.leave(village, leaver, clock())
+    page = Phone(client).get(path)
+    assert page.status_code == 403
+    assert alert(page) == NOT_A_MEMBER
+    # A validly signed link of an account that never played here: refused too.
+    stranger = links.member_token(
+        links.MemberLink("stranger", village, 1), clock() + timedelta(minutes=30)
+    )
+    assert Phone(client).get(f"/m/{stranger}").status_code == 403
+    # A member's link names its village: another village does not accept it.
+    other = villages.create_village(pace="short", name="別の村", now=clock(), rng=rng)
+    moved = links.member_token(
+        links.MemberLink(seated["seer_a"], other, 0), clock() + timedelta(minutes=30)
+    )
+    assert Phone(client).get(f"/m/{moved}").status_code == 403
+
+
+def test_a_signed_link_for_a_choice_the_member_may_not_make_saves_nothing(running, client, clock):
+    village, account, _ = seer(running)
+    until = load_village(village).meta.next_update
+    for key, target in (("attack", "seer_b"), ("guard", "seer_b"), ("pray", "seer_a"), ("x", "y")):
+        token = links.member_token(links.MemberLink(account, village, 1, key, target), until)
+        phone = Phone(client)
+        page = phone.get(f"/m/{token}")
+        if page.status_code == 200:
+            page = phone.post(f"/m/{token}")
+        assert page.status_code == 400, (key, target)
+    assert actions.own_choices(load_village(village), account) == {}
+
+
+# ----- one-click unsubscribe (RFC 8058) -----
+
+
+def test_every_notice_carries_one_click_unsubscribe_headers(running):
+    for account, mail in running[2].items():
+        unsubscribe = mail.message["List-Unsubscribe"]
+        assert mail.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert unsubscribe.startswith("<https://mobius.example/unsubscribe/")
+        url = unsubscribe.strip("<>")
+        assert url in mail.text and f'href="{url}"' in mail.html
+        token = path_of(url).rsplit("/", 1)[1]
+        assert links.read_unsubscribe_token(token, links.runtime.now()) == account
+
+
+def test_unsubscribe_get_asks_and_post_stops_the_mail_without_a_session(
+    running, client, clock, rng
+):
+    village, seated, mails = running
+    account = seated["medium_b"]
+    path = path_of(mails[account].message["List-Unsubscribe"].strip("<>"))
+    page = client.http.get(path)
+    assert page.status_code == 200
+    assert "停止する" in body_of(page)
+    assert load_account(account).preferences.as_dict() == {
+        "morning_mail": True,
+        "reminder_mail": True,
+    }
+    # What a mail client posts (RFC 8058): no cookie, no CSRF token, only the signed URL.
+    for _ in range(2):  # twice is harmless
+        done = client.http.post(
+            path,
+            headers={"content-type": "application/x-www-form-urlencoded"},
+            body="List-Unsubscribe=One-Click",
+        )
+        assert done.status_code == 200
+        assert "お知らせメールを停止しました" in body_of(done)
+    assert load_account(account).preferences.as_dict() == {
+        "morning_mail": False,
+        "reminder_mail": False,
+    }
+    # No reminder and no morning mail to that member; the others still get theirs.
+    box = MailBox()
+    box.new()
+    clock.now = load_village(village).meta.next_update
+    tick(clock, rng)
+    got = {account_of(m) for m in box.new()}
+    assert account not in got
+    assert got == set(seated.values()) - {account}
+
+
+def test_unsubscribe_refuses_a_bad_or_foreign_token(running, client, clock):
+    _, seated, mails = running
+    member = member_links(mails[seated["seer_a"]])[(None, None)].split("/m/")[1]
+    for token in ("nonsense", member):
+        for response in (
+            client.http.get(f"/unsubscribe/{token}"),
+            client.http.post(
+                f"/unsubscribe/{token}",
+                headers={"content-type": "application/x-www-form-urlencoded"},
+                body="List-Unsubscribe=One-Click",
+            ),
+        ):
+            assert response.status_code == 400
+    assert load_account(seated["seer_a"]).preferences.as_dict()["morning_mail"] is True
