@@ -15,6 +15,7 @@ from chalicelib.rules import SLOTS
 from chalicelib.services import accounts, actions, posts, update, villages
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
+from devserver.moto_local import like_dynamodb
 
 POSTS_BEFORE_VIEW = 200  # the page must not cost more with a long day
 
@@ -59,7 +60,7 @@ def fake_aws() -> None:
 
 def figures() -> dict[str, int]:
     fake_aws()
-    with mock_aws():
+    with mock_aws(), like_dynamodb():
         db.configure()
         db.create_table()
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)

@@ -15,6 +15,7 @@ from chalicelib.rules import SLOTS
 from chalicelib.services import accounts, actions, scheduler, villages
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
+from devserver.moto_local import like_dynamodb
 
 from .requests import counting, fake_aws
 
@@ -38,7 +39,7 @@ def due_villages() -> dict[str, float]:
     calls = 0
     rng = random.Random(5)
     for _ in range(DUE_VILLAGES // PER_TABLE):
-        with mock_aws():
+        with mock_aws(), like_dynamodb():
             db.configure()
             db.create_table()
             now = datetime(2026, 12, 1, 3, 30, tzinfo=UTC)
@@ -64,7 +65,7 @@ def due_villages() -> dict[str, float]:
 
 def mails_per_village_day() -> dict[str, float]:
     """Mails sent for one 13-member short village over its first three days."""
-    with mock_aws():
+    with mock_aws(), like_dynamodb():
         db.configure()
         db.create_table()
         boto3.client("ses", region_name=REGION).verify_email_identity(

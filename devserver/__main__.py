@@ -22,7 +22,7 @@ from moto.server import ThreadedMotoServer
 from moto.ses.models import ses_backends
 
 from . import state
-from .moto_atomic import atomic_requests
+from .moto_local import like_dynamodb
 
 HOST = "127.0.0.1"
 REGION = "ap-northeast-1"
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     saved = state.load()
     secret = saved.get("secret") or secrets.token_urlsafe(32)
     endpoint = _environment(args.moto_port, args.port, secret)
-    with atomic_requests():
+    with like_dynamodb():
         moto = ThreadedMotoServer(ip_address=HOST, port=args.moto_port, verbose=False)
         moto.start()
         try:

@@ -27,7 +27,7 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.services import accounts, villages
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
-from devserver.moto_atomic import atomic_requests
+from devserver.moto_local import like_dynamodb
 from tests.fakes import FakeClock
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -124,7 +124,7 @@ def server():
             mp.delenv(name, raising=False)
         # Cheap password hashes: the story registers a dozen accounts.
         mp.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64, parallelism=1))
-        with mock_aws(), atomic_requests():
+        with mock_aws(), like_dynamodb():
             db.configure()
             db.create_table()
             boto3.client("ses", region_name=REGION).verify_email_identity(EmailAddress=sender())

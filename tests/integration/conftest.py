@@ -11,7 +11,7 @@ from moto import mock_aws
 
 from chalicelib.services import accounts, villages
 from chalicelib.storage import db
-from devserver.moto_atomic import atomic_requests
+from devserver.moto_local import like_dynamodb
 from tests.fakes import FakeClock
 
 # The production hasher, for the tests that check how passwords are stored.
@@ -57,7 +57,7 @@ def aws(monkeypatch):
         accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     )
     _one_backup_per_transaction(monkeypatch)
-    with mock_aws(), atomic_requests():
+    with mock_aws(), like_dynamodb():
         # Configured once for the session: botocore clients are costly to build and are
         # intercepted by every mock_aws() all the same (each test still gets a fresh table).
         config = db.config_from_env()

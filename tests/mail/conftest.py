@@ -1,51 +1,17 @@
 """Mail fixtures: the integration fixtures plus a verified SES sender and the sent mails."""
 
 import email
-import json
 from email.header import decode_header, make_header
 
 import boto3
 import pytest
 from moto.core import DEFAULT_ACCOUNT_ID
-from moto.dynamodb import responses as dynamodb_responses
 from moto.ses.models import ses_backends
 
 from chalicelib import runtime
 from tests.integration.conftest import aws, clock, players, rng, village  # noqa: F401
 
 REGION = "ap-northeast-1"
-
-
-# Item operations whose moto result is already the JSON DynamoDB sends.
-_ITEM_OPERATIONS = {
-    "GetItem",
-    "BatchGetItem",
-    "Query",
-    "PutItem",
-    "UpdateItem",
-    "DeleteItem",
-    "TransactWriteItems",
-    "TransactGetItems",
-}
-
-
-@pytest.fixture(autouse=True)
-def fast_item_results(monkeypatch):
-    """Sends moto's item results as plain JSON (as tests/web does): moto 5 runs each answer
-    through a model-driven serializer that costs most of a request's time, though for item
-    operations its input is already the wire format. The answers are the same."""
-    original = dynamodb_responses.DynamoResult.execute_result
-
-    def execute_result(self, context):
-        if context.operation_model.name in _ITEM_OPERATIONS:
-            try:
-                body = json.dumps(self.result)
-            except TypeError:
-                return original(self, context)
-            return 200, {"Content-Type": "application/x-amz-json-1.0"}, body
-        return original(self, context)
-
-    monkeypatch.setattr(dynamodb_responses.DynamoResult, "execute_result", execute_result)
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,6 @@ person with a phone would; helpers build villages and games through the services
 import copy
 import email
 import html as html_lib
-import json
 import os
 import random
 import re
@@ -20,7 +19,6 @@ import pytest
 from argon2 import PasswordHasher
 from chalice.test import Client
 from moto import mock_aws
-from moto.dynamodb import responses as dynamodb_responses
 from moto.dynamodb.models import dynamodb_backends
 from moto.ses.models import ses_backends
 
@@ -32,7 +30,7 @@ from chalicelib.rules import SLOTS
 from chalicelib.services import accounts, update, villages
 from chalicelib.storage import db
 from chalicelib.web.http import SESSION_COOKIE, Session
-from devserver.moto_atomic import atomic_requests
+from devserver.moto_local import like_dynamodb
 from tests.fakes import FakeClock
 
 SENDER = "noreply@mobius.example"
@@ -40,40 +38,6 @@ REGION = "ap-northeast-1"
 ACCOUNT = "123456789012"
 PASSWORD = "correct horse battery"
 START = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)  # 12:00 JST
-
-
-# Item operations whose moto result is already the JSON DynamoDB sends.
-_ITEM_OPERATIONS = {
-    "GetItem",
-    "BatchGetItem",
-    "Query",
-    "PutItem",
-    "UpdateItem",
-    "DeleteItem",
-    "TransactWriteItems",
-    "TransactGetItems",
-}
-
-
-def _fast_item_results(mp: pytest.MonkeyPatch) -> None:
-    """Sends moto's item results as plain JSON, as moto 4 did.
-
-    moto 5 runs each DynamoDB answer through a model-driven serializer that costs most
-    of a request's time (a village page is two queries of some fifty items each); for
-    item operations its input is already wire-format JSON, so the answer is the same.
-    """
-    original = dynamodb_responses.DynamoResult.execute_result
-
-    def execute_result(self, context):
-        if context.operation_model.name in _ITEM_OPERATIONS:
-            try:
-                body = json.dumps(self.result)
-            except TypeError:
-                return original(self, context)
-            return 200, {"Content-Type": "application/x-amz-json-1.0"}, body
-        return original(self, context)
-
-    mp.setattr(dynamodb_responses.DynamoResult, "execute_result", execute_result)
 
 
 @pytest.fixture(scope="package")
@@ -95,8 +59,7 @@ def moto_package():
         mp.setenv("MOBIUS_SECRET", "test-secret-not-for-production")
         # Cheap password hashes: the suite hashes hundreds of passwords.
         mp.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64, parallelism=1))
-        _fast_item_results(mp)
-        with mock_aws(), atomic_requests():
+        with mock_aws(), like_dynamodb():
             db.configure()
             db.create_table()
             boto3.client("ses", region_name=REGION).verify_email_identity(EmailAddress=SENDER)
