@@ -58,16 +58,23 @@ class Delivery:
     skipped: int = 0
 
 
-def pending(limit: int = 500) -> list[OutboxItem]:
-    return list(OutboxItem.by_state.query(OUTBOX_INDEX_KEY, limit=limit))
+def pending(now: datetime, limit: int = 500) -> list[OutboxItem]:
+    """Owed mails whose (next) attempt is due; the index sorts them by that time."""
+    due = OutboxItem.gsi1sk <= f"{time_key(now)}#~"
+    return list(OutboxItem.by_state.query(OUTBOX_INDEX_KEY, due, limit=limit))
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """1, 2, 4 … minutes after each failure, at most an hour: MAX_ATTEMPTS spans ~15 hours."""
+    return min(timedelta(minutes=2 ** max(attempts - 1, 0)), timedelta(hours=1))
 
 
 def deliver(now: datetime, items: list[OutboxItem] | None = None) -> Delivery:
-    """Sends owed mails (by default every pending one); failures wait for the next tick."""
+    """Sends owed mails (by default every one due); failures wait and are tried again."""
     result = Delivery()
     records: dict[str, VillageRecord | None] = {}
-    for item in pending() if items is None else items:
-        if item.status == "sent":
+    for item in pending(now) if items is None else items:
+        if item.status == "sent" or (item.retry_at and item.retry_at > now):
             continue
         if item.status == "sending" and item.claimed_at and now - item.claimed_at < CLAIM_FOR:
             continue
@@ -93,8 +100,8 @@ def deliver(now: datetime, items: list[OutboxItem] | None = None) -> Delivery:
                 },
             )
         except (ClientError, BotoCoreError):
-            # Throttled or refused: back in the queue for the next tick.
-            _release(item)
+            # Throttled or refused: back in the queue, a little later each time.
+            _release(item, now)
             result.failed += 1
             continue
         _finish(item, now, "sent")
@@ -135,8 +142,15 @@ def _claim(item: OutboxItem, now: datetime) -> bool:
     return True
 
 
-def _release(item: OutboxItem) -> None:
-    item.update(actions=[OutboxItem.status.set("pending")])
+def _release(item: OutboxItem, now: datetime) -> None:
+    retry_at = now + retry_delay(item.attempts)
+    item.update(
+        actions=[
+            OutboxItem.status.set("pending"),
+            OutboxItem.retry_at.set(retry_at),
+            OutboxItem.gsi1sk.set(f"{time_key(retry_at)}#{item.village_id}"),
+        ]
+    )
 
 
 def _finish(item: OutboxItem, now: datetime, status: str) -> None:

@@ -176,6 +176,7 @@ class OutboxItem(Item, discriminator="outbox"):
     status = UnicodeAttribute()  # pending | sending | sent
     attempts = NumberAttribute(default=0)
     claimed_at = UTCDateTimeAttribute(null=True)
+    retry_at = UTCDateTimeAttribute(null=True)  # after a failed send
     sent_at = UTCDateTimeAttribute(null=True)
     created_at = UTCDateTimeAttribute()
 

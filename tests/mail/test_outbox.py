@@ -48,7 +48,7 @@ def test_the_outbox_keys_each_mail_by_village_day_kind_and_member(players, clock
         (village, 1, "start", "sent")
     }
     # Sent mails leave the index the ticks read.
-    assert outbox.pending() == []
+    assert outbox.pending(clock() + timedelta(days=1)) == []
     assert all(i.sent_at == clock() and i.attempts == 1 for i in owed)
 
 
@@ -71,7 +71,9 @@ def test_a_throttled_send_is_retried_on_the_next_tick_and_sent_once(
     first = box.new()
     assert len(first) == 7  # the village advanced anyway; 6 mails wait
     assert load_village(village).game.day == 1
-    waiting = outbox.pending()
+    # They wait a minute: not due now, due at the next tick.
+    assert outbox.pending(clock()) == []
+    waiting = outbox.pending(clock() + timedelta(minutes=1))
     assert len(waiting) == 6
     assert {i.status for i in waiting} == {"pending"}
     # SES works again: the next tick sends exactly the six that failed.
@@ -80,7 +82,7 @@ def test_a_throttled_send_is_retried_on_the_next_tick_and_sent_once(
     assert tick(clock, rng).retried_mail == 6
     second = box.new()
     assert sorted(account_of(m) for m in first + second) == sorted(players)
-    assert outbox.pending() == []
+    assert outbox.pending(clock() + timedelta(days=1)) == []
     # And then nothing more, however many ticks.
     for _ in range(3):
         clock.advance(timedelta(minutes=1))
@@ -96,12 +98,17 @@ def test_a_send_that_keeps_failing_is_retried_then_given_up(
     monkeypatch.setattr(mail, "send", lambda *a, **k: (_ for _ in ()).throw(THROTTLED))
     tick(clock, rng)
     touch_all(village, seated, clock)  # the members stay (RULES §9)
-    for _ in range(outbox.MAX_ATTEMPTS + 1):
-        clock.advance(timedelta(minutes=1))
+    for attempt in range(1, outbox.MAX_ATTEMPTS + 1):
+        # Each failure waits longer before the next try (1, 2, 4 minutes).
+        assert {i.retry_at for i in items(village)} == {clock() + outbox.retry_delay(attempt)}
+        clock.advance(outbox.retry_delay(attempt) - timedelta(seconds=1))
+        tick(clock, rng)
+        assert all(i.attempts == attempt for i in items(village))  # not yet
+        clock.advance(timedelta(seconds=1))
         tick(clock, rng)
     assert all(i.status == "skipped" for i in items(village))
     assert all(i.attempts == 4 for i in items(village))
-    assert outbox.pending() == []
+    assert outbox.pending(clock() + timedelta(days=1)) == []
 
 
 def test_a_sender_that_died_mid_send_is_taken_over_after_the_claim_expires(
@@ -188,7 +195,8 @@ def test_a_mail_sent_late_still_tells_its_own_morning_and_no_secret(
     assert record.game.day == 3
     assert box.new() == []
     monkeypatch.setattr(mail, "send", real_send)
-    clock.advance(timedelta(minutes=1))
+    # The next tick after the last of them is due again (each failure waits longer).
+    clock.now = max(i.retry_at for i in items(village) if i.status == "pending")
     tick(clock, rng)
     late = box.new()
     assert len(late) == 26
