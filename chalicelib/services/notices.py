@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..links import MemberLink, member_url, unsubscribe_url
-from ..rules import JOBS, Job
+from ..rules import JOBS, EndedBy, Job
 from ..runtime import base_url
 from ..storage.models import AccountItem
 from ..storage.repository import VillageRecord
@@ -24,7 +24,7 @@ KINDS = ("start", "morning", "ending", "abandoned", "reminder")
 SUBJECTS = {
     "start": "{day}日目が始まりました",
     "morning": "{day}日目の朝になりました",
-    "ending": "決着がつきました",
+    "ending": "決着がつきました（{day}日目）",
     "abandoned": "廃村になりました",
     "reminder": "〆切が近づいています（{day}日目）",
 }
@@ -75,7 +75,11 @@ def compose(
     if state is State.RUNNING and meta.day_started_at is not None:
         deadline = deadline_of(Pace(meta.pace), meta.day_started_at)
     # The notice of ``day`` tells that morning's news, even when sent after later ones.
+    # A declaration or resignation ends the game without a new morning: its mail does not
+    # repeat the morning the members were already told.
     morning = next((m for m in game.mornings if m.day == day), None)
+    if kind == "ending" and game.ending is not None and game.ending.by != EndedBy.ELIMINATION:
+        morning = None
     context = {
         "kind": kind,
         "village": meta,

@@ -230,10 +230,16 @@ def join(village_id: str, account_id: str, slot: str, persona_key: str, now: dat
             MemberItem.speech_ban_until.remove(),
             MemberItem.public_ban_until.set(now + TIMINGS[pace].public_ban_on_takeover),
         ]
+    meta_actions = [VillageItem.occupied.add(1)]
+    if state is State.OPENING:
+        # The scheduler must look in by the time this member could be idle (RULES §9).
+        idle_check = time_key(now + OPENING_IDLE_LIMIT)
+        if meta.gsi1sk is None or idle_check < meta.gsi1sk:
+            meta_actions.append(VillageItem.gsi1sk.set(idle_check))
     with transaction() as t:
         t.update(
             meta,
-            actions=[VillageItem.occupied.add(1)],
+            actions=meta_actions,
             condition=VillageItem.state.is_in(State.OPENING.value, State.RUNNING.value),
         )
         t.update(

@@ -113,3 +113,23 @@ def test_nobody_is_auto_departed_during_the_ending(players, clock, rng, village)
     record = load_village(village)
     assert all(record.slot_of(a) for a in seated.values())
     assert all(load_account(a).lock_until is None for a in seated.values())
+
+
+def test_an_opening_member_idle_for_24_hours_leaves_at_24_hours_not_at_the_update(
+    players, clock, rng
+):
+    """Joining brings the scheduler's look at the village forward to the 24-hour mark."""
+    created = clock()
+    village = villages.create_village(pace="long", name="長い村", now=created, rng=rng)
+    seat(village, players[:1], clock)
+    joined = clock()
+    assert load_village(village).meta.next_update == created + LONG.first_update  # 30 h
+    clock.now = joined + timedelta(hours=24) - timedelta(minutes=1)
+    tick(clock, rng)
+    assert load_village(village).slot_of(players[0]) is not None
+    clock.now = joined + timedelta(hours=24)
+    tick(clock, rng)
+    record = load_village(village)
+    assert record.slot_of(players[0]) is None
+    assert record.meta.state == "opening"
+    assert load_account(players[0]).lock_until is None  # free in the opening

@@ -119,7 +119,7 @@ def check_batch(mails, village_id, seated, kind: str, day: int, clock) -> dict[s
             # That morning's own news (results, DM, killer), and no other day's.
             assert facts_in(mail, record, slot) == news_of(game, names, slot, day)
         if kind == "ending":
-            assert mail.subject.endswith("決着がつきました")
+            assert mail.subject.endswith(f"決着がつきました（{day}日目）")
             assert "人間サイドの勝利です" in mail.text
             for s in SLOTS:  # the ending opens every side to everyone
                 assert f"{names[s]}: {SIDE_LABELS[game.sides[s]]}" in mail.text

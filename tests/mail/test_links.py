@@ -301,6 +301,25 @@ def test_unsubscribe_get_asks_and_post_stops_the_mail_without_a_session(
     assert got == set(seated.values()) - {account}
 
 
+def test_unsubscribe_accepts_the_multipart_post_rfc_8058_recommends(running, client):
+    _, seated, mails = running
+    account = seated["guard_a"]
+    path = path_of(mails[account].message["List-Unsubscribe"].strip("<>"))
+    body = (
+        '--b\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\n'
+        "One-Click\r\n--b--\r\n"
+    )
+    done = client.http.post(
+        path, headers={"content-type": "multipart/form-data; boundary=b"}, body=body
+    )
+    assert done.status_code == 200
+    assert "お知らせメールを停止しました" in body_of(done)
+    assert load_account(account).preferences.as_dict() == {
+        "morning_mail": False,
+        "reminder_mail": False,
+    }
+
+
 def test_unsubscribe_refuses_a_bad_or_foreign_token(running, client, clock):
     _, seated, mails = running
     member = member_links(mails[seated["seer_a"]])[(None, None)].split("/m/")[1]
