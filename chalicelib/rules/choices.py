@@ -1,7 +1,7 @@
 """Nightly choices (行動予定, RULES §3) and their validation."""
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .cast import JOBS, SLOTS, Job, Side, is_oni_side
@@ -47,10 +47,9 @@ class Choices:
 
     def to_dict(self) -> dict[str, str]:
         """The decided choices only."""
-        return {key: value for key, value in asdict(self).items() if value is not None}
-
-    def decided(self) -> bool:
-        return any(value is not None for value in asdict(self).values())
+        # getattr, not dataclasses.asdict: this runs for every slot of every night.
+        values = ((key, getattr(self, key)) for key in CHOICE_KEYS)
+        return {key: value for key, value in values if value is not None}
 
 
 CHOICE_KEYS: tuple[str, ...] = tuple(field.name for field in fields(Choices))

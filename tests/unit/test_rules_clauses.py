@@ -350,7 +350,8 @@ def test_s3_every_choice_may_be_undecided_for_every_slot():
     for slot in SLOTS:
         village.validate(slot, UNDECIDED)
         village.validate(slot, Choices.from_dict(dict.fromkeys(CHOICE_KEYS)))
-    assert not UNDECIDED.decided()
+    assert UNDECIDED.to_dict() == {}
+    assert Choices.from_dict(dict.fromkeys(CHOICE_KEYS)) == UNDECIDED
 
 
 def test_s3_choices_are_saved_all_at_once_one_bad_choice_refuses_the_set():
