@@ -136,8 +136,13 @@ class LoungePage:
     cursor: str | None
 
 
-def lounge(state: str, cursor: str | None = None, limit: int = 20) -> LoungePage:
-    """Villages in one state, soonest update first (ended ones: latest first)."""
+def lounge(
+    state: str, cursor: str | None = None, limit: int = 20, free_only: bool = False
+) -> LoungePage:
+    """Villages in one state, in the order the scheduler looks at them (ended: latest first).
+
+    ``free_only``: only villages with a free slot (the lounge's opening list).
+    """
     try:
         state_ = State(state)
     except ValueError:
@@ -148,6 +153,7 @@ def lounge(state: str, cursor: str | None = None, limit: int = 20) -> LoungePage
         state_key(state_),
         scan_index_forward=not latest_first,
         limit=limit,
+        filter_condition=VillageItem.occupied < len(SLOTS) if free_only else None,
         last_evaluated_key=decode_cursor(
             cursor,
             {

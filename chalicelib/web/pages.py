@@ -120,9 +120,15 @@ def lounge(ctx: Ctx) -> Response:
     if state:
         if state not in LOUNGE_STATES:
             raise BadRequest("村の状態の指定が正しくありません")
-        sections = {state: villages.lounge(state, ctx.request.query.get("cursor"))}
+        sections = {
+            state: villages.lounge(
+                state, ctx.request.query.get("cursor"), free_only=state == "opening"
+            )
+        }
     else:
-        sections = {s: villages.lounge(s, limit=10) for s in LOUNGE_STATES}
+        sections = {
+            s: villages.lounge(s, limit=10, free_only=s == "opening") for s in LOUNGE_STATES
+        }
     return ctx.page("lounge.html", sections=sections, single=bool(state))
 
 

@@ -499,3 +499,12 @@ def test_s9_access_after_the_idle_check_calls_the_auto_departure_off(clock, vill
     with pytest.raises(TransactWriteError):
         villages._depart(record, other_account, other, clock(), idle=True)
     assert load_village(village).slot_of(seated[other]) == other
+
+
+def test_lounge_opening_list_shows_only_villages_with_a_free_slot(clock, rng, village, players):
+    other = villages.create_village(pace="short", name="まだ空きあり", now=clock(), rng=rng)
+    fill(village, players, clock)
+    free = [v.village_id for v in villages.lounge("opening", free_only=True).villages]
+    assert free == [other]
+    every = {v.village_id for v in villages.lounge("opening").villages}
+    assert every == {village, other}  # the GM still sees the full one
