@@ -67,7 +67,7 @@ def _end_now(record: VillageRecord, command: Command, now: datetime) -> None:
     game.end_by_command(command, at_night=False)
     try:
         with transaction() as t:
-            save_meta(t, meta, game, State.ENDING, now, meta.next_update)
+            save_meta(t, record, game, State.ENDING, now, meta.next_update)
             release_holds(t, record)
             t.save(posts.system(meta.village_id, game.day, ending_report(game), now))
             for item in outbox.owed_to_members(record, game.day, "ending", now):

@@ -86,7 +86,7 @@ def _opening_update(record: VillageRecord) -> list[Happening]:
     if can_start(record):
         game.start()
         with transaction() as t:
-            save_meta(t, meta, game, State.RUNNING, at, at + timing.turn, day_started_at=at)
+            save_meta(t, record, game, State.RUNNING, at, at + timing.turn, day_started_at=at)
             t.save(_day(vid, 1), condition=DayItem.pk.does_not_exist())
             t.save(posts.system(vid, 1, "1日目が始まりました。", at))
             for item in outbox.owed_to_members(record, 1, "start", at):
@@ -94,14 +94,14 @@ def _opening_update(record: VillageRecord) -> list[Happening]:
         return [Happening("started", vid, 1)]
     if at - meta.created_at >= timing.abandon_age:
         with transaction() as t:
-            save_meta(t, meta, game, State.ABANDONED, at, None)
+            save_meta(t, record, game, State.ABANDONED, at, None)
             release_holds(t, record)
             t.save(posts.system(vid, 0, "人数が集まらなかったため、廃村になりました。", at))
             for item in outbox.owed_to_members(record, 0, "abandoned", at):
                 t.save(item)
         return [Happening("abandoned", vid, 0)]
     with transaction() as t:
-        save_meta(t, meta, game, State.OPENING, at, at + EXTENSION)
+        save_meta(t, record, game, State.OPENING, at, at + EXTENSION)
         t.save(posts.system(vid, 0, "人数が足りないため、開始を24時間延長します。", at))
     return [Happening("extended", vid, 0)]
 
@@ -129,11 +129,11 @@ def _night_update(record: VillageRecord) -> list[Happening]:
                 condition=DayItem.saves == sealed_day.saves,
             )
         if game.ending is not None:
-            save_meta(t, meta, game, State.ENDING, at, at + TIMINGS[Pace(meta.pace)].turn)
+            save_meta(t, record, game, State.ENDING, at, at + TIMINGS[Pace(meta.pace)].turn)
         else:
             save_meta(
                 t,
-                meta,
+                record,
                 game,
                 State.RUNNING,
                 at,
@@ -165,7 +165,7 @@ def _close(record: VillageRecord) -> list[Happening]:
     at = meta.next_update
     game = record.game
     with transaction() as t:
-        save_meta(t, meta, game, State.ENDED, at, None)
+        save_meta(t, record, game, State.ENDED, at, None)
         t.save(posts.system(meta.village_id, game.day, "この村は終了しました。", at))
     return [Happening("closed", meta.village_id, game.day)]
 
@@ -185,7 +185,7 @@ def _day(village_id: str, day: int) -> DayItem:
 
 def save_meta(
     t,
-    meta: VillageItem,
+    record: VillageRecord,
     game: Village,
     state: State,
     at: datetime,
@@ -193,10 +193,12 @@ def save_meta(
     day_started_at: datetime | None = None,
 ) -> None:
     """The village's new state, conditioned on the version read (one step commits once)."""
+    meta = record.meta
     actions = [
         VillageItem.state.set(state.value),
         VillageItem.game.set(game.to_json()),
         VillageItem.gsi1pk.set(state_key(state)),
+        VillageItem.open_seats.set(record.open_seats(game) if state is State.RUNNING else 0),
     ]
     if next_update is not None:
         actions += [
@@ -269,7 +271,7 @@ def abandon(village_id: str, now: datetime) -> None:
     if State(record.meta.state) in (State.ENDED, State.ABANDONED):
         raise Conflict("その村はもう終わっています")
     with transaction() as t:
-        save_meta(t, record.meta, record.game, State.ABANDONED, now, None)
+        save_meta(t, record, record.game, State.ABANDONED, now, None)
         release_holds(t, record)
         t.save(posts.system(village_id, record.game.day, "管理人の判断で廃村になりました。", now))
         for item in outbox.owed_to_members(record, record.game.day, "abandoned", now):

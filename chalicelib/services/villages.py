@@ -237,6 +237,8 @@ def join(village_id: str, account_id: str, slot: str, persona_key: str, now: dat
             MemberItem.public_ban_until.set(now + TIMINGS[pace].public_ban_on_takeover),
         ]
     meta_actions = [VillageItem.occupied.add(1)]
+    if state is State.RUNNING:
+        meta_actions.append(VillageItem.open_seats.set(record.open_seats(game) - 1))
     if state is State.OPENING:
         # The scheduler must look in by the time this member could be idle (RULES §9).
         idle_check = time_key(now + OPENING_IDLE_LIMIT)
@@ -334,7 +336,12 @@ def _depart(
         member_actions.append(MemberItem.persona.remove())
     name = posts.display_name(meta.character_set, member)
     with transaction() as t:
-        t.update(meta, actions=[VillageItem.occupied.add(-1)])
+        meta_actions = [VillageItem.occupied.add(-1)]
+        if state is State.RUNNING:
+            game = record.game
+            seat_opens = 1 if slot not in game.deaths else 0
+            meta_actions.append(VillageItem.open_seats.set(record.open_seats(game) + seat_opens))
+        t.update(meta, actions=meta_actions)
         member_condition = MemberItem.account_id == account.account_id
         if idle:
             # A login since the idle check moved last_access: then nobody departs.

@@ -67,6 +67,7 @@ class VillageItem(Item, discriminator="village"):
     next_update = UTCDateTimeAttribute(null=True)
     closed_at = UTCDateTimeAttribute(null=True)
     occupied = NumberAttribute(default=0)
+    open_seats = NumberAttribute(default=0)  # running: vacant living characters (the lounge)
     reminded_day = NumberAttribute(default=0)  # the last day whose reminder is owed
     seed = NumberAttribute()  # the game's draws: Random(f"{seed}:{day}") each night
     game = JSONAttribute()

@@ -76,6 +76,14 @@ class VillageRecord:
     def game(self) -> Village:
         return Village.from_json(self.meta.game)
 
+    def open_seats(self, game: Village) -> int:
+        """Vacant characters still alive in ``game``: the seats a newcomer may take over."""
+        return sum(
+            1
+            for slot, m in self.members.items()
+            if m.account_id is None and slot not in game.deaths
+        )
+
     def slot_of(self, account_id: str | None) -> str | None:
         """The slot an account plays now, or None."""
         if account_id is None:

@@ -508,3 +508,31 @@ def test_lounge_opening_list_shows_only_villages_with_a_free_slot(clock, rng, vi
     assert free == [other]
     every = {v.village_id for v in villages.lounge("opening").villages}
     assert every == {village, other}  # the GM still sees the full one
+
+
+def test_lounge_counts_the_seats_a_newcomer_may_take_over_in_a_running_village(
+    clock, village, players
+):
+    seated = start(village, players, clock, count=12)  # one slot vacant from the start
+    [running] = villages.lounge("running").villages
+    assert running.open_seats == 1
+    # A living member leaves: one more seat to take over.
+    cast = cast_of(village)
+    leaver = next(s for s in cast.humans if s in seated)
+    villages.leave(village, seated[leaver], clock())
+    assert villages.lounge("running").villages[0].open_seats == 2
+    # Someone takes it over: one fewer.
+    newcomer = make_account("newcomer", clock())
+    villages.join(village, newcomer, leaver, "", clock())
+    assert villages.lounge("running").villages[0].open_seats == 1
+    # A vacant character that dies is no seat any more.
+    vacant = next(s for s in SLOTS if load_village(village).members[s].account_id is None)
+    for slot, account in seated.items():
+        if slot != leaver:
+            actions.save_actions(village, account, {"pray": vacant}, clock())
+    actions.save_actions(village, newcomer, {"pray": vacant}, clock())
+    morning = to_update(village, clock)[0]
+    assert morning.morning.judged == vacant
+    record = load_village(village)
+    assert record.meta.state == "running"
+    assert record.meta.open_seats == 0

@@ -14,6 +14,7 @@ from tests.web.conftest import (
     header,
     make_account,
     new_village,
+    start,
     text,
 )
 
@@ -75,6 +76,15 @@ def kill(vid, seated, target, clock):
 
 
 # ----- the lounge -----
+
+
+def test_the_lounge_shows_the_seats_of_a_running_village_a_newcomer_may_take_over(browser, clock):
+    vid = new_village(clock, seed=11)
+    fill(vid, [make_account(f"player{n}", clock()) for n in range(12)], clock)
+    start(vid, clock)
+    page = text(browser.get("/", state="running"))
+    entry = page.split(f"/villages/{vid}")[1].split("</li>")[0]
+    assert "途中参加できる席1" in entry
 
 
 def test_the_lounge_lists_villages_by_state_with_pace_day_update_and_free_slots(
