@@ -62,7 +62,7 @@ class Ctx:
             csrf=self.session.csrf,
             account_id=self.account_id,
             now=self.now,
-            local=runtime.is_local(),
+            dev_tools=runtime.dev_tools() is not None,
             **context,
         )
         return html(body, status, self.set_cookie)
