@@ -7,7 +7,7 @@ from pynamodb.exceptions import TransactWriteError, UpdateError
 from ..rules import ChoiceError, Choices, Command
 from ..storage.db import transaction
 from ..storage.models import DayItem
-from ..storage.repository import VillageRecord, load_village
+from ..storage.repository import VillageRecord, load_village, plain
 from ..timeline import Phase, State
 from ..visibility import Viewer, choices_shown
 from . import outbox, posts
@@ -53,7 +53,7 @@ def save_actions(village_id: str, account_id: str, data: dict, now: datetime) ->
         raise Conflict("更新が行われたため保存できませんでした。読み込み直してください") from error
     if posts.phase_of(record, now) is not Phase.DAY:
         return None  # in loss time or at night a command waits for the update (RULES §7)
-    saved = _as_dict(day.choices)
+    saved = plain(day.choices)
     command = game.command({s: Choices.from_dict(c) for s, c in saved.items()})
     if command is not None:
         _end_now(record, command, now)
@@ -78,10 +78,6 @@ def _end_now(record: VillageRecord, command: Command, now: datetime) -> None:
             raise Conflict("混み合っています。もう一度保存してください") from None
 
 
-def _as_dict(value) -> dict:
-    return value.as_dict() if hasattr(value, "as_dict") else dict(value or {})
-
-
 def visible_choices(record: VillageRecord, viewer: Viewer, day: int) -> dict[str, dict]:
     """The saved choices of ``day`` the viewer may read: its own, and oni-side votes."""
     item = record.days.get(day)
@@ -89,7 +85,7 @@ def visible_choices(record: VillageRecord, viewer: Viewer, day: int) -> dict[str
         return {}
     game = record.game
     shown = {}
-    for slot, data in _as_dict(item.choices).items():
+    for slot, data in plain(item.choices).items():
         keys = choices_shown(game, viewer, slot)
         visible = {k: v for k, v in data.items() if k in keys}
         if visible:

@@ -14,7 +14,7 @@ from pynamodb.exceptions import UpdateError
 
 from .. import mail
 from ..storage.models import AccountItem, OutboxItem
-from ..storage.repository import VillageRecord, account_pk, load_village, time_key
+from ..storage.repository import VillageRecord, account_pk, load_village, plain, time_key
 from . import notices
 
 OUTBOX_INDEX_KEY = "OUTBOX"
@@ -118,7 +118,7 @@ def _notice(record: VillageRecord | None, item: OutboxItem, now: datetime):
         return None
     if account.undeliverable or not account.email_verified:
         return None
-    preferences = account.preferences.as_dict()
+    preferences = plain(account.preferences)
     wanted = "reminder_mail" if item.mail_kind == "reminder" else "morning_mail"
     if not preferences.get(wanted, True):
         return None

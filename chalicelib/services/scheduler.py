@@ -18,7 +18,7 @@ from ..clock import JST
 from ..rules import SLOTS
 from ..storage.db import ensure_configured
 from ..storage.models import CounterItem, OutboxItem, VillageItem
-from ..storage.repository import VillageRecord, load_village, state_key, time_key
+from ..storage.repository import VillageRecord, load_village, plain, state_key, time_key
 from ..timeline import Pace, Phase, State, deadline_of
 from . import outbox, posts, update, villages
 
@@ -115,7 +115,7 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
     if posts.phase_of(record, now) is not Phase.DAY:
         return False
     day = record.days.get(game.day)
-    saved = day.saved_at.as_dict() if day is not None else {}
+    saved = plain(day.saved_at) if day is not None else {}
     for slot, member in record.members.items():
         if member.account_id is None or slot in game.deaths or slot in saved:
             continue

@@ -22,6 +22,7 @@ from ..storage.repository import (
     account_pk,
     day_sk,
     load_village,
+    plain,
     state_key,
     time_key,
     village_pk,
@@ -227,8 +228,7 @@ def release_holds(t, record: VillageRecord, only: set[str] | None = None) -> Non
     if not keys:
         return
     for account in AccountItem.batch_get(keys):
-        holds = account.holds.as_dict() if hasattr(account.holds, "as_dict") else account.holds
-        if holds.get(pace) == record.village_id:
+        if plain(account.holds).get(pace) == record.village_id:
             t.update(account, actions=[AccountItem.holds[pace].remove()])
 
 

@@ -24,6 +24,7 @@ from ..storage.repository import (
     VillageRecord,
     load_account,
     load_village,
+    plain,
     presence_sk,
     slot_sk,
     state_key,
@@ -195,7 +196,7 @@ def join(village_id: str, account_id: str, slot: str, persona_key: str, now: dat
         if presence.left:
             raise Forbidden("一度離脱した村には参加できません")
         raise Conflict("すでにこの村に参加しています")
-    holds = _holds(account)
+    holds = plain(account.holds)
     if pace.value in holds:
         raise Forbidden(f"すでに{PACE_LABELS[pace.value]}村に参加しています")
     state = State(meta.state)
@@ -273,11 +274,6 @@ def join(village_id: str, account_id: str, slot: str, persona_key: str, now: dat
         )
 
 
-def _holds(account: AccountItem) -> dict[str, str]:
-    holds = account.holds
-    return holds.as_dict() if hasattr(holds, "as_dict") else dict(holds or {})
-
-
 # ID lock (RULES §9): the formula is not shown to players, only the lock's end.
 LOCK_BASE = timedelta(hours=3)
 LOCK_MAX = timedelta(days=14)
@@ -313,7 +309,7 @@ def _depart(
     pace = meta.pace
     opening = state is State.OPENING
     account_actions = []
-    if _holds(account).get(pace) == meta.village_id:
+    if plain(account.holds).get(pace) == meta.village_id:
         account_actions.append(AccountItem.holds[pace].remove())
     lock_until = None
     if not opening:
@@ -393,7 +389,7 @@ def last_access(record: VillageRecord, slot: str) -> datetime | None:
     """The later of the last login to the village and the last save of actions."""
     times = [record.members[slot].last_access]
     for day in record.days.values():
-        saved = day.saved_at.as_dict() if hasattr(day.saved_at, "as_dict") else day.saved_at
+        saved = plain(day.saved_at)
         if slot in saved:
             times.append(datetime.fromisoformat(saved[slot]))
     known = [t for t in times if t is not None]

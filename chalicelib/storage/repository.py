@@ -17,6 +17,12 @@ from .models import (
 )
 
 
+def plain(value) -> dict:
+    """A map attribute as a dict: PynamoDB gives a MapAttribute once loaded, the dict it was
+    given before that."""
+    return value.as_dict() if hasattr(value, "as_dict") else dict(value or {})
+
+
 def village_pk(village_id: str) -> str:
     return f"V#{village_id}"
 
@@ -98,10 +104,9 @@ class VillageRecord:
         item = self.days.get(day)
         if item is None:
             return {}
-        raw = item.choices.as_dict() if hasattr(item.choices, "as_dict") else item.choices
         return {
             slot: Choices.from_dict(data)
-            for slot, data in raw.items()
+            for slot, data in plain(item.choices).items()
             if self.members[slot].account_id is not None
         }
 
