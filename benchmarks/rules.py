@@ -39,7 +39,7 @@ def scenario_lines(lines: int = 2000) -> float:
     try:
         started = time.perf_counter()
         with redirect_stdout(io.StringIO()):
-            scenario.main()
+            scenario.main([])
         return lines / (time.perf_counter() - started)
     finally:
         sys.stdin = stdin

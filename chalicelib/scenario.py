@@ -1,13 +1,18 @@
-"""Scenario runner: ``python -m chalicelib.scenario`` (the contract of issue #2).
+"""Scenario runner: ``python -m chalicelib.scenario [--rules mobius|classic|duel]``.
 
 Reads one JSON scenario per line on stdin and writes one JSON line per input
-line on stdout, in order. The same input always gives the same output.
+line on stdout, in order. The same input always gives the same output. Without
+``--rules`` it plays Mobius (the contract of issue #2); the other rule sets'
+runners live in their own packages (``chalicelib.rules.<name>.scenario``) and
+follow their rule books' contracts.
 """
 
+import argparse
+import importlib
 import json
 import random
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .rules import SLOTS, Choices, RuleError, UnknownSlotError, Village
@@ -67,7 +72,23 @@ def _at_night(day: Mapping[str, Any]) -> bool:
     return declared_at == "night"
 
 
-def main() -> int:
+RULE_SETS = ("mobius", "classic", "duel")
+
+
+def runner(rules: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """The ``run`` function of a rule set's scenario runner."""
+    if rules == "mobius":
+        return run
+    module = importlib.import_module(f"chalicelib.rules.{rules}.scenario")
+    play: Callable[[Mapping[str, Any]], dict[str, Any]] = module.run
+    return play
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="シナリオランナー (JSON Lines)")
+    parser.add_argument("--rules", choices=RULE_SETS, default="mobius")
+    args = parser.parse_args(argv)
+    play = runner(args.rules)
     for line in sys.stdin:
         try:
             scenario = json.loads(line)
@@ -76,7 +97,7 @@ def main() -> int:
             out: dict[str, Any] = {"id": None, "error": f"JSON として読めません: {error.msg}"}
         else:
             if isinstance(scenario, dict):
-                out = run(scenario)
+                out = play(scenario)
             else:
                 out = {"id": None, "error": "シナリオは JSON オブジェクトです"}
         sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")

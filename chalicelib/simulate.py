@@ -1,11 +1,13 @@
-"""Simulator: ``python -m chalicelib.simulate --games N --seed S``.
+"""Simulator: ``python -m chalicelib.simulate [--rules mobius|classic|duel] ...``.
 
 Plays N whole games in which every member makes random legal choices, then
 prints the win rate per side, the distribution of game lengths and the speed.
-The last line is one JSON object of those figures.
+The last line is one JSON object of those figures. ``--rules`` hands the rest of
+the command line to that rule set's simulator (``chalicelib.rules.<name>.simulate``).
 """
 
 import argparse
+import importlib
 import json
 import random
 import sys
@@ -72,11 +74,21 @@ def simulate(games: int, seed: int) -> dict[str, Any]:
     }
 
 
+RULE_SETS = ("mobius", "classic", "duel")
+
+
 def main(argv: list[str] | None = None) -> int:
+    chooser = argparse.ArgumentParser(add_help=False)
+    chooser.add_argument("--rules", choices=RULE_SETS, default="mobius")
+    chosen, rest = chooser.parse_known_args(argv)
+    if chosen.rules != "mobius":
+        module = importlib.import_module(f"chalicelib.rules.{chosen.rules}.simulate")
+        code: int = module.main(rest)
+        return code
     parser = argparse.ArgumentParser(description="メビウス人狼のランダム対局シミュレーター")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(rest)
     if args.games < 1:
         parser.error("--games は1以上にしてください")
     report = simulate(args.games, args.seed)
