@@ -76,6 +76,21 @@ def login_post() -> Response:
     return pages.login(_request())
 
 
+@app.route("/login/mail", methods=["POST"], content_types=FORM)
+def login_link_request() -> Response:
+    return pages.login_link_request(_request())
+
+
+@app.route("/login/link", methods=["GET"])
+def login_link() -> Response:
+    return pages.login_link(_request())
+
+
+@app.route("/login/link", methods=["POST"], content_types=FORM)
+def login_link_post() -> Response:
+    return pages.login_link(_request())
+
+
 @app.route("/logout", methods=["POST"], content_types=FORM)
 def logout() -> Response:
     return pages.logout(_request())

@@ -66,7 +66,8 @@ def figures() -> dict[str, int]:
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
         players = []
         for n in range(13):
-            token = accounts.register(f"bench{n:02d}", "bench-password", f"b{n}@example.jp", now)
+            address = f"b{n}@example.jp"
+            token = accounts.register(f"bench{n:02d}", "bench-password", address, now).token
             players.append(accounts.verify_email(token, now))
         village = villages.create_village(
             pace="short", name="計測村", now=now, rng=random.Random(1)

@@ -77,7 +77,7 @@ def mails_per_village_day() -> dict[str, float]:
         for n in range(13):
             token = accounts.register(
                 f"mail{n:02d}", "bench-password", f"m{n}@example.jp", clock[0]
-            )
+            ).token
             players.append(accounts.verify_email(token, clock[0]))
         village = villages.create_village(
             pace="short", name="計測村", now=clock[0], rng=random.Random(2)

@@ -1,7 +1,9 @@
 """Signed links in mail: a member's way into a village, and one-tap choices.
 
 A member link is bound to an account, a village and a day, and expires at the
-village's next update. A quick link adds one choice (key and target) to it.
+village's next update. A quick link adds one choice (key and target) to it, and
+what that choice was when the mail was made: once the member has changed it since,
+the link is refused rather than undo the change (and a repeat changes nothing).
 GET on a link only shows a confirmation page; the POST there acts.
 """
 
@@ -20,12 +22,13 @@ class MemberLink:
     day: int
     key: str | None = None  # a quick link's choice
     target: str | None = None
+    was: str | None = None  # that choice when the mail was made
 
 
 def member_token(link: MemberLink, expires_at: datetime) -> str:
     payload = {"a": link.account_id, "v": link.village_id, "d": link.day}
     if link.key:
-        payload.update(k=link.key, t=link.target)
+        payload.update(k=link.key, t=link.target, w=link.was)
     return signing.sign("member", payload, expires_at)
 
 
@@ -39,7 +42,12 @@ def read_member_token(token: str, now: datetime) -> MemberLink | None:
         return None
     try:
         return MemberLink(
-            payload["a"], payload["v"], payload["d"], payload.get("k"), payload.get("t")
+            payload["a"],
+            payload["v"],
+            payload["d"],
+            payload.get("k"),
+            payload.get("t"),
+            payload.get("w"),
         )
     except KeyError:
         return None

@@ -1,7 +1,7 @@
 """Mail through Amazon SES: Japanese text and HTML parts from Jinja2 templates."""
 
+import base64
 import os
-from datetime import datetime
 from email import policy
 from email.header import Header
 from email.mime.multipart import MIMEMultipart
@@ -10,15 +10,26 @@ from email.utils import format_datetime, formataddr, make_msgid
 from functools import cache
 
 from . import runtime
-from .services.accounts import VERIFY_FOR
-from .storage.repository import load_account
-from .web.render import render
 
 SENDER_NAME = "メビウス人狼"
-# RFC 5322 lines end in CRLF. Headers are folded once, by Header (the subject's encoded words
-# stay within RFC 2047's 75 characters); nothing folds them again, so a List-Unsubscribe URL
-# stays whole on its line.
+# RFC 5322 lines end in CRLF. The subject is folded once, here; nothing folds headers again,
+# so a List-Unsubscribe URL stays whole on its line.
 WIRE = policy.compat32.clone(linesep="\r\n", max_line_length=0)
+# Bytes of text per encoded word: base64 of 39 bytes is 52 characters, so a word
+# "=?utf-8?b?...?=" is 64 (RFC 2047 allows 75) and "Subject: " plus one stays within 78.
+WORD_BYTES = 39
+
+
+def encode_subject(subject: str) -> str:
+    """RFC 2047 encoded words, each whole characters of at most WORD_BYTES bytes, folded."""
+    words: list[bytes] = []
+    for char in subject:
+        encoded = char.encode("utf-8")
+        if words and len(words[-1]) + len(encoded) <= WORD_BYTES:
+            words[-1] += encoded
+        else:
+            words.append(encoded)
+    return "\r\n ".join(f"=?utf-8?b?{base64.b64encode(w).decode('ascii')}?=" for w in words)
 
 
 def sender() -> str:
@@ -42,13 +53,13 @@ def compose(
 ) -> bytes:
     """A multipart/alternative message in UTF-8 with an encoded Japanese subject."""
     message = MIMEMultipart("alternative")
-    message["Subject"] = Header(subject, "utf-8", header_name="Subject").encode(
-        linesep=WIRE.linesep
-    )
+    message["Subject"] = encode_subject(subject)
     message["From"] = formataddr((str(Header(SENDER_NAME, "utf-8")), sender()))
     message["To"] = to
     message["Date"] = format_datetime(runtime.now())
     message["Message-ID"] = make_msgid(domain=sender().split("@")[-1])
+    # RFC 3834: machine-made mail, so that vacation responders do not answer it.
+    message["Auto-Submitted"] = "auto-generated"
     for name, value in (headers or {}).items():
         message[name] = value
     message.attach(MIMEText(text, "plain", "utf-8"))
@@ -59,18 +70,3 @@ def compose(
 def send(to: str, subject: str, text: str, html: str, headers: dict[str, str] | None = None):
     raw = compose(to, subject, text, html, headers)
     return ses().send_raw_email(Source=sender(), Destinations=[to], RawMessage={"Data": raw})
-
-
-def send_verification(account_id: str, token: str, now: datetime) -> None:
-    """The registration (or new address) verification mail."""
-    account = load_account(account_id)
-    if account is None:
-        return
-    link = f"{runtime.base_url()}/verify?token={token}"
-    context = {"account_id": account_id, "link": link, "expires": now + VERIFY_FOR}
-    send(
-        account.email,
-        "【メビウス人狼】メールアドレスの確認",
-        render("mail/verify.txt", **context),
-        render("mail/verify.html", **context),
-    )

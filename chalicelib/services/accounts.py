@@ -1,12 +1,21 @@
-"""Accounts: register, verify the email, log in (rate-limited), change password, email, prefs."""
+"""Accounts: register, verify an address, log in (throttled), password, address, preferences.
+
+Secrecy of who is registered: login takes as long for an unknown ID as for a known one,
+and registering an address that already has an account answers exactly as for a new one
+(the owner is mailed instead). An address is claimed only once verified; an unverified
+account expires a day after registration, so nobody can hold someone else's address.
+"""
 
 import re
 import unicodedata
-from datetime import datetime, timedelta
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from pynamodb.exceptions import DoesNotExist, PutError, TransactWriteError, UpdateError
+from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
 
 from .. import signing
 from ..storage.db import ensure_configured, transaction
@@ -18,37 +27,97 @@ ACCOUNT_ID = re.compile(r"[A-Za-z0-9_]{3,20}")
 EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
-VERIFY_FOR = timedelta(days=3)
+# zxcvbn's score: 2 resists an online attack that is not throttled; ours is, and argon2 slows
+# an offline one, so 2 keeps passwords players can remember without the worst ones.
+MIN_PASSWORD_SCORE = 2
+UNVERIFIED_FOR = timedelta(hours=24)
+VERIFY_FOR = UNVERIFIED_FOR
 
-# Login failures allowed per window, per account and per source (RULES: none; product policy).
+# Login throttle per (account, source): a few free failures, then each next try waits
+# twice as long as the one before (so a stranger can slow only their own guesses), and a
+# ceiling per source across accounts. The owner can always log in by a mail link.
+LOGIN_FREE_FAILURES = 5
+LOGIN_FIRST_DELAY = timedelta(minutes=1)
+LOGIN_MAX_DELAY = timedelta(hours=1)
+LOGIN_THROTTLE_KEPT = timedelta(days=1)
 LOGIN_WINDOW = timedelta(minutes=15)
-LOGIN_FAILURES_PER_ACCOUNT = 5
-LOGIN_FAILURES_PER_SOURCE = 20
+LOGIN_ATTEMPTS_PER_SOURCE = 20
+
+# Account mail (verification, login links, "already registered") per hour: no address
+# can be flooded through us, and no account or source can send without end.
+MAIL_WINDOW = timedelta(hours=1)
+MAIL_PER_ADDRESS = 3
+MAIL_PER_ACCOUNT = 5
+MAIL_PER_SOURCE = 10
 
 PREFERENCES = ("morning_mail", "reminder_mail")  # both on by default
+
+PASSWORD_ADVICE = {
+    "This is a top-10 common password.": "よく使われるパスワードの上位10位に入っています。",
+    "This is a top-100 common password.": "よく使われるパスワードの上位100位に入っています。",
+    "This is a very common password.": "よく使われるパスワードです。",
+    'Repeats like "aaa" are easy to guess.': "「aaa」のような繰り返しは推測されやすいです。",
+    "Sequences like abc or 6543 are easy to guess.": "「abc」「6543」のような並びは推測されます。",
+    "Dates are often easy to guess.": "日付は推測されやすいです。",
+    "Recent years are easy to guess.": "最近の年は推測されやすいです。",
+    "Names and surnames by themselves are easy to guess.": "名前だけでは推測されやすいです。",
+}
 
 _hasher = PasswordHasher()
 
 
-def _check_password(password: str) -> None:
+@cache
+def _dummy_hash() -> str:
+    """A hash to verify for unknown IDs, so that they take as long as known ones."""
+    return _hasher.hash("no such account, but verified all the same")
+
+
+def check_password(password: str, *related: str) -> None:
+    """Refuses short, long and guessable passwords (zxcvbn), with advice in Japanese."""
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise InvalidInput(f"パスワードは{MIN_PASSWORD}〜{MAX_PASSWORD}文字にしてください")
+    from zxcvbn import zxcvbn  # here: loading its word lists is not for every request
+
+    # zxcvbn's cost grows with the length; the first 100 characters are enough to judge.
+    verdict = zxcvbn(password[:100], user_inputs=[r for r in related if r])
+    if verdict["score"] < MIN_PASSWORD_SCORE:
+        advice = PASSWORD_ADVICE.get(verdict["feedback"].get("warning", ""), "")
+        raise InvalidInput(
+            "このパスワードは推測されやすいため使えません。"
+            + advice
+            + "IDやメールアドレスを含めず、いくつかの単語や記号を組み合わせてください"
+        )
 
 
 def normalize_email(email: str) -> str:
     """Unicode-normalized and case-folded: one account per address whatever its case."""
-    folded = unicodedata.normalize("NFKC", email.strip()).casefold()
+    folded = unicodedata.normalize("NFKC", email.strip()[:1000]).casefold()
     if not EMAIL.fullmatch(folded) or len(folded) > 254:
         raise InvalidInput("メールアドレスの形式が正しくありません")
     return folded
 
 
-def register(account_id: str, password: str, email: str, now: datetime) -> str:
-    """Creates an unverified account; returns the token of its verification link."""
-    if not ACCOUNT_ID.fullmatch(account_id):
+def valid_account_id(account_id: str) -> bool:
+    return ACCOUNT_ID.fullmatch(account_id) is not None
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What a registration owes by mail: a verification, or, when the address is already an
+    account's, a word to that owner (the one who registered is told the same either way)."""
+
+    account_id: str
+    email: str
+    token: str | None  # None: the address belongs to ``owner``
+    owner: str | None
+
+
+def register(account_id: str, password: str, email: str, now: datetime) -> Registration:
+    """Creates an unverified account, which expires unless verified within a day."""
+    if not valid_account_id(account_id):
         raise InvalidInput("IDは半角英数字と _ の3〜20文字にしてください")
-    _check_password(password)
     address = normalize_email(email)
+    check_password(password, account_id, address, address.split("@")[0])
     ensure_configured()
     account = AccountItem(
         account_pk(account_id),
@@ -61,20 +130,34 @@ def register(account_id: str, password: str, email: str, now: datetime) -> str:
         departures=[],
         preferences=dict.fromkeys(PREFERENCES, True),
         created_at=now,
+        expires_at=now + UNVERIFIED_FOR,
     )
+    # An ID is free, or held by an unverified registration that has expired (TTL is late).
+    expired = (AccountItem.email_verified == False) & (AccountItem.expires_at < now)  # noqa: E712
     try:
-        with transaction() as t:
-            t.save(account, condition=AccountItem.pk.does_not_exist())
-            t.save(
-                EmailItem(email_pk(address), "EMAIL", account_id=account_id),
-                condition=EmailItem.pk.does_not_exist(),
-            )
-    except TransactWriteError as error:
-        reasons = [r.code if r else None for r in (error.cancellation_reasons or [])]
-        if reasons and reasons[0] == "ConditionalCheckFailed":
-            raise Conflict("このIDはすでに使われています") from error
-        raise Conflict("このメールアドレスはすでに登録されています") from error
-    return verification_token(account_id, address, now)
+        account.save(condition=AccountItem.pk.does_not_exist() | expired)
+    except PutError as error:
+        raise Conflict("このIDはすでに使われています") from error
+    owner = address_owner(address)
+    token = verification_token(account_id, address, now) if owner is None else None
+    return Registration(account_id, address, token, owner)
+
+
+def cancel_registration(registration: Registration) -> None:
+    """Undoes a registration whose mail could not be sent, so that trying again works."""
+    with suppress(DeleteError):  # verified meanwhile, or already gone: nothing to undo
+        AccountItem(account_pk(registration.account_id), "ACCOUNT").delete(
+            condition=(AccountItem.email_verified == False)  # noqa: E712
+            & (AccountItem.email == registration.email)
+        )
+
+
+def address_owner(address: str) -> str | None:
+    """The account that verified this address, if any."""
+    try:
+        return EmailItem.get(email_pk(address), "EMAIL", consistent_read=True).account_id
+    except DoesNotExist:
+        return None
 
 
 def verification_token(account_id: str, email: str, now: datetime) -> str:
@@ -82,70 +165,182 @@ def verification_token(account_id: str, email: str, now: datetime) -> str:
 
 
 def verify_email(token: str, now: datetime) -> str:
-    """Marks the address verified; returns the account id."""
+    """Verifies the address the token names (the account's or its pending new one).
+
+    The first to verify an address owns it; the account's previous address is released.
+    Returns the account id.
+    """
+    invalid = "確認リンクが正しくないか、期限が切れています"
     payload = signing.unsign("verify", token, now)
-    if payload is None:
-        raise InvalidInput("確認リンクが正しくないか、期限が切れています")
-    account = load_account(payload["a"])
-    if account is None or account.email != payload["e"]:
-        raise InvalidInput("確認リンクが正しくないか、期限が切れています")
+    if not isinstance(payload, dict):
+        raise InvalidInput(invalid)
+    account = load_account(str(payload.get("a")))
+    address = payload.get("e")
+    if account is None or address not in (account.email, account.pending_email):
+        raise InvalidInput(invalid)
+    if account.email_verified and address == account.email:
+        return account.account_id  # the link opened twice
+    previous = account.email if account.email_verified else None
     try:
-        account.update(
-            actions=[AccountItem.email_verified.set(True)],
-            condition=AccountItem.email == payload["e"],
-        )
-    except UpdateError as error:
-        raise InvalidInput("確認リンクが正しくないか、期限が切れています") from error
+        with transaction() as t:
+            t.save(
+                EmailItem(email_pk(address), "EMAIL", account_id=account.account_id),
+                condition=EmailItem.pk.does_not_exist()
+                | (EmailItem.account_id == account.account_id),
+            )
+            if previous is not None:
+                t.delete(
+                    EmailItem(email_pk(previous), "EMAIL"),
+                    condition=EmailItem.account_id == account.account_id,
+                )
+            t.update(
+                account,
+                actions=[
+                    AccountItem.email.set(address),
+                    AccountItem.email_verified.set(True),
+                    AccountItem.undeliverable.set(False),
+                    AccountItem.pending_email.remove(),
+                    AccountItem.expires_at.remove(),
+                ],
+            )
+    except TransactWriteError as error:
+        if address_owner(address) not in (None, account.account_id):
+            raise Conflict("このメールアドレスは、別のアカウントで確認済みです") from error
+        raise Conflict("確認を保存できませんでした。もう一度お試しください") from error
     return account.account_id
 
 
-def _window(now: datetime) -> str:
-    start = int(now.timestamp()) // int(LOGIN_WINDOW.total_seconds())
-    return str(start)
+def pending_verification(account_id: str, now: datetime) -> tuple[str, str] | None:
+    """The address still to verify and a fresh token for it, or None when nothing is."""
+    account = _existing(account_id)
+    if account.pending_email:
+        address = account.pending_email
+    elif not account.email_verified:
+        address = account.email
+    else:
+        return None
+    return address, verification_token(account_id, address, now)
 
 
-def _failures(key: str, now: datetime) -> int:
-    try:
-        return CounterItem.get(key, _window(now)).count
-    except DoesNotExist:
-        return 0
+# ----- rate limits -----
 
 
-def _count_failure(key: str, now: datetime) -> None:
-    CounterItem(key, _window(now)).update(
+def _window(now: datetime, length: timedelta) -> str:
+    return str(int(now.timestamp()) // int(length.total_seconds()))
+
+
+def _count(key: str, now: datetime, length: timedelta, by: int = 1) -> int:
+    """Counts in this window, atomically, and returns the count with this one."""
+    ensure_configured()
+    counter = CounterItem(key, _window(now, length))
+    counter.update(
+        actions=[CounterItem.count.add(by), CounterItem.expires_at.set(now + 2 * length)]
+    )
+    return int(counter.count)
+
+
+def allow_account_mail(address: str, account_id: str | None, source: str, now: datetime) -> None:
+    """Counts one account mail to ``address``; refuses it past any of the hourly limits."""
+    limits = [
+        (f"R#mail#address#{address}", MAIL_PER_ADDRESS),
+        (f"R#mail#source#{source[:64]}", MAIL_PER_SOURCE),
+    ]
+    if account_id is not None:
+        limits.append((f"R#mail#account#{account_id}", MAIL_PER_ACCOUNT))
+    if any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits):
+        raise RateLimited(
+            "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
+        )
+
+
+def login_delay(failures: int) -> timedelta:
+    """How long after the last try the next one must wait, after ``failures`` failures."""
+    if failures < LOGIN_FREE_FAILURES:
+        return timedelta(0)
+    return min(LOGIN_FIRST_DELAY * 2 ** (failures - LOGIN_FREE_FAILURES), LOGIN_MAX_DELAY)
+
+
+def _throttle(account_id: str, source: str, now: datetime) -> None:
+    """Counts this try first, atomically, then refuses it if it came too soon.
+
+    Counting before the (slow) password check means concurrent tries cannot all slip
+    under the limit. A refused try counts too, so hammering only lengthens the wait.
+    """
+    if _count(f"R#login#source#{source[:64]}", now, LOGIN_WINDOW) > LOGIN_ATTEMPTS_PER_SOURCE:
+        raise RateLimited(
+            "この接続元からのログインが多すぎます。しばらく待つか、"
+            "ログイン用のリンクをメールで受け取ってください"
+        )
+    epoch = datetime.fromtimestamp(0, UTC)
+    pair = CounterItem(_pair_key(account_id, source), "LOGIN")
+    pair.update(
         actions=[
             CounterItem.count.add(1),
-            CounterItem.expires_at.set(now + 2 * LOGIN_WINDOW),
+            CounterItem.previous_at.set(CounterItem.last_at | epoch),
+            CounterItem.last_at.set(now),
+            CounterItem.expires_at.set(now + LOGIN_THROTTLE_KEPT),
         ]
     )
+    earlier = int(pair.count) - 1
+    previous = pair.previous_at or epoch
+    wait = previous + login_delay(earlier) - now
+    if wait > timedelta(0):
+        minutes = max(1, -(-int(wait.total_seconds()) // 60))
+        raise RateLimited(
+            f"ログインの失敗が続いたため、{minutes}分ほど待ってからお試しください。"
+            "ログイン用のリンクをメールで受け取ることもできます"
+        )
+
+
+def _pair_key(account_id: str, source: str) -> str:
+    return f"R#login#pair#{account_id}#{source[:64]}"
 
 
 def login(account_id: str, password: str, source: str, now: datetime) -> AccountItem:
-    """Checks the password; too many failures lock logins for a while, per account and source."""
+    """Checks the password, throttled per (account, source) with growing delays."""
     ensure_configured()
-    account_key = f"R#login#account#{account_id}"
-    source_key = f"R#login#source#{source}"
-    if (
-        _failures(account_key, now) >= LOGIN_FAILURES_PER_ACCOUNT
-        or _failures(source_key, now) >= LOGIN_FAILURES_PER_SOURCE
+    known = valid_account_id(account_id)
+    _throttle(account_id if known else "-", source, now)
+    account = load_account(account_id) if known else None
+    if account is None or (
+        account.expires_at is not None and not account.email_verified and account.expires_at <= now
     ):
-        raise RateLimited("ログインの失敗が続いたため、しばらく待ってからお試しください")
-    account = load_account(account_id) if ACCOUNT_ID.fullmatch(account_id) else None
-    if account is None or not _password_matches(account, password):
-        _count_failure(account_key, now)
-        _count_failure(source_key, now)
+        _password_matches(None, password)  # as slow as a known ID: IDs cannot be probed
         raise Unauthorized("IDまたはパスワードが違います")
+    if not _password_matches(account, password):
+        raise Unauthorized("IDまたはパスワードが違います")
+    # A success forgets this source's failures and gives its try back to the source.
+    CounterItem(_pair_key(account_id, source), "LOGIN").delete()
+    _count(f"R#login#source#{source[:64]}", now, LOGIN_WINDOW, by=-1)
     return account
 
 
-def _password_matches(account: AccountItem, password: str) -> bool:
+def _password_matches(account: AccountItem | None, password: str) -> bool:
     try:
-        _hasher.verify(account.password_hash, password)
+        _hasher.verify(account.password_hash if account else _dummy_hash(), password)
     except (VerificationError, InvalidHashError):
+        return False
+    if account is None:
         return False
     if _hasher.check_needs_rehash(account.password_hash):
         account.update(actions=[AccountItem.password_hash.set(_hasher.hash(password))])
     return True
+
+
+def find_for_login_link(identifier: str) -> AccountItem | None:
+    """The verified account an ID or a verified address names, for a login link by mail."""
+    identifier = identifier.strip()
+    if valid_account_id(identifier):
+        account = load_account(identifier)
+    else:
+        try:
+            owner = address_owner(normalize_email(identifier))
+        except InvalidInput:
+            return None
+        account = load_account(owner) if owner else None
+    if account is None or not account.email_verified or account.undeliverable:
+        return None
+    return account
 
 
 def _existing(account_id: str) -> AccountItem:
@@ -159,12 +354,13 @@ def change_password(account_id: str, old: str, new: str) -> None:
     account = _existing(account_id)
     if not _password_matches(account, old):
         raise Forbidden("いまのパスワードが違います")
-    _check_password(new)
+    check_password(new, account_id, account.email, account.email.split("@")[0])
     account.update(actions=[AccountItem.password_hash.set(_hasher.hash(new))])
 
 
-def change_email(account_id: str, password: str, email: str, now: datetime) -> str:
-    """Moves the account to a new address, unverified; returns the new verification token."""
+def change_email(account_id: str, password: str, email: str, now: datetime) -> Registration:
+    """Asks for a new address: it replaces the old one once verified (mail goes to the old
+    one until then). Answers alike whether or not the address is another account's."""
     account = _existing(account_id)
     if not _password_matches(account, password):
         raise Forbidden("パスワードが違います")
@@ -172,23 +368,12 @@ def change_email(account_id: str, password: str, email: str, now: datetime) -> s
     if address == account.email:
         raise InvalidInput("いまと同じメールアドレスです")
     try:
-        with transaction() as t:
-            t.save(
-                EmailItem(email_pk(address), "EMAIL", account_id=account_id),
-                condition=EmailItem.pk.does_not_exist(),
-            )
-            t.delete(EmailItem(email_pk(account.email), "EMAIL"))
-            t.update(
-                account,
-                actions=[
-                    AccountItem.email.set(address),
-                    AccountItem.email_verified.set(False),
-                    AccountItem.undeliverable.set(False),
-                ],
-            )
-    except TransactWriteError as error:
-        raise Conflict("このメールアドレスはすでに登録されています") from error
-    return verification_token(account_id, address, now)
+        account.update(actions=[AccountItem.pending_email.set(address)])
+    except UpdateError as error:
+        raise Conflict("保存できませんでした。もう一度お試しください") from error
+    owner = address_owner(address)
+    token = verification_token(account_id, address, now) if owner is None else None
+    return Registration(account_id, address, token, owner)
 
 
 def set_preferences(account_id: str, preferences: dict[str, bool]) -> None:

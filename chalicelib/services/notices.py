@@ -65,10 +65,13 @@ def compose(
     quick: list[dict[str, Any]] = []
     if state is State.RUNNING and alive and kind in ("start", "morning", "reminder"):
         keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
+        saved = record.choices_of(game.day).get(slot)
         for key in keys:
+            was = getattr(saved, key) if saved else None
             for target in game.legal_targets(slot, key):
                 url = member_url(
-                    MemberLink(account.account_id, meta.village_id, game.day, key, target), expires
+                    MemberLink(account.account_id, meta.village_id, game.day, key, target, was),
+                    expires,
                 )
                 quick.append({"key": key, "target": target, "url": url})
     deadline = None

@@ -132,12 +132,18 @@ class PostItem(Item, discriminator="post"):
 
 
 class AccountItem(Item, discriminator="account"):
-    """pk = "A#<account>", sk = "ACCOUNT"."""
+    """pk = "A#<account>", sk = "ACCOUNT".
+
+    Unverified, it expires (``expires_at``) a day after registration and claims no
+    address: only a verified address has its EmailItem. A change of address waits in
+    ``pending_email`` until the new one is verified; mail goes to the old one till then.
+    """
 
     account_id = UnicodeAttribute()
     password_hash = UnicodeAttribute()
     email = UnicodeAttribute()
     email_verified = BooleanAttribute(default=False)
+    pending_email = UnicodeAttribute(null=True)
     holds = MapAttribute(default=dict)  # pace -> village id
     lock_until = UTCDateTimeAttribute(null=True)
     departures = ListAttribute(default=list)  # ISO times of departures that locked
@@ -148,15 +154,33 @@ class AccountItem(Item, discriminator="account"):
 
 
 class EmailItem(Item, discriminator="email"):
-    """pk = "E#<case-folded email>", sk = "EMAIL": one account per address."""
+    """pk = "E#<case-folded email>", sk = "EMAIL": one account per verified address."""
 
     account_id = UnicodeAttribute()
 
 
+class SessionItem(Item, discriminator="session"):
+    """pk = "A#<account>", sk = "SESSION#<id>": one logged-in browser, revocable.
+
+    ``village_id`` set: a mail link's narrow session, good only for that village's
+    pages and actions until ``expires_at`` (the village's next update).
+    """
+
+    account_id = UnicodeAttribute()
+    village_id = UnicodeAttribute(null=True)
+    created_at = UTCDateTimeAttribute()
+
+
 class CounterItem(Item, discriminator="counter"):
-    """pk = "R#<what>#<who>", sk = "<window>": a rate-limit window, expiring by TTL."""
+    """pk = "R#<what>#<who>", sk = "<window>": a rate-limit window, expiring by TTL.
+
+    Login throttles (sk = "LOGIN") also keep the time of the last attempt and of the one
+    before it, for delays that grow with each failure.
+    """
 
     count = NumberAttribute(default=0)
+    last_at = UTCDateTimeAttribute(null=True)
+    previous_at = UTCDateTimeAttribute(null=True)
 
 
 # ----- mail -----
@@ -190,5 +214,6 @@ MODELS = (
     PostItem,
     AccountItem,
     EmailItem,
+    SessionItem,
     OutboxItem,
 )

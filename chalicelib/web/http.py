@@ -3,16 +3,16 @@
 import hmac
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from http.cookies import SimpleCookie
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from chalice import Response
 
 from .. import runtime, signing
+from ..services.sessions import SESSION_FOR
 
 SESSION_COOKIE = "mobius_session"
-SESSION_FOR = timedelta(days=30)
 MAX_FORM = 64 * 1024
 
 SECURITY_HEADERS = {
@@ -38,19 +38,27 @@ class BadRequest(ValueError):
 
 @dataclass(frozen=True)
 class Session:
+    """The cookie: a CSRF token, and the session item of who is logged in (if anyone).
+
+    The cookie only names the session; the item decides (services/sessions.py), so a
+    logout or a new password ends it even in a copied cookie.
+    """
+
     account_id: str | None
     csrf: str
+    session_id: str | None = None
 
     def cookie(self, now: datetime) -> str:
-        token = signing.sign("session", {"a": self.account_id, "c": self.csrf}, now + SESSION_FOR)
+        payload = {"a": self.account_id, "s": self.session_id, "c": self.csrf}
+        token = signing.sign("session", payload, now + SESSION_FOR)
         attributes = f"Path=/; HttpOnly; SameSite=Lax; Max-Age={int(SESSION_FOR.total_seconds())}"
         if not runtime.is_local():
             attributes += "; Secure"
         return f"{SESSION_COOKIE}={token}; {attributes}"
 
 
-def fresh_session(account_id: str | None = None) -> Session:
-    return Session(account_id=account_id, csrf=secrets.token_urlsafe(24))
+def fresh_session(account_id: str | None = None, session_id: str | None = None) -> Session:
+    return Session(account_id=account_id, csrf=secrets.token_urlsafe(24), session_id=session_id)
 
 
 def read_session(headers: dict, now: datetime) -> Session | None:
@@ -66,7 +74,10 @@ def read_session(headers: dict, now: datetime) -> Session | None:
     payload = signing.unsign("session", morsel.value, now)
     if not isinstance(payload, dict) or not isinstance(payload.get("c"), str):
         return None
-    return Session(account_id=payload.get("a"), csrf=payload["c"])
+    account_id, session_id = payload.get("a"), payload.get("s")
+    if not (isinstance(account_id, str) and isinstance(session_id, str)):
+        account_id = session_id = None
+    return Session(account_id=account_id, csrf=payload["c"], session_id=session_id)
 
 
 def parse_form(raw_body: bytes | None) -> dict[str, str]:
@@ -87,6 +98,23 @@ def check_csrf(session: Session | None, form: dict[str, str]) -> None:
             "フォームの有効期限が切れました。ページを読み込み直してから、もう一度送信してください",
             403,
         )
+
+
+def check_origin(headers: dict[str, str]) -> None:
+    """A second CSRF defence: a browser's POST names its page's origin, which must be ours.
+
+    Without an Origin header (older clients) the CSRF token alone decides.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return
+    ours = {headers.get("host"), urlsplit(runtime.base_url()).netloc} - {None}
+    try:
+        theirs = urlsplit(origin).netloc
+    except ValueError:
+        theirs = ""
+    if theirs not in ours:
+        raise BadRequest("ほかのサイトからの送信は受け付けていません", 403)
 
 
 def html(body: str, status: int = 200, set_cookie: str | None = None) -> Response:

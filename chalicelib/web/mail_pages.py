@@ -4,6 +4,8 @@ A GET only shows a confirmation page (mail scanners open links); the POST acts,
 and doing it twice changes nothing more.
 """
 
+from datetime import timedelta
+
 from chalice import Response
 
 from ..links import MemberLink, read_member_token, read_unsubscribe_token
@@ -15,6 +17,11 @@ from .pages import Ctx, Handler, page
 from .village_view import CHOICE_LABELS
 
 EXPIRED = "このリンクは正しくないか、期限が切れています。村のページからログインしてください"
+CHANGED_SINCE = (
+    "このメールが届いた後で{choice}が変更されているため、リンクは使えません。"
+    "村のページで決め直してください"
+)
+PASS_WITHOUT_UPDATE = timedelta(days=1)
 
 
 def _link(ctx: Ctx, token: str) -> tuple[MemberLink, object]:
@@ -48,13 +55,19 @@ def member_link(token: str) -> Handler:
                 names=names,
                 token=token,
             )
-        ctx.login_as(link.account_id)
+        # Only this village, until its next update: a forwarded mail lends nothing more.
+        until = record.meta.next_update or ctx.now + PASS_WITHOUT_UPDATE
+        ctx.village_pass(link.account_id, link.village_id, until)
         villages.touch(link.village_id, link.account_id, ctx.now, record)
         if link.key is None:
             return redirect(f"/villages/{link.village_id}", ctx.set_cookie)
         viewer_choices = actions.own_choices(record, link.account_id)
-        viewer_choices[link.key] = link.target
-        actions.save_actions(link.village_id, link.account_id, viewer_choices, ctx.now)
+        current = viewer_choices.get(link.key)
+        if current != link.target:
+            if current != link.was:
+                raise BadRequest(CHANGED_SINCE.format(choice=CHOICE_LABELS[link.key]), 409)
+            viewer_choices[link.key] = link.target
+            actions.save_actions(link.village_id, link.account_id, viewer_choices, ctx.now)
         return redirect(f"/villages/{link.village_id}?done=saved#actions", ctx.set_cookie)
 
     return handle

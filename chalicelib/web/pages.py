@@ -1,5 +1,6 @@
 """Page handlers behind the routes of app.py: read the request, call a service, render."""
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -8,8 +9,7 @@ from typing import Any
 from chalice import Response
 
 from .. import runtime
-from ..mail import send_verification
-from ..services import accounts, actions, posts, villages
+from ..services import account_mail, accounts, actions, posts, sessions, villages
 from ..services.errors import ServiceError
 from ..storage.repository import load_account, load_village
 from ..visibility import VISITOR
@@ -18,6 +18,7 @@ from .http import (
     BadRequest,
     Session,
     check_csrf,
+    check_origin,
     client_ip,
     fresh_session,
     html,
@@ -30,6 +31,8 @@ from .render import render
 # A member's page view counts as access (RULES §9); one write a minute is plenty.
 ACCESS_RESOLUTION = timedelta(minutes=1)
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
+VILLAGE_ID = re.compile(r"[0-9]{1,12}")
+NUMBER = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -49,18 +52,25 @@ class Ctx:
     request: Request
     now: datetime
     session: Session
+    grant: sessions.Grant | None = None  # the live session item the cookie names
     set_cookie: str | None = None
     form: dict[str, str] = field(default_factory=dict)
 
     @property
     def account_id(self) -> str | None:
-        return self.session.account_id
+        """The logged-in account: a whole-account session only, never a mail link's."""
+        return self.grant.account_id if self.grant and self.grant.village_id is None else None
+
+    def member_account(self, village_id: str) -> str | None:
+        """Who this browser acts for in this village: a login, or that village's mail link."""
+        return self.grant.account_id if self.grant and self.grant.acts_in(village_id) else None
 
     def page(self, template: str, status: int = 200, **context: Any) -> Response:
         body = render(
             template,
             csrf=self.session.csrf,
             account_id=self.account_id,
+            pass_village=self.grant.village_id if self.grant else None,
             now=self.now,
             dev_tools=runtime.dev_tools() is not None,
             **context,
@@ -69,7 +79,21 @@ class Ctx:
 
     def login_as(self, account_id: str | None) -> None:
         """A new session (and CSRF token) on every change of who is logged in."""
-        self.session = fresh_session(account_id)
+        self._replace(sessions.open_session(account_id, self.now) if account_id else None)
+
+    def village_pass(self, account_id: str, village_id: str, until: datetime) -> None:
+        """A mail link's narrow session, unless this browser already acts for that member."""
+        if self.grant and self.grant.account_id == account_id and self.grant.acts_in(village_id):
+            return
+        self._replace(sessions.open_session(account_id, self.now, village_id, until))
+
+    def _replace(self, grant: sessions.Grant | None) -> None:
+        if self.grant is not None:
+            sessions.close(self.grant)
+        self.grant = grant
+        self.session = fresh_session(
+            grant.account_id if grant else None, grant.session_id if grant else None
+        )
         self.set_cookie = self.session.cookie(self.now)
 
 
@@ -86,8 +110,15 @@ def page(handler: Handler, *, csrf: bool = True) -> Callable[[Request], Response
     def run(request: Request) -> Response:
         now = runtime.now()
         session = read_session(request.headers, now)
-        ctx = Ctx(request, now, session or fresh_session())
-        if session is None:
+        grant = None
+        renew = session is None
+        if session is not None and session.account_id and session.session_id:
+            grant = sessions.check(session.account_id, session.session_id, now)
+            if grant is None:  # logged out elsewhere, or a new password: keep only the CSRF
+                session = Session(account_id=None, csrf=session.csrf)
+                renew = True
+        ctx = Ctx(request, now, session or fresh_session(), grant)
+        if renew:
             ctx.set_cookie = ctx.session.cookie(now)
         try:
             if request.method == "POST" and csrf:
@@ -97,6 +128,7 @@ def page(handler: Handler, *, csrf: bool = True) -> Callable[[Request], Response
                     raise BadRequest(
                         "フォームの送り方が正しくありません。ページから送り直してください", 415
                     )
+                check_origin(request.headers)
                 ctx.form = parse_form(request.raw_body)
                 check_csrf(session, ctx.form)
             return handler(ctx)
@@ -141,14 +173,18 @@ def register(ctx: Ctx) -> Response:
         return ctx.page("register.html", values={})
     form = ctx.form
     try:
-        token = accounts.register(
-            form.get("account_id", ""), form.get("password", ""), form.get("email", ""), ctx.now
+        registration = account_mail.sign_up(
+            form.get("account_id", ""),
+            form.get("password", ""),
+            form.get("email", ""),
+            client_ip(ctx.request.context),
+            ctx.now,
         )
     except ServiceError as error:
-        values = {k: form.get(k, "") for k in ("account_id", "email")}
+        values = {k: form.get(k, "")[:300] for k in ("account_id", "email")}
         return ctx.page("register.html", error.status, values=values, message=str(error))
-    send_verification(form["account_id"], token, ctx.now)
-    return ctx.page("registered.html", email=accounts.normalize_email(form["email"]))
+    # The same page whether the address was new or another account's (its owner is mailed).
+    return ctx.page("registered.html", email=registration.email)
 
 
 @page
@@ -186,13 +222,35 @@ def login(ctx: Ctx) -> Response:
     return redirect(target or "/", ctx.set_cookie)
 
 
+@page
+def login_link_request(ctx: Ctx) -> Response:
+    """「ログイン用のリンクをメールで送る」: the same answer whether or not the ID exists."""
+    identifier = ctx.form.get("identifier", "")[:300]
+    try:
+        account_mail.send_login_link(identifier, client_ip(ctx.request.context), ctx.now)
+    except ServiceError as error:
+        return ctx.page("login.html", error.status, link_message=str(error))
+    return ctx.page("login.html", link_sent=True)
+
+
+@page
+def login_link(ctx: Ctx) -> Response:
+    """A login link from mail: GET shows a button (mail scanners open links); POST logs in."""
+    token = (ctx.form if ctx.request.method == "POST" else ctx.request.query).get("token", "")
+    if ctx.request.method == "GET":
+        return ctx.page("login_link.html", token=token[:2000])
+    account_id = account_mail.use_login_link(token, ctx.now)
+    ctx.login_as(account_id)
+    return redirect("/account", ctx.set_cookie)
+
+
 def _safe_next(value: str | None) -> str | None:
     """Only our own paths: never redirect off-site after login.
 
     Browsers read a backslash as a slash and drop tabs and newlines, so ``/\\evil`` and
     ``/\\t/evil`` would lead off-site like ``//evil``: refuse them all.
     """
-    if not value or not value.startswith("/") or value.startswith("//"):
+    if not value or not value.startswith("/") or value.startswith("//") or len(value) > 500:
         return None
     if "\\" in value or any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
         return None
@@ -209,6 +267,14 @@ def _require_login(ctx: Ctx) -> str:
     if ctx.account_id is None:
         raise BadRequest("ログインしてください", 401)
     return ctx.account_id
+
+
+def _require_member(ctx: Ctx, village_id: str) -> str:
+    """A login, or this village's mail link (which reaches nothing else)."""
+    account_id = ctx.member_account(village_id)
+    if account_id is None:
+        raise BadRequest("ログインしてください", 401)
+    return account_id
 
 
 def _account_page(ctx: Ctx, status: int = 200, **context: Any) -> Response:
@@ -232,13 +298,28 @@ def account_update(ctx: Ctx) -> Response:
     try:
         if what == "password":
             accounts.change_password(account_id, form.get("old", ""), form.get("new", ""))
-            done = "パスワードを変更しました"
+            if ctx.grant is not None:  # every other browser is logged out
+                sessions.close_all(account_id, keep=ctx.grant.session_id)
+            done = "パスワードを変更しました。ほかの端末はログアウトしました"
         elif what == "email":
-            token = accounts.change_email(
-                account_id, form.get("password", ""), form.get("email", ""), ctx.now
+            registration = account_mail.change_email(
+                account_id,
+                form.get("password", ""),
+                form.get("email", ""),
+                client_ip(ctx.request.context),
+                ctx.now,
             )
-            send_verification(account_id, token, ctx.now)
-            done = "確認メールを送りました。メールのリンクから確認を済ませてください"
+            done = (
+                f"{registration.email} あてに確認メールを送りました。"
+                "確認が済むと、新しいアドレスに切り替わります"
+            )
+        elif what == "resend":
+            address = account_mail.resend_verification(
+                account_id, client_ip(ctx.request.context), ctx.now
+            )
+            if address is None:
+                raise BadRequest("確認を待っているメールアドレスはありません")
+            done = f"{address} あてに確認メールを送り直しました"
         elif what == "preferences":
             accounts.set_preferences(
                 account_id, {key: form.get(key) == "on" for key in accounts.PREFERENCES}
@@ -255,7 +336,7 @@ def account_update(ctx: Ctx) -> Response:
 
 
 def _record(village_id: str):
-    record = load_village(village_id) if village_id.isdigit() else None
+    record = load_village(village_id) if VILLAGE_ID.fullmatch(village_id) else None
     if record is None:
         raise BadRequest("その村は見つかりません", 404)
     return record
@@ -264,7 +345,7 @@ def _record(village_id: str):
 def _int(value: str | None, name: str) -> int | None:
     if value in (None, ""):
         return None
-    if not value.isdigit():
+    if not NUMBER.fullmatch(value):
         raise BadRequest(f"{name}の指定が正しくありません")
     return int(value)
 
@@ -273,11 +354,12 @@ def _village_page(
     ctx: Ctx, village_id: str, status: int = 200, message: str | None = None, **extra: Any
 ) -> Response:
     record = _record(village_id)
-    viewer = posts.viewer_of(record, ctx.account_id)
-    if viewer.slot is not None:
+    account_id = ctx.member_account(village_id)
+    viewer = posts.viewer_of(record, account_id)
+    if viewer.slot is not None and account_id is not None:
         member = record.members[viewer.slot]
         if member.last_access is None or ctx.now - member.last_access >= ACCESS_RESOLUTION:
-            villages.touch(village_id, ctx.account_id, ctx.now, record)
+            villages.touch(village_id, account_id, ctx.now, record)
     query = ctx.request.query
     context = village_view.build(
         record,
@@ -302,7 +384,7 @@ def village(village_id: str) -> Handler:
 def village_post(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
-        account_id = _require_login(ctx)
+        account_id = _require_member(ctx, village_id)
         form = ctx.form
         board = form.get("board", "public")
         try:
@@ -319,7 +401,7 @@ def village_post(village_id: str) -> Handler:
 def village_actions(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
-        account_id = _require_login(ctx)
+        account_id = _require_member(ctx, village_id)
         choices = {
             key: (ctx.form.get(key) or None)
             for key in village_view.CHOICE_LABELS

@@ -289,7 +289,7 @@ def verification_link(address: str) -> str:
 
 def make_player(name: str, now: datetime) -> str:
     """A verified account made directly through the services."""
-    token = accounts.register(name, PASSWORD, f"{name}@example.jp", now)
+    token = accounts.register(name, PASSWORD, f"{name}@example.jp", now).token
     accounts.verify_email(token, now)
     return name
 

@@ -77,9 +77,10 @@ def rng():
     return random.Random(20261201)
 
 
-def make_account(name: str, now) -> str:
+def make_account(name: str, now, email: str | None = None) -> str:
     """A registered account with a verified email."""
-    token = accounts.register(name, "correct horse battery", f"{name}@example.jp", now)
+    address = email or f"{name}@example.jp"
+    token = accounts.register(name, "correct horse battery", address, now).token
     accounts.verify_email(token, now)
     return name
 

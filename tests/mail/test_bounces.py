@@ -9,7 +9,7 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import jobs
-from chalicelib.services import accounts
+from chalicelib.services import accounts, sessions
 from chalicelib.storage.repository import load_account, load_village
 from chalicelib.timeline import TIMINGS, Pace
 from chalicelib.web.http import Session
@@ -85,7 +85,8 @@ def test_other_notifications_change_nothing(players, message):
 
 
 def test_a_bounce_for_an_address_the_account_has_left_is_ignored(players, clock):
-    accounts.change_email("player02", "correct horse battery", "new02@example.jp", clock())
+    change = accounts.change_email("player02", "correct horse battery", "new02@example.jp", clock())
+    accounts.verify_email(change.token, clock())
     assert jobs.ses_notification(bounce("player02@example.jp")) == []
     assert load_account("player02").undeliverable is False
 
@@ -110,7 +111,9 @@ def test_the_sns_lambda_marks_and_the_mail_to_that_address_stops(
 def test_the_account_page_says_mail_is_not_delivered_until_the_address_changes(
     players, clock, client
 ):
-    cookie = Session(account_id="player04", csrf="c").cookie(clock()).split(";", 1)[0]
+    grant = sessions.open_session("player04", clock())
+    session = Session(account_id="player04", csrf="c", session_id=grant.session_id)
+    cookie = session.cookie(clock()).split(";", 1)[0]
     before = client.http.get("/account", headers={"cookie": cookie})
     assert before.status_code == 200
     assert NOTICE not in body_of(before)
@@ -118,8 +121,9 @@ def test_the_account_page_says_mail_is_not_delivered_until_the_address_changes(
     after = client.http.get("/account", headers={"cookie": cookie})
     assert after.status_code == 200
     assert NOTICE in body_of(after)
-    # A new address clears the mark (and is verified anew).
-    accounts.change_email("player04", "correct horse battery", "p4@example.jp", clock())
+    # A new address clears the mark once it is verified.
+    change = accounts.change_email("player04", "correct horse battery", "p4@example.jp", clock())
+    accounts.verify_email(change.token, clock())
     assert load_account("player04").undeliverable is False
     clock.advance(timedelta(minutes=1))
     assert NOTICE not in body_of(client.http.get("/account", headers={"cookie": cookie}))

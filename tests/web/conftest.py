@@ -27,7 +27,7 @@ from chalicelib import runtime
 from chalicelib.clock import system_clock
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
-from chalicelib.services import accounts, update, villages
+from chalicelib.services import accounts, sessions, update, villages
 from chalicelib.storage import db
 from chalicelib.web.http import SESSION_COOKIE, Session
 from devserver.moto_local import like_dynamodb
@@ -135,15 +135,17 @@ def verification_token(to: str) -> str:
 
 
 def make_account(name: str, now: datetime, verified: bool = True) -> str:
-    token = accounts.register(name, PASSWORD, f"{name}@example.jp", now)
+    token = accounts.register(name, PASSWORD, f"{name}@example.jp", now).token
     if verified:
         accounts.verify_email(token, now)
     return name
 
 
 def session_cookie(account_id: str | None, now: datetime, csrf: str = "test-csrf") -> str:
-    """A signed session cookie (name=value), as the login page would set it."""
-    return Session(account_id=account_id, csrf=csrf).cookie(now).split(";", 1)[0]
+    """A signed session cookie (name=value) with its session item, as the login page sets."""
+    grant = sessions.open_session(account_id, now) if account_id else None
+    session = Session(account_id=account_id, csrf=csrf, session_id=grant and grant.session_id)
+    return session.cookie(now).split(";", 1)[0]
 
 
 CSRF_INPUT = re.compile(r'name="csrf" value="([^"]*)"')

@@ -3,6 +3,7 @@
 import re
 from datetime import timedelta
 
+from chalicelib.services import accounts
 from chalicelib.storage.repository import load_account
 from tests.web.conftest import (
     PASSWORD,
@@ -16,7 +17,7 @@ from tests.web.conftest import (
 )
 
 
-def register(browser, account_id="alice", password="password123", email="Alice@Example.jp"):
+def register(browser, account_id="alice", password=PASSWORD, email="Alice@Example.jp"):
     browser.get("/register")
     return browser.post(
         "/register", {"account_id": account_id, "password": password, "email": email}
@@ -30,7 +31,7 @@ def test_register_sends_a_mail_whose_link_verifies_only_on_post(browser):
 
     done = register(browser)
     assert done.status_code == 200
-    assert "確認メールを送りました" in text(done)
+    assert "メールを送りました" in text(done)
     assert "alice@example.jp" in text(done)  # the address as stored: case-folded
     [mail] = sent_mails()
     assert set(mail.destinations) == {"alice@example.jp"}
@@ -64,7 +65,7 @@ def test_verify_refuses_a_bad_or_expired_token(browser, clock):
     assert alert(bad) == "確認リンクが正しくないか、期限が切れています"
     empty = browser.post("/verify", {"token": ""})
     assert empty.status_code == 400
-    clock.advance(timedelta(days=3, seconds=1))
+    clock.advance(accounts.VERIFY_FOR + timedelta(seconds=1))
     expired = browser.post("/verify", {"token": token})
     assert expired.status_code == 400
     assert alert(expired) == "確認リンクが正しくないか、期限が切れています"
@@ -89,9 +90,6 @@ def test_register_refusals_keep_the_values_and_say_why(browser):
     taken = register(browser, email="other@example.jp")
     assert taken.status_code == 409
     assert alert(taken) == "このIDはすでに使われています"
-    same_mail = register(browser, account_id="bob", email="ALICE@example.jp")
-    assert same_mail.status_code == 409
-    assert alert(same_mail) == "このメールアドレスはすでに登録されています"
     assert len(sent_mails()) == 1
 
 
@@ -136,7 +134,7 @@ def test_login_is_rate_limited_per_account(browser, clock):
         assert failed.status_code == 401
     limited = browser.post("/login", {"account_id": "alice", "password": PASSWORD})
     assert limited.status_code == 429
-    assert alert(limited) == "ログインの失敗が続いたため、しばらく待ってからお試しください"
+    assert alert(limited).startswith("ログインの失敗が続いたため、1分ほど待ってから")
     assert browser.get("/account").status_code == 401  # not logged in
     clock.advance(timedelta(minutes=31))
     assert browser.post("/login", {"account_id": "alice", "password": PASSWORD}).status_code == 303
@@ -233,7 +231,8 @@ def test_account_changes_the_email_with_a_new_verification(browser, clock):
     assert done.status_code == 200
     assert "確認メールを送りました" in text(done)
     assert "new@example.jp" in text(done)
-    assert "未確認" in text(done)
+    assert "確認待ち" in text(done)
+    assert load_account("alice").email == "alice@example.jp"  # until the new one is verified
     token = verification_token("new@example.jp")
     browser.get("/verify", token=token)
     assert browser.post("/verify", {"token": token}).status_code == 200

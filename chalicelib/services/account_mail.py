@@ -1,0 +1,135 @@
+"""Mail about an account: address verification, "already registered", login links.
+
+Every such mail counts against the hourly limits of accounts.allow_account_mail, so
+nobody can flood an address through us. Registration is all or nothing: when the mail
+cannot be sent, the new account is removed again and the player may simply retry.
+"""
+
+import secrets
+from datetime import datetime, timedelta
+
+from pynamodb.exceptions import PutError
+
+from .. import mail, runtime, signing
+from ..storage.db import ensure_configured
+from ..storage.models import CounterItem
+from ..web.render import render
+from . import accounts
+from .errors import InvalidInput, MailUnavailable
+
+LOGIN_LINK_FOR = timedelta(minutes=30)
+SUBJECTS = {
+    "verify": "【メビウス人狼】メールアドレスの確認",
+    "already": "【メビウス人狼】このメールアドレスは登録済みです",
+    "login": "【メビウス人狼】ログイン用のリンク",
+}
+
+
+def _send(kind: str, to: str, **context: object) -> None:
+    try:
+        mail.send(
+            to,
+            SUBJECTS[kind],
+            render(f"mail/{kind}.txt", **context),
+            render(f"mail/{kind}.html", **context),
+        )
+    except Exception as error:  # any failure to hand the mail over: SES, network, throttling
+        raise MailUnavailable(
+            "メールを送れませんでした。しばらくしてから、もう一度お試しください"
+        ) from error
+
+
+def _send_registration(registration: accounts.Registration, now: datetime) -> None:
+    if registration.token is None:
+        # The address is another account's: tell its owner, not the one who typed it.
+        _send(
+            "already",
+            registration.email,
+            owner=registration.owner,
+            login=f"{runtime.base_url()}/login",
+        )
+        return
+    _send(
+        "verify",
+        registration.email,
+        account_id=registration.account_id,
+        link=f"{runtime.base_url()}/verify?token={registration.token}",
+        expires=now + accounts.VERIFY_FOR,
+    )
+
+
+def sign_up(
+    account_id: str, password: str, email: str, source: str, now: datetime
+) -> accounts.Registration:
+    """Registers and mails the address; either both happen or neither does."""
+    accounts.allow_account_mail(accounts.normalize_email(email), account_id, source, now)
+    registration = accounts.register(account_id, password, email, now)
+    try:
+        _send_registration(registration, now)
+    except MailUnavailable:
+        accounts.cancel_registration(registration)
+        raise
+    return registration
+
+
+def change_email(
+    account_id: str, password: str, email: str, source: str, now: datetime
+) -> accounts.Registration:
+    """Asks for a new address and mails it (or its owner, when it is another account's)."""
+    accounts.allow_account_mail(accounts.normalize_email(email), account_id, source, now)
+    registration = accounts.change_email(account_id, password, email, now)
+    _send_registration(registration, now)
+    return registration
+
+
+def resend_verification(account_id: str, source: str, now: datetime) -> str | None:
+    """Mails the verification link again; returns the address, or None if nothing waits."""
+    pending = accounts.pending_verification(account_id, now)
+    if pending is None:
+        return None
+    address, _ = pending
+    accounts.allow_account_mail(address, account_id, source, now)
+    owner = accounts.address_owner(address)
+    token = None if owner not in (None, account_id) else pending[1]
+    _send_registration(accounts.Registration(account_id, address, token, owner), now)
+    return address
+
+
+def send_login_link(identifier: str, source: str, now: datetime) -> None:
+    """Mails a one-time login link to the verified address an ID or address names.
+
+    Says nothing about whether it did: the page answers alike for unknown IDs.
+    """
+    account = accounts.find_for_login_link(identifier)
+    if account is None:
+        return
+    accounts.allow_account_mail(account.email, account.account_id, source, now)
+    token = signing.sign(
+        "login", {"a": account.account_id, "n": secrets.token_urlsafe(12)}, now + LOGIN_LINK_FOR
+    )
+    _send(
+        "login",
+        account.email,
+        account_id=account.account_id,
+        link=f"{runtime.base_url()}/login/link?token={token}",
+        expires=now + LOGIN_LINK_FOR,
+    )
+
+
+def use_login_link(token: str, now: datetime) -> str:
+    """The account a login link logs in, once: a second use is refused."""
+    payload = signing.unsign("login", token, now)
+    invalid = "このリンクは正しくないか、期限が切れているか、すでに使われています"
+    if not isinstance(payload, dict) or not isinstance(payload.get("n"), str):
+        raise InvalidInput(invalid)
+    ensure_configured()
+    try:
+        CounterItem(
+            f"R#login-link#{payload['n']}", "USED", expires_at=now + 2 * LOGIN_LINK_FOR
+        ).save(condition=CounterItem.pk.does_not_exist())
+    except PutError as error:
+        raise InvalidInput(invalid) from error
+    account = accounts.find_for_login_link(str(payload.get("a")))
+    if account is None:
+        raise InvalidInput(invalid)
+    return account.account_id
