@@ -1,9 +1,9 @@
 """One or more unit tests per clause of RULES-CLASSIC.md §1–§5 (and the paces of §7), each named
 after its clause.
 
-The rule book (../shared/RULES-CLASSIC.md) is the reference: every test states what the rule says, on
-a village built by hand (a deck spec in seat order, the scapegoat last) and seeded RNGs. Statistical
-tests use many fixed seeds and generous tolerances, so they are deterministic.
+The rule book (../shared/RULES-CLASSIC.md) is the reference: every test states what the rule says,
+on a village built by hand (a deck spec in seat order, the scapegoat last) and seeded RNGs.
+Statistical tests use many fixed seeds and generous tolerances, so they are deterministic.
 """
 
 import random
