@@ -50,7 +50,7 @@ def _play(scenario: Mapping[str, Any]) -> dict[str, Any]:
     n = check_players(scenario["players"])
     options = _options(scenario.get("options", {}))
     roles = scenario.get("roles")
-    if roles is not None and not isinstance(roles, Mapping):
+    if "roles" in scenario and not isinstance(roles, Mapping):
         raise ScenarioError("roles はキャラクターから役職へのオブジェクトです")
     turns = scenario["turns"]
     if not isinstance(turns, list):
