@@ -135,10 +135,24 @@ def counting_attack(
 
     ``saved`` is in the order the actors last saved, so the last counting werewolf entry wins.
     """
+    found = counting_attacker(saved, roles=roles, alive=alive, night=night)
+    return found[1] if found else None
+
+
+def counting_attacker(
+    saved: Mapping[str, NightChoices],
+    *,
+    roles: Mapping[str, Role],
+    alive: frozenset[str],
+    night: int,
+) -> tuple[str, str] | None:
+    """The werewolf whose attack counts now and its target (what every wolf sees), or None."""
     for actor, choices in reversed(list(saved.items())):
         target = choices.attack
-        if counts(actor, Ability.ATTACK, target, roles=roles, alive=alive, night=night):
-            return target
+        if target is not None and counts(
+            actor, Ability.ATTACK, target, roles=roles, alive=alive, night=night
+        ):
+            return actor, target
     return None
 
 

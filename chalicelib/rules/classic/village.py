@@ -29,7 +29,7 @@ from .cast import (
     public_cast,
 )
 from .errors import ChoiceError, PhaseError, RuleError, UnknownCharacterError, VoteError
-from .night import Morning, counting, counting_attack, holder, resolve
+from .night import Morning, counting, counting_attack, counting_attacker, holder, resolve
 from .options import Options, TieRule
 from .votes import Next, Outcome, RoundResult, after_tie, most_voted
 
@@ -352,6 +352,14 @@ class Village:
             error = self.choice_refusal(actor, ability, target)
             if error is not None:
                 raise error
+
+    def current_attack(self, saved: Mapping[str, NightChoices]) -> tuple[str, str] | None:
+        """§3: the attack that counts as things stand, as ``(werewolf who set it, target)``; every
+        living wolf sees it and may override it. None: the §3 default would apply."""
+        night = self.coming_night
+        if night is None:
+            return None
+        return counting_attacker(saved, roles=self.roles, alive=self.alive, night=night)
 
     def night_may_close_early(self, saved: Mapping[str, NightChoices]) -> bool:
         """§2.4, §7 ``early_close``: night N ≥ 2, every ability of a living player counting."""

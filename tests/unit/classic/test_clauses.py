@@ -600,6 +600,15 @@ def test_s3_the_attack_saved_most_recently_among_the_living_wolves_counts():
     assert night(village, p4={"attack": "p8"}, p3={"attack": "p7"}).attack == "p7"
 
 
+def test_s3_every_wolf_sees_the_current_attack_and_who_set_it():
+    village = day2()
+    saved = choices(p3={"attack": "p7"}, p4={"attack": "p8"})
+    assert village.current_attack(saved) == ("p4", "p8")
+    assert village.current_attack({}) is None
+    close(village, everyone_votes(village, "p4"))  # the last setter is executed
+    assert village.current_attack(saved) == ("p3", "p7")
+
+
 def test_s3_no_attack_is_drawn_uniformly_among_living_non_wolves_the_fox_included():
     attacked = Counter()
     for seed in range(1100):
