@@ -2,12 +2,13 @@
 
 import json
 
-from . import requests, rules, scheduler, startup
+from . import classic, requests, rules, scheduler, startup
 
 
 def main() -> int:
     figures = {
         "rules": rules.figures(),
+        "classic": classic.figures(),
         "requests": requests.figures(),
         "scheduler": scheduler.figures(),
         "startup": startup.figures(),
