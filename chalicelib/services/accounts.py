@@ -132,10 +132,9 @@ def register(account_id: str, password: str, email: str, now: datetime) -> Regis
         created_at=now,
         expires_at=now + UNVERIFIED_FOR,
     )
-    # An ID is free, or held by an unverified registration that has expired (TTL is late).
-    expired = (AccountItem.email_verified == False) & (AccountItem.expires_at < now)  # noqa: E712
+    _drop_if_expired(account_id, now)
     try:
-        account.save(condition=AccountItem.pk.does_not_exist() | expired)
+        account.save(condition=AccountItem.pk.does_not_exist())
     except PutError as error:
         raise Conflict("このIDはすでに使われています") from error
     owner = address_owner(address)
@@ -143,13 +142,25 @@ def register(account_id: str, password: str, email: str, now: datetime) -> Regis
     return Registration(account_id, address, token, owner)
 
 
+def _drop_if_expired(account_id: str, now: datetime) -> None:
+    """Frees an ID held by an unverified registration past its day (DynamoDB's TTL is late)."""
+    account = load_account(account_id)
+    if account is not None and not account.email_verified and account.expires_at is not None:
+        if account.expires_at < now:
+            _delete_unverified(account)
+
+
 def cancel_registration(registration: Registration) -> None:
     """Undoes a registration whose mail could not be sent, so that trying again works."""
-    with suppress(DeleteError):  # verified meanwhile, or already gone: nothing to undo
-        AccountItem(account_pk(registration.account_id), "ACCOUNT").delete(
-            condition=(AccountItem.email_verified == False)  # noqa: E712
-            & (AccountItem.email == registration.email)
-        )
+    account = load_account(registration.account_id)
+    if account is not None and account.email == registration.email:
+        _delete_unverified(account)
+
+
+def _delete_unverified(account: AccountItem) -> None:
+    # The item's version is a condition too: a verification in between keeps the account.
+    with suppress(DeleteError):
+        account.delete(condition=AccountItem.email_verified == False)  # noqa: E712
 
 
 def address_owner(address: str) -> str | None:
@@ -257,7 +268,8 @@ def login_delay(failures: int) -> timedelta:
     """How long after the last try the next one must wait, after ``failures`` failures."""
     if failures < LOGIN_FREE_FAILURES:
         return timedelta(0)
-    return min(LOGIN_FIRST_DELAY * 2 ** (failures - LOGIN_FREE_FAILURES), LOGIN_MAX_DELAY)
+    doublings = min(failures - LOGIN_FREE_FAILURES, 16)  # past the ceiling long before 2**16
+    return min(LOGIN_FIRST_DELAY * 2**doublings, LOGIN_MAX_DELAY)
 
 
 def _throttle(account_id: str, source: str, now: datetime) -> None:

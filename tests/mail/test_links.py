@@ -335,3 +335,51 @@ def test_unsubscribe_refuses_a_bad_or_foreign_token(running, client, clock):
         ):
             assert response.status_code == 400
     assert load_account(seated["seer_a"]).preferences.as_dict()["morning_mail"] is True
+
+
+# ----- a mail link lends only its village, until the update (issue #9) -----
+
+
+def test_a_mail_link_gives_only_that_village_until_the_update(running, client, clock, rng):
+    village, seated, mails = running
+    account = seated["guard_a"]
+    path = member_links(mails[account])[(None, None)]
+    phone = Phone(client)
+    phone.get(path)
+    assert phone.post(path).status_code == 303
+    page = phone.get(f"/villages/{village}")
+    assert "メールのリンクで参加中" in body_of(page)
+    assert 'action="/villages/' + village + '/actions"' in body_of(page)
+    # Acting in the village works ...
+    saved = phone.post(f"/villages/{village}/actions", {"pray": "seer_b"})
+    assert saved.status_code == 303
+    assert actions.own_choices(load_village(village), account) == {"pray": "seer_b"}
+    # ... the account does not: no account page, no leaving, no joining elsewhere.
+    assert phone.get("/account").status_code == 401
+    assert phone.post(f"/villages/{village}/leave").status_code == 401
+    assert load_village(village).slot_of(account) == "guard_a"
+    other = villages.create_village(pace="long", name="別の村", now=clock(), rng=rng)
+    joined = phone.post(f"/villages/{other}/join", {"slot": "seer_a", "persona": "x"})
+    assert joined.status_code == 401
+    # After the update the pass has expired: the page shows a visitor's view.
+    clock.now = load_village(village).meta.next_update + timedelta(seconds=1)
+    late = phone.post(f"/villages/{village}/actions", {"pray": "seer_a"})
+    assert late.status_code == 401
+
+
+def test_a_quick_link_is_refused_once_the_member_changed_that_choice(running, client, clock):
+    village, account, _ = seer(running)
+    quick = member_links(running[2][account])
+    # The member set the prayer by hand after the mail came.
+    actions.save_actions(village, account, {"pray": "medium_a"}, clock())
+    phone = Phone(client)
+    phone.get(quick[("pray", "seer_b")])
+    replayed = phone.post(quick[("pray", "seer_b")])
+    assert replayed.status_code == 409
+    assert "変更されているため" in alert(replayed)
+    assert actions.own_choices(load_village(village), account) == {"pray": "medium_a"}
+    # A link for another choice still works: it changes only its own.
+    phone.get(quick[("divine", "assassin")])
+    assert phone.post(quick[("divine", "assassin")]).status_code == 303
+    wanted = {"pray": "medium_a", "divine": "assassin"}
+    assert actions.own_choices(load_village(village), account) == wanted

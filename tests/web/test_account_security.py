@@ -1,0 +1,226 @@
+"""Logins, sessions and registration over HTTP (issue #9): revocable sessions, the Origin
+check, registration that completes or leaves nothing, the same answer for known and unknown
+addresses, resending verification, and logging in by a one-time link from mail."""
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from chalicelib import mail
+from chalicelib.services import accounts
+from chalicelib.storage.repository import load_account
+from tests.web.conftest import (
+    PASSWORD,
+    alert,
+    mail_text,
+    make_account,
+    sent_mails,
+    text,
+)
+
+LOGIN_LINK = re.compile(r"/login/link\?token=([A-Za-z0-9_\-.]+)")
+
+
+def register(browser, account_id="alice", email="alice@example.jp"):
+    browser.get("/register")
+    return browser.post(
+        "/register", {"account_id": account_id, "password": PASSWORD, "email": email}
+    )
+
+
+def login_link(to: str) -> str:
+    for message in reversed(sent_mails()):
+        if to in message.destinations:
+            match = LOGIN_LINK.search(mail_text(message))
+            if match:
+                return match.group(1)
+    raise AssertionError(f"no login link to {to}")
+
+
+# ----- 2. sessions end on logout and on a new password -----
+
+
+def test_logout_ends_the_session_even_in_a_copied_cookie(browser, new_browser, clock):
+    make_account("alice", clock())
+    browser.login("alice")
+    copy = new_browser()
+    copy.cookie = browser.cookie
+    assert copy.get("/account").status_code == 200
+    assert browser.post("/logout").status_code == 303
+    assert copy.get("/account").status_code == 401
+    assert browser.get("/account").status_code == 401
+
+
+def test_a_new_password_logs_out_every_other_browser(browser, new_browser, clock):
+    make_account("alice", clock())
+    phone = new_browser()
+    phone.login("alice")
+    browser.login("alice")
+    browser.get("/account")
+    done = browser.post("/account", {"what": "password", "old": PASSWORD, "new": "lantern moss 42"})
+    assert done.status_code == 200
+    assert "ほかの端末はログアウトしました" in text(done)
+    assert phone.get("/account").status_code == 401
+    assert browser.get("/account").status_code == 200  # this browser stays
+
+
+# ----- 6. a second CSRF defence: the Origin header -----
+
+
+def test_a_post_from_another_origin_is_refused(browser, clock):
+    make_account("alice", clock())
+    browser.get("/login")
+    form = {"account_id": "alice", "password": PASSWORD, "csrf": browser.csrf}
+    for origin in ("https://evil.example", "null", "http://[bad"):
+        response = browser.client.http.post(
+            "/login",
+            headers=browser.headers(
+                {"content-type": "application/x-www-form-urlencoded", "origin": origin}
+            ),
+            body="&".join(f"{k}={v}" for k, v in form.items()).replace(" ", "+"),
+        )
+        assert response.status_code == 403, origin
+        assert alert(response) == "ほかのサイトからの送信は受け付けていません"
+    ours = browser.client.http.post(
+        "/login",
+        headers=browser.headers(
+            {
+                "content-type": "application/x-www-form-urlencoded",
+                "origin": "http://127.0.0.1:8000",
+            }
+        ),
+        body="&".join(f"{k}={v}" for k, v in form.items()).replace(" ", "+"),
+    )
+    assert ours.status_code == 303
+
+
+# ----- 7. registration completes or leaves nothing -----
+
+
+def test_registration_when_mail_fails_leaves_nothing_and_can_be_retried(browser, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ConnectionError("SES is down")
+
+    monkeypatch.setattr(mail, "send", broken)
+    failed = register(browser)
+    assert failed.status_code == 503
+    assert "メールを送れませんでした" in alert(failed)
+    assert load_account("alice") is None
+    monkeypatch.undo()
+    retried = register(browser)
+    assert retried.status_code == 200
+    assert load_account("alice") is not None
+    assert [set(m.destinations) for m in sent_mails()] == [{"alice@example.jp"}]
+
+
+def test_the_account_page_resends_the_verification_mail(browser):
+    register(browser)
+    browser.login("alice")
+    page = browser.get("/account")
+    assert "確認メールを再送" in text(page)
+    resent = browser.post("/account", {"what": "resend"})
+    assert resent.status_code == 200
+    assert "確認メールを送り直しました" in text(resent)
+    assert len(sent_mails()) == 2
+    assert "/verify?token=" in mail_text(sent_mails()[-1])
+
+
+# ----- 10. registration does not tell which addresses have accounts -----
+
+
+def test_registering_a_known_address_answers_alike_and_mails_its_owner(new_browser, clock):
+    make_account("owner", clock())
+    fresh = register(new_browser(), "newbie", "someone@example.jp")
+    known = register(new_browser(), "intruder", "owner@example.jp")
+    assert fresh.status_code == known.status_code == 200
+
+    def page_of(response, address):
+        return text(response).replace(address, "ADDRESS")
+
+    # Apart from the address typed, the two pages are the same (CSRF tokens aside).
+    csrf = re.compile(r'name="csrf" value="[^"]*"')
+    assert csrf.sub("", page_of(fresh, "someone@example.jp")) == csrf.sub(
+        "", page_of(known, "owner@example.jp")
+    )
+    to_owner = [m for m in sent_mails() if "owner@example.jp" in m.destinations][-1]
+    assert "すでに ID「owner」のアカウントで使われています" in mail_text(to_owner)
+    assert "/verify?token=" not in mail_text(to_owner)
+    assert load_account("owner").email == "owner@example.jp"
+
+
+# ----- 4. a member is never locked out: a login link by mail -----
+
+
+def test_a_throttled_owner_logs_in_by_a_one_time_link_from_mail(browser, new_browser, clock):
+    make_account("alice", clock())
+    browser.get("/login")
+    for _ in range(accounts.LOGIN_FREE_FAILURES):
+        browser.post("/login", {"account_id": "alice", "password": "guess guess"})
+    limited = browser.post("/login", {"account_id": "alice", "password": PASSWORD})
+    assert limited.status_code == 429
+    assert "ログイン用のリンクをメールで受け取る" in alert(limited)
+    asked = browser.post("/login/mail", {"identifier": "alice"})
+    assert asked.status_code == 200
+    assert "ログイン用のリンクを送りました" in text(asked)
+    token = login_link("alice@example.jp")
+    # A GET (a mail scanner) logs nobody in.
+    landing = browser.get("/login/link", token=token)
+    assert landing.status_code == 200
+    assert "ログインする" in text(landing)
+    assert browser.get("/account").status_code == 401
+    done = browser.post("/login/link", {"token": token})
+    assert done.status_code == 303
+    assert browser.get("/account").status_code == 200
+    # The link works once.
+    other = new_browser()
+    other.get("/login")
+    again = other.post("/login/link", {"token": token})
+    assert again.status_code == 400
+    assert "すでに使われています" in alert(again)
+    assert other.get("/account").status_code == 401
+
+
+@pytest.mark.parametrize("identifier", ["nobody", "nobody@example.jp", "x" * 3000, "名前"])
+def test_asking_a_login_link_answers_alike_for_unknown_ids(browser, clock, identifier):
+    make_account("alice", clock())
+    browser.get("/login")
+    known = browser.post("/login/mail", {"identifier": "alice@example.jp"})
+    unknown = browser.post("/login/mail", {"identifier": identifier})
+    assert known.status_code == unknown.status_code == 200
+    assert "ログイン用のリンクを送りました" in text(unknown)
+    assert [set(m.destinations) for m in sent_mails()] == [{"alice@example.jp"}]
+
+
+def test_login_links_are_rate_limited_per_address(browser, clock):
+    make_account("alice", clock())
+    browser.get("/login")
+    for _ in range(accounts.MAIL_PER_ADDRESS):
+        assert browser.post("/login/mail", {"identifier": "alice"}).status_code == 200
+    flooded = browser.post("/login/mail", {"identifier": "alice"})
+    assert flooded.status_code == 429
+    assert len(sent_mails()) == accounts.MAIL_PER_ADDRESS
+
+
+# ----- 9. changing the address cannot flood a third party -----
+
+
+def test_alternating_address_changes_cannot_flood_an_address(browser, clock):
+    make_account("alice", clock())
+    browser.login("alice")
+    browser.get("/account")
+    statuses = []
+    for n in range(8):
+        target = ("victim@example.jp", "other@example.jp")[n % 2]
+        form = {"what": "email", "password": PASSWORD, "email": target}
+        statuses.append(browser.post("/account", form).status_code)
+    assert statuses.count(200) == accounts.MAIL_PER_ACCOUNT
+    assert set(statuses[accounts.MAIL_PER_ACCOUNT :]) == {429}
+    to_victim = [m for m in sent_mails() if "victim@example.jp" in m.destinations]
+    assert len(to_victim) <= accounts.MAIL_PER_ADDRESS
+
+
+def test_mail_links_point_at_our_own_site(browser):
+    register(browser)
+    link = re.search(r"https?://\S+/verify\?token=\S+", mail_text(sent_mails()[0])).group(0)
+    assert urlsplit(link).netloc == "127.0.0.1:8000"
