@@ -12,7 +12,7 @@ from pynamodb.connection.base import Connection
 
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
-from chalicelib.services import accounts, actions, posts, update, villages
+from chalicelib.services import accounts, actions, posts, sessions, update, villages
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
 from devserver.moto_local import like_dynamodb
@@ -37,8 +37,10 @@ def counting() -> Iterator[Counter]:
         Connection._make_api_call = original
 
 
-def view_village(village_id: str, account_id: str, now: datetime) -> None:
-    """What one village page needs: the village, the day's public posts and own choices."""
+def view_village(village_id: str, grant: sessions.Grant, now: datetime) -> None:
+    """What one village page needs: the session, the village, the day's public posts and own
+    choices (a member's access is recorded at most once a minute on top)."""
+    account_id = sessions.check(grant.account_id, grant.session_id, now).account_id
     record = load_village(village_id)
     viewer = posts.viewer_of(record, account_id)
     posts.read(record, viewer, "public", record.game.day, now)
@@ -92,8 +94,9 @@ def figures() -> dict[str, int]:
         with counting() as calls:
             posts.post(village, players[1], "public", "計測用の発言", now + timedelta(seconds=6))
         result["post"] = sum(calls.values())
+        grant = sessions.open_session(players[2], now)
         with counting() as calls:
-            view_village(village, players[2], now)
+            view_village(village, grant, now)
         result["view_village"] = sum(calls.values())
         for account, slot in zip(players, SLOTS, strict=True):
             if slot != target:

@@ -145,9 +145,10 @@ def register(account_id: str, password: str, email: str, now: datetime) -> Regis
 def _drop_if_expired(account_id: str, now: datetime) -> None:
     """Frees an ID held by an unverified registration past its day (DynamoDB's TTL is late)."""
     account = load_account(account_id)
-    if account is not None and not account.email_verified and account.expires_at is not None:
-        if account.expires_at < now:
-            _delete_unverified(account)
+    if account is None or account.email_verified or account.expires_at is None:
+        return
+    if account.expires_at < now:
+        _delete_unverified(account)
 
 
 def cancel_registration(registration: Registration) -> None:

@@ -21,8 +21,9 @@ SECURITY_HEADERS = {
         "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    # Mail links carry signed tokens: never hand them to another site.
-    "Referrer-Policy": "no-referrer",
+    # Mail links carry signed tokens: never hand them to another site. (Not no-referrer:
+    # under it browsers send "Origin: null" with our own forms, and the Origin check needs it.)
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
@@ -103,8 +104,11 @@ def check_csrf(session: Session | None, form: dict[str, str]) -> None:
 def check_origin(headers: dict[str, str]) -> None:
     """A second CSRF defence: a browser's POST names its page's origin, which must be ours.
 
+    Browsers that send Sec-Fetch-Site say outright whether the form was another site's.
     Without an Origin header (older clients) the CSRF token alone decides.
     """
+    if headers.get("sec-fetch-site") in ("cross-site", "same-site"):
+        raise BadRequest("ほかのサイトからの送信は受け付けていません", 403)
     origin = headers.get("origin")
     if origin is None:
         return

@@ -72,15 +72,19 @@ def test_a_post_from_another_origin_is_refused(browser, clock):
     make_account("alice", clock())
     browser.get("/login")
     form = {"account_id": "alice", "password": PASSWORD, "csrf": browser.csrf}
-    for origin in ("https://evil.example", "null", "http://[bad"):
+    for extra in (
+        {"origin": "https://evil.example"},
+        {"origin": "null"},
+        {"origin": "http://[bad"},
+        {"sec-fetch-site": "cross-site"},
+        {"origin": "http://127.0.0.1:8000", "sec-fetch-site": "same-site"},
+    ):
         response = browser.client.http.post(
             "/login",
-            headers=browser.headers(
-                {"content-type": "application/x-www-form-urlencoded", "origin": origin}
-            ),
+            headers=browser.headers({"content-type": "application/x-www-form-urlencoded", **extra}),
             body="&".join(f"{k}={v}" for k, v in form.items()).replace(" ", "+"),
         )
-        assert response.status_code == 403, origin
+        assert response.status_code == 403, extra
         assert alert(response) == "ほかのサイトからの送信は受け付けていません"
     ours = browser.client.http.post(
         "/login",
@@ -88,6 +92,7 @@ def test_a_post_from_another_origin_is_refused(browser, clock):
             {
                 "content-type": "application/x-www-form-urlencoded",
                 "origin": "http://127.0.0.1:8000",
+                "sec-fetch-site": "same-origin",
             }
         ),
         body="&".join(f"{k}={v}" for k, v in form.items()).replace(" ", "+"),
