@@ -325,9 +325,16 @@ def check_page_facts(play: Play, facts, html: str, where) -> None:
         for kind, lines in expected.items():
             if lines:
                 play.seen.add(("private", kind))
-        killer = re.findall(r"あなたは(\d+)日目の朝に亡くなりました。相手は(.+?)です。", html)
+        killer = re.findall(
+            r"あなたは(\d+)日目の朝に亡くなりました。(?:相手は(.+?)です|(実行犯として自分自身)を襲撃しました)。",
+            html,
+        )
         struck = [(m.day, m.killers[slot]) for m in game.mornings if slot in m.killers]
-        assert killer == ([(str(struck[-1][0]), names[struck[-1][1]])] if struck else []), where
+        told = []
+        if struck:
+            day, striker = struck[-1]
+            told = [(str(day), "", "実行犯として自分自身") if striker == slot else (str(day), names[striker], "")]
+        assert killer == told, where
         if struck:
             play.seen.add(("private", "killer"))
 
