@@ -146,7 +146,11 @@ def _night_update(record: VillageRecord) -> list[Happening]:
         if game.ending is not None:
             release_holds(t, record)
             # Just after the morning report of the same update, so that it reads first.
-            t.save(posts.system(vid, game.day, ending_report(record, game), at + timedelta(microseconds=1)))
+            t.save(
+                posts.system(
+                    vid, game.day, ending_report(record, game), at + timedelta(microseconds=1)
+                )
+            )
         elif morning is not None:
             release_holds(t, record, only=set(morning.deaths))
         kind = "ending" if game.ending is not None else "morning"

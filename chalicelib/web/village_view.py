@@ -8,12 +8,13 @@ from ..labels import SLOT_LABELS
 from ..personas import CHARACTER_SETS
 from ..rules import CHOICE_KEYS, SLOTS
 from ..services import actions, posts
-from ..storage.repository import VillageRecord
+from ..storage.repository import VillageRecord, plain
 from ..timeline import TIMINGS, Pace, State, deadline_of
 from ..visibility import (
     OPEN_PHASES,
     Board,
     Viewer,
+    full_record,
     private,
     public_deaths,
     readable_boards,
@@ -95,6 +96,8 @@ def build(
     refusals = {b.value: write_refusal(game, phase, viewer, b, bans, now) for b in Board}
     writable = [b.value for b in Board if refusals[b.value] is None]
     state = State(meta.state)
+    saved = {d: plain(item.choices) for d, item in record.days.items()}
+    chronicle = full_record(game, phase, saved)
     context: dict[str, Any] = {
         "village": meta,
         "state": state.value,
@@ -129,6 +132,8 @@ def build(
         if bans.public_until and bans.public_until > now
         else None,
         "form": None,
+        # The full record (全記録) of the day shown; None until every log is open.
+        "record": chronicle[shown_day] if chronicle is not None else None,
     }
     if viewer.slot is not None and state is State.RUNNING:
         context["form"] = action_form(record, viewer)
