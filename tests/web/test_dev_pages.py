@@ -66,8 +66,8 @@ def test_the_clock_moves_forward_by_the_minutes_chosen(browser, local_village):
 
 def test_the_local_runner_links_its_pages_from_every_page(browser, local_village):
     page = text(browser.get("/"))
-    assert '<a href="/dev/outbox">送信メール</a>' in page
-    assert '<a href="/dev/clock">時計</a>' in page
+    assert '<a href="/dev/outbox" title="送信メール（ローカル）">メール</a>' in page
+    assert '<a href="/dev/clock" title="時計（ローカル）">時計</a>' in page
 
 
 def test_no_dev_links_without_the_local_runner(browser):
