@@ -39,9 +39,13 @@ def body(
     last_day: int,
     on_page: dict[int, PostItem],
     url: Callable[[int, int], str],
+    more: bool = False,
 ) -> Markup:
     """``text`` escaped, each anchor made a ``<details>`` showing the post when it is on this
-    page, a link to its page when it is on another day, or left as text when there is none."""
+    page, a link to its page when it is on another day or page (``more``: this day goes on
+    after this page), or left as text when there is no such post."""
+    first = min(on_page, default=1)
+    last = max(on_page, default=0)
     out: list[Markup] = []
     pos = 0
     for match in ANCHOR.finditer(text):
@@ -58,7 +62,11 @@ def body(
                     '<span class="quoted"><a href="{}">{}</a> <b>{}</b> {}</span></details>'
                 ).format(label, url(day, n), n, quoted.author or "村の記録", quoted.text)
             )
-        elif n >= 1 and target_day <= last_day and target_day != day:
+        elif (
+            n >= 1
+            and target_day <= last_day
+            and (target_day != day or n < first or (n > last and more))
+        ):
             out.append(
                 Markup('<a class="anchor" href="{}">{}</a>').format(url(target_day, n), label)
             )
@@ -78,6 +86,7 @@ def shown_posts(
     since: datetime | None,
     own_slot: str | None,
     speaker: str | None,
+    more: bool = False,
 ) -> list[ShownPost]:
     """Numbers the page's posts from ``first``; marks as unread what others wrote after
     ``since`` (the viewer's previous visit); keeps only ``speaker``'s posts when one is given
@@ -88,5 +97,5 @@ def shown_posts(
         if speaker is not None and item.slot != speaker:
             continue
         unread = since is not None and item.created_at > since and item.slot != own_slot
-        shown.append(ShownPost(n, item, body(item.text, day, last_day, on_page, url), unread))
+        shown.append(ShownPost(n, item, body(item.text, day, last_day, on_page, url, more), unread))
     return shown

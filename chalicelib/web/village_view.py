@@ -97,6 +97,7 @@ def build(
         since=since,
         own_slot=viewer.slot,
         speaker=speaker,
+        more=page.cursor is not None,
     )
     unread = [p for p in shown if p.unread]
     sides = sides_shown(game, phase, viewer)
