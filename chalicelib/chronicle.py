@@ -57,6 +57,7 @@ class RecordDay:
     received: list[Received] = field(default_factory=list)
     dms: list[Message] = field(default_factory=list)
     choices: dict[str, dict[str, str]] = field(default_factory=dict)  # slot -> key -> target
+    acted: bool = False  # the day had a night to choose for (the ending's last day has none)
 
 
 def build(game: Village, saved: Mapping[int, Mapping[str, Mapping[str, str]]]) -> list[RecordDay]:
@@ -71,6 +72,7 @@ def build(game: Village, saved: Mapping[int, Mapping[str, Mapping[str, str]]]) -
         ]
     for record_day in days:
         made = saved.get(record_day.day, {})
+        record_day.acted = record_day.day >= 1 and record_day.day in saved
         record_day.choices = {
             slot: {key: made[slot][key] for key in CHOICE_KEYS if made[slot].get(key)}
             for slot in SLOTS

@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from chalicelib import runtime
-from chalicelib.services import posts, update
+from chalicelib.services import actions, posts, update
 from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_village
 
@@ -93,6 +93,19 @@ def test_a_member_s_day_page_on_a_phone(server, phone, local_links):
     expect(quoted).to_contain_text(hostile)
     assert page.evaluate("document.querySelectorAll('main script').length") == 0
     me.check("anchor-open")
+
+    # The oni side resigns: the ending opens the full record, a jump link away.
+    game = load_village(village_id).game
+    for slot in [s for s in game.oni_side][:3]:
+        actions.save_actions(village_id, seated[slot], {"resign": slot}, clock())
+    me.goto(f"/villages/{village_id}?day=1")
+    expect(page.locator("nav.jump a")).to_have_text(["村民", "掲示板", "書き込む", "全記録"])
+    page.locator("nav.jump").get_by_role("link", name="全記録").click()
+    record = page.locator("#record")
+    expect(record.get_by_role("heading", level=2)).to_have_text("全記録（1日目）")
+    expect(record).to_contain_text("初日ランダム占い")
+    expect(record).to_contain_text("投了→")
+    me.check("full-record")
 
     # Thirteen days of tabs: a block of at most three rows, no sideways scroll.
     item = VillageItem.get(f"V#{village_id}", "META")

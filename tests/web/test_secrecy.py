@@ -419,7 +419,10 @@ def check_full_record(play: Play, game, ending, names, slot_by_name, day, html, 
         for reader, dm in m.dms.items():
             dm_line = f"{names[dm.writer]}から「{names[dm.names]}」"
             assert f"{names[reader]}へ（ダイイングメッセージ）: {dm_line}" in shown, where
-    if day >= 1:
+    # Each day's choices, but for the last day of an ending by the update: it had no night.
+    acted = day >= 1 and (day < game.day or game.ending.by != "elimination")
+    assert ("日目の行動</h3>" in section.group(0)) == acted, where
+    if acted:
         rows = re.findall(
             r'<li><span class="who">(.+?)</span>: (.*?)</li>',
             section.group(0).split("日目の行動</h3>", 1)[1],
