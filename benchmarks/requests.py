@@ -15,6 +15,7 @@ from chalicelib.rules import SLOTS
 from chalicelib.services import accounts, actions, posts, sessions, update, villages
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
+from chalicelib.web import village_view
 from devserver.moto_local import like_dynamodb
 
 POSTS_BEFORE_VIEW = 200  # the page must not cost more with a long day
@@ -37,14 +38,16 @@ def counting() -> Iterator[Counter]:
         Connection._make_api_call = original
 
 
-def view_village(village_id: str, grant: sessions.Grant, now: datetime) -> None:
-    """What one village page needs: the session, the village, the day's public posts and own
-    choices (a member's access is recorded at most once a minute on top)."""
+def view_village(village_id: str, grant: sessions.Grant, now: datetime, touch: bool = False) -> None:
+    """What one village page needs, as the page builds it: the session, the village, the day's
+    posts (numbered, anchors, unread marks from the recorded access), own choices, the full
+    record. ``touch``: also the access write a member's view makes at most once a minute."""
     account_id = sessions.check(grant.account_id, grant.session_id, now).account_id
     record = load_village(village_id)
     viewer = posts.viewer_of(record, account_id)
-    posts.read(record, viewer, "public", record.game.day, now)
-    actions.visible_choices(record, viewer, record.game.day)
+    if touch:
+        villages.touch(village_id, account_id, now, record)
+    village_view.build(record, viewer, now, None, None, None)
 
 
 def fake_aws() -> None:
@@ -98,6 +101,10 @@ def figures() -> dict[str, int]:
         with counting() as calls:
             view_village(village, grant, now)
         result["view_village"] = sum(calls.values())
+        grant = sessions.open_session(players[3], now)
+        with counting() as calls:
+            view_village(village, grant, now, touch=True)
+        result["view_village_with_access"] = sum(calls.values())
         for account, slot in zip(players, SLOTS, strict=True):
             if slot != target:
                 actions.save_actions(village, account, {"pray": target}, now)

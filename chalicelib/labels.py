@@ -27,3 +27,24 @@ STATE_LABELS = {
     "ended": "終了",
     "abandoned": "廃村",
 }
+
+# The full record's words: choices, abilities whose results reached a member, causes of death.
+CHOICE_LABELS_SHORT = {
+    "pray": "祈り",
+    "divine": "占い",
+    "guard": "警備",
+    "assassinate": "暗殺",
+    "attack": "襲撃先",
+    "attacker": "実行犯",
+    "dm": "偽のDM",
+    "victory": "勝利宣言",
+    "resign": "投了",
+    "force": "強制裁き",
+}
+ABILITY_LABELS = {
+    "random": "初日ランダム占い",
+    "empathy": "共感",
+    "divine": "占い",
+    "medium": "霊能",
+    "assassinate": "暗殺",
+}

@@ -3,10 +3,12 @@
 Every page, mail and API answer asks this module; nothing else decides secrecy.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from . import chronicle
 from .clock import jst
 from .rules import CHOICE_KEYS, SLOTS, Village, is_oni_side
 from .timeline import Phase
@@ -183,3 +185,17 @@ def choices_shown(game: Village, viewer: Viewer, owner: str) -> tuple[str, ...]:
 def public_deaths(game: Village) -> dict[int, dict[str, str]]:
     """The public morning report: ash and corpses only, no causes, no killers (RULES §4.3)."""
     return {m.day: {slot: str(kind) for slot, kind in m.deaths.items()} for m in game.mornings}
+
+
+def full_record(
+    game: Village, phase: Phase, saved: Mapping[int, Mapping[str, Mapping[str, str]]]
+) -> list[chronicle.RecordDay] | None:
+    """The full record (全記録): every member's choices, every draw, result and death, by day.
+
+    Readable by everyone once every log is open (the ending and the log: RULES §2.5, §8),
+    and by nobody before, not even its own parts: a member's own facts reach it only
+    through ``private``.
+    """
+    if phase not in OPEN_PHASES:
+        return None
+    return chronicle.build(game, saved)

@@ -28,6 +28,7 @@ from .errors import (
 )
 from .village import (
     Attack,
+    Cause,
     Command,
     Death,
     DeathKind,
@@ -48,6 +49,7 @@ __all__ = [
     "UNDECIDED",
     "AssassinationUsedError",
     "Attack",
+    "Cause",
     "ChoiceError",
     "Choices",
     "Command",

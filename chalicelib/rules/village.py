@@ -138,6 +138,33 @@ class Ending:
 
 
 @dataclass(frozen=True, slots=True)
+class Cause:
+    """One reason of a death (RULES §4.3), for the full record once the game is over.
+
+    ``kind``: judged | attacked | assassinated (``by`` struck it, unguarded) | blocked (it
+    struck ``target``, who was guarded) | guarding (it guarded ``target`` against ``by``).
+    """
+
+    kind: str
+    target: str | None = None
+    by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _SlotCause:
+    slot: str
+    cause: Cause
+
+
+@dataclass(frozen=True, slots=True)
+class _Strikes:
+    struck: dict[str, str]  # unguarded target -> who struck it (the attacker first)
+    blocked: set[str]  # attacker or assassin who struck a guarded target
+    guarding: dict[str, str]  # guard who died -> the striker intercepted (the attacker first)
+    causes: list[_SlotCause]
+
+
+@dataclass(frozen=True, slots=True)
 class Death:
     day: int  # the morning that announced it
     kind: DeathKind
@@ -266,27 +293,8 @@ class Village:
         attack = self._attack(valid, rng)
         assassination = self._assassination(valid, attack)
 
-        guards_on: dict[str, list[str]] = {}
-        for guard in slots_of(Job.GUARD):
-            target = valid[guard].guard
-            if guard in alive and target is not None:
-                guards_on.setdefault(target, []).append(guard)
-
-        # Causes of RULES §4.3, all read from the state before anyone dies.
-        struck: dict[str, str] = {}  # unguarded target -> who struck it
-        blocked: set[str] = set()  # attacker or assassin who struck a guarded target
-        guarding: dict[str, str] = {}  # guard who died -> the striker intercepted
-        strikes = [(attack.target, attack.attacker)] if attack else []
-        if assassination:
-            strikes.append((assassination, "assassin"))
-        for target, striker in strikes:
-            guards = guards_on.get(target, [])
-            if not guards:
-                struck.setdefault(target, striker)
-                continue
-            blocked.add(striker)
-            for guard in guards:
-                guarding.setdefault(guard, striker)
+        outcome = _strike(attack, assassination, _guards_on(valid, alive))
+        struck, blocked, guarding = outcome.struck, outcome.blocked, outcome.guarding
         dying = [s for s in SLOTS if s == judged or s in struck or s in blocked or s in guarding]
         deaths = {s: DeathKind.ASH if s == judged else DeathKind.CORPSE for s in dying}
         survivors = alive - set(deaths)
@@ -316,6 +324,27 @@ class Village:
         if winner is not None:
             self.ending = Ending(winner, EndedBy.ELIMINATION, self.day)
         return morning
+
+    def night_causes(
+        self, morning: Morning, choices: Mapping[str, Choices]
+    ) -> dict[str, list[Cause]]:
+        """Why each character who died at ``morning`` died (RULES §4.3), for the full record.
+
+        ``choices`` are the saved choices of the night ``morning`` resolved (its guards
+        decide who was guarded); the draws are read from ``morning`` itself.
+        """
+        alive = frozenset(
+            s for s in SLOTS if s not in self.deaths or self.deaths[s].day >= morning.day
+        )
+        valid = {slot: self._still_valid(slot, _of(choices, slot), alive) for slot in SLOTS}
+        outcome = _strike(morning.attack, morning.assassination, _guards_on(valid, alive))
+        causes: dict[str, list[Cause]] = {slot: [] for slot in morning.deaths}
+        if morning.judged in causes:
+            causes[morning.judged].append(Cause("judged"))
+        for cause in outcome.causes:
+            if cause.slot in causes:
+                causes[cause.slot].append(cause.cause)
+        return causes
 
     def winner(self) -> Winner | None:
         """RULES §6, on the living characters."""
@@ -472,6 +501,37 @@ class Village:
             mornings=[Morning.from_json(m) for m in data["mornings"]],
             ending=Ending.from_json(data["ending"]) if data["ending"] else None,
         )
+
+
+def _guards_on(valid: Mapping[str, Choices], alive: frozenset[str]) -> dict[str, list[str]]:
+    guards_on: dict[str, list[str]] = {}
+    for guard in slots_of(Job.GUARD):
+        target = valid[guard].guard
+        if guard in alive and target is not None:
+            guards_on.setdefault(target, []).append(guard)
+    return guards_on
+
+
+def _strike(
+    attack: Attack | None, assassination: str | None, guards_on: Mapping[str, list[str]]
+) -> _Strikes:
+    """Causes 2–4 of RULES §4.3, all read from the state before anyone dies."""
+    outcome = _Strikes({}, set(), {}, [])
+    strikes = [(attack.target, attack.attacker, "attacked")] if attack else []
+    if assassination:
+        strikes.append((assassination, "assassin", "assassinated"))
+    for target, striker, kind in strikes:
+        guards = guards_on.get(target, [])
+        if not guards:
+            outcome.struck.setdefault(target, striker)
+            outcome.causes.append(_SlotCause(target, Cause(kind, by=striker)))
+            continue
+        outcome.blocked.add(striker)
+        outcome.causes.append(_SlotCause(striker, Cause("blocked", target=target)))
+        for guard in guards:
+            outcome.guarding.setdefault(guard, striker)
+            outcome.causes.append(_SlotCause(guard, Cause("guarding", target=target, by=striker)))
+    return outcome
 
 
 def _of(choices: Mapping[str, Choices], slot: str) -> Choices:

@@ -69,7 +69,7 @@ def _end_now(record: VillageRecord, command: Command, now: datetime) -> None:
         with transaction() as t:
             save_meta(t, record, game, State.ENDING, now, meta.next_update)
             release_holds(t, record)
-            t.save(posts.system(meta.village_id, game.day, ending_report(game), now))
+            t.save(posts.system(meta.village_id, game.day, ending_report(record, game), now))
             for item in outbox.owed_to_members(record, game.day, "ending", now):
                 t.save(item)
     except TransactWriteError:

@@ -39,6 +39,19 @@ class Notice:
     unsubscribe: str
 
 
+def tidy(text: str) -> str:
+    """A plain-text mail as it should read: no trailing spaces, never two blank lines in a
+    row, none at the start or the end."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line or (lines and lines[-1]):
+            lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
 def compose(
     record: VillageRecord,
     account: AccountItem,
@@ -62,18 +75,25 @@ def compose(
         link = member_url(MemberLink(account.account_id, meta.village_id, game.day), expires)
     else:  # over (abandoned): no update to sign in until, the page stays open to read
         link = f"{base_url()}/villages/{meta.village_id}"
+    # One-tap choices (the HTML part), grouped by action: one line of short target links each.
     quick: list[dict[str, Any]] = []
     if state is State.RUNNING and alive and kind in ("start", "morning", "reminder"):
         keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
         saved = record.choices_of(game.day).get(slot)
         for key in keys:
             was = getattr(saved, key) if saved else None
-            for target in game.legal_targets(slot, key):
-                url = member_url(
-                    MemberLink(account.account_id, meta.village_id, game.day, key, target, was),
-                    expires,
-                )
-                quick.append({"key": key, "target": target, "url": url})
+            links = [
+                {
+                    "target": target,
+                    "url": member_url(
+                        MemberLink(account.account_id, meta.village_id, game.day, key, target, was),
+                        expires,
+                    ),
+                }
+                for target in game.legal_targets(slot, key)
+            ]
+            if links:
+                quick.append({"key": key, "links": links})
     deadline = None
     if state is State.RUNNING and meta.day_started_at is not None:
         deadline = deadline_of(Pace(meta.pace), meta.day_started_at)
@@ -108,7 +128,7 @@ def compose(
     return Notice(
         to=account.email,
         subject=subject,
-        text=render("mail/notice.txt", **context),
+        text=tidy(render("mail/notice.txt", **context)),
         html=render("mail/notice.html", **context),
         unsubscribe=unsubscribe,
     )

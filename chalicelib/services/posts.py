@@ -29,6 +29,14 @@ def display_name(character_set: str, member: MemberItem) -> str:
     return f"{label} {chosen.name}" if chosen else label
 
 
+def names_of(record: VillageRecord) -> dict[str, str]:
+    """Every character's display name, by slot: how pages, mail and reports name them."""
+    return {
+        slot: display_name(record.meta.character_set, member)
+        for slot, member in record.members.items()
+    }
+
+
 def _post(
     village_id: str,
     board: Board,

@@ -13,8 +13,7 @@ from datetime import datetime, timedelta
 
 from pynamodb.exceptions import TransactWriteError
 
-from ..labels import SLOT_LABELS
-from ..rules import EndedBy, Morning, Village, Winner
+from ..rules import SLOTS, EndedBy, Morning, Village, Winner
 from ..storage.db import transaction
 from ..storage.models import AccountItem, DayItem, VillageItem
 from ..storage.repository import (
@@ -147,7 +146,11 @@ def _night_update(record: VillageRecord) -> list[Happening]:
         if game.ending is not None:
             release_holds(t, record)
             # Just after the morning report of the same update, so that it reads first.
-            t.save(posts.system(vid, game.day, ending_report(game), at + timedelta(microseconds=1)))
+            t.save(
+                posts.system(
+                    vid, game.day, ending_report(record, game), at + timedelta(microseconds=1)
+                )
+            )
         elif morning is not None:
             release_holds(t, record, only=set(morning.deaths))
         kind = "ending" if game.ending is not None else "morning"
@@ -234,10 +237,7 @@ def release_holds(t, record: VillageRecord, only: set[str] | None = None) -> Non
 
 def _morning_report(record: VillageRecord, morning: Morning) -> str:
     """The public report: ash and corpses only, no causes, no killers (RULES §4.3)."""
-    names = {
-        slot: posts.display_name(record.meta.character_set, member)
-        for slot, member in record.members.items()
-    }
+    names = posts.names_of(record)
     ash = [names[s] for s, kind in morning.deaths.items() if kind == "ash"]
     corpses = [names[s] for s, kind in morning.deaths.items() if kind == "corpse"]
     lines = [f"{morning.day}日目の朝になりました。"]
@@ -249,18 +249,21 @@ def _morning_report(record: VillageRecord, morning: Morning) -> str:
     return "\n".join(lines)
 
 
-def ending_report(game: Village) -> str:
+def ending_report(record: VillageRecord, game: Village) -> str:
+    """The public report of the ending: the winner, then every oni and the madman, named as
+    the member list names them (job and persona)."""
     ending = game.ending
     assert ending is not None
+    names = posts.names_of(record)
     side = "人間サイド" if ending.winner is Winner.HUMAN else "鬼サイド"
     how = {
         EndedBy.ELIMINATION: "決着がつきました",
         EndedBy.VICTORY_DECLARATION: "鬼サイドが勝利宣言をしました",
         EndedBy.RESIGNATION: "鬼サイドが投了しました",
     }[ending.by]
-    oni = "、".join(SLOT_LABELS[s] for s, side_ in game.sides.items() if side_ == "oni")
-    madman = "、".join(SLOT_LABELS[s] for s, side_ in game.sides.items() if side_ == "madman")
-    return f"{how}。{side}の勝利です。\n鬼は {oni}、狂人は {madman} でした。"
+    oni = "、".join(names[s] for s in SLOTS if game.sides[s] == "oni")
+    madman = "、".join(names[s] for s in SLOTS if game.sides[s] == "madman")
+    return f"{how}。{side}の勝利です。\n鬼は {oni} の3人でした。狂人は {madman} でした。"
 
 
 def abandon(village_id: str, now: datetime) -> None:

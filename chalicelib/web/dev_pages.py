@@ -3,13 +3,23 @@
 They exist only under the local runner (runtime.dev_tools()); elsewhere, 404.
 """
 
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
 from chalice import Response
 
 from .. import runtime
+from ..clock import jst
+from ..services import villages
+from ..storage.models import VillageItem
+from ..timeline import TIMINGS, Pace, Phase, State, deadline_of, phase_at
 from .http import BadRequest, redirect
 from .pages import Ctx, page
 
 MAX_MINUTES = 7 * 24 * 60
+# The moments "to the next phase" may jump to, in a day's order.
+STEPS = ("loss_time", "night", "update")
 
 
 def _tools():
@@ -19,19 +29,79 @@ def _tools():
     return tools
 
 
+def _sent_at(value: str) -> str:
+    """A mail's sending time (ISO, as the local runner logs it) in JST, as every page shows."""
+    try:
+        return jst(datetime.fromisoformat(value))
+    except (TypeError, ValueError):
+        return value
+
+
 @page
 def outbox(ctx: Ctx) -> Response:
-    mails = list(reversed(_tools().mails()))
+    mails = [
+        {**mail, "sent_at_jst": _sent_at(mail.get("sent_at"))}
+        for mail in reversed(_tools().mails())
+    ]
     return ctx.page("dev_outbox.html", mails=mails)
+
+
+@dataclass(frozen=True)
+class LocalVillage:
+    """One village as the clock page shows it: its phase and the moments ahead of it."""
+
+    meta: VillageItem
+    phase: str
+    steps: dict[str, datetime]  # step -> when it comes (only those still ahead)
+
+
+def _steps(meta: VillageItem, now: datetime) -> dict[str, datetime]:
+    ahead: dict[str, datetime] = {}
+    if State(meta.state) is State.RUNNING and meta.day_started_at is not None:
+        deadline = deadline_of(Pace(meta.pace), meta.day_started_at)
+        ahead["loss_time"] = deadline
+        ahead["night"] = deadline + TIMINGS[Pace(meta.pace)].loss_time
+    if meta.next_update is not None:
+        ahead["update"] = meta.next_update
+    return {step: moment for step, moment in ahead.items() if moment > now}
+
+
+def _villages(now: datetime) -> list[LocalVillage]:
+    shown = []
+    for state in (State.RUNNING, State.OPENING, State.ENDING):
+        for meta in villages.lounge(state.value, limit=20).villages:
+            phase = phase_at(State(meta.state), Pace(meta.pace), meta.day_started_at, now)
+            shown.append(LocalVillage(meta, phase.value, _steps(meta, now)))
+    return shown
 
 
 @page
 def clock(ctx: Ctx) -> Response:
     tools = _tools()
     if ctx.request.method == "GET":
-        return ctx.page("dev_clock.html")
-    minutes = ctx.form.get("minutes", "")
-    if not minutes.isdigit() or not 1 <= int(minutes) <= MAX_MINUTES:
-        raise BadRequest(f"進める分数は1〜{MAX_MINUTES}で指定してください")
-    tools.advance_clock(int(minutes))
+        return ctx.page("dev_clock.html", villages=_villages(ctx.now), phase_label=PHASE_LABELS)
+    to = ctx.form.get("to")
+    if to is not None:
+        # To the next phase of one village: the whole minutes that reach it.
+        village = ctx.form.get("village", "")
+        meta = next((v.meta for v in _villages(ctx.now) if v.meta.village_id == village), None)
+        ahead = _steps(meta, ctx.now) if meta is not None else {}
+        if to not in STEPS or to not in ahead:
+            raise BadRequest("その村の、その時刻へは進められません")
+        minutes = max(1, math.ceil((ahead[to] - ctx.now).total_seconds() / 60))
+    else:
+        text = ctx.form.get("minutes", "")
+        if not text.isdigit() or not 1 <= int(text) <= MAX_MINUTES:
+            raise BadRequest(f"進める分数は1〜{MAX_MINUTES}で指定してください")
+        minutes = int(text)
+    tools.advance_clock(minutes)
     return redirect("/dev/clock")
+
+
+PHASE_LABELS = {
+    Phase.OPENING.value: "募集中",
+    Phase.DAY.value: "昼",
+    Phase.LOSS_TIME.value: "ロスタイム",
+    Phase.NIGHT.value: "夜",
+    Phase.ENDING.value: "エンディング",
+}

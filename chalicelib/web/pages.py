@@ -369,6 +369,8 @@ def _village_page(
         _int(query.get("day"), "日付"),
         query.get("cursor"),
         query.get("of"),
+        first=(_int(query.get("from"), "ページ") or 1) if query.get("cursor") else 1,
+        speaker=query.get("who") or None,
     )
     return ctx.page("village.html", status, message=message, **context, **extra)
 

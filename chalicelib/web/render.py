@@ -30,6 +30,8 @@ def environment() -> Environment:
         pace_label=labels.PACE_LABELS,
         board_label=labels.BOARD_LABELS,
         state_label=labels.STATE_LABELS,
+        choice_label=labels.CHOICE_LABELS_SHORT,
+        ability_label=labels.ABILITY_LABELS,
     )
     return env
 

@@ -8,18 +8,24 @@ from ..labels import SLOT_LABELS
 from ..personas import CHARACTER_SETS
 from ..rules import CHOICE_KEYS, SLOTS
 from ..services import actions, posts
-from ..storage.repository import VillageRecord
+from ..storage.repository import VillageRecord, plain
 from ..timeline import TIMINGS, Pace, State, deadline_of
 from ..visibility import (
     OPEN_PHASES,
     Board,
     Viewer,
+    full_record,
     private,
     public_deaths,
     readable_boards,
     sides_shown,
     write_refusal,
 )
+from . import board_view
+
+# Posts of one board and day read for one page: in practice the whole day (DynamoDB also
+# stops at 1 MB a query; the rest is then on the next page).
+DAY_PAGE = 500
 
 # The order and wording of the action form (この内容で行動).
 CHOICE_LABELS = {
@@ -55,7 +61,11 @@ def build(
     day: int | None,
     cursor: str | None,
     inner_of: str | None = None,
+    first: int = 1,
+    speaker: str | None = None,
 ) -> dict[str, Any]:
+    """The village page's context. ``first``: the number of the page's first post (pages
+    after the first); ``speaker``: show only that character's posts."""
     meta = record.meta
     game = record.game
     phase = posts.phase_of(record, now)
@@ -68,7 +78,28 @@ def build(
         inner_slot = inner_of if inner_of in SLOTS else (viewer.slot or SLOTS[0])
         page = _inner_page(record, viewer, inner_slot, shown_day, now, cursor)
     else:
-        page = posts.read(record, viewer, chosen_board, shown_day, now, cursor)
+        page = posts.read(record, viewer, chosen_board, shown_day, now, cursor, limit=DAY_PAGE)
+    of = f"&of={inner_slot}" if inner_slot else ""
+
+    def anchor_url(day_: int, n: int) -> str:
+        return f"?board={chosen_board.value}{of}&day={day_}#p{n}"
+
+    # Unread: what others wrote since the member's previous visit (its recorded access,
+    # read with the village: no request of its own).
+    since = record.members[viewer.slot].last_access if viewer.slot else None
+    speaker = speaker if speaker in SLOTS else None
+    shown = board_view.shown_posts(
+        page.posts,
+        first=first,
+        day=shown_day,
+        last_day=game.day,
+        url=anchor_url,
+        since=since,
+        own_slot=viewer.slot,
+        speaker=speaker,
+        more=page.cursor is not None,
+    )
+    unread = [p for p in shown if p.unread]
     sides = sides_shown(game, phase, viewer)
     deaths = {
         slot: (kind, morning_day)
@@ -95,6 +126,8 @@ def build(
     refusals = {b.value: write_refusal(game, phase, viewer, b, bans, now) for b in Board}
     writable = [b.value for b in Board if refusals[b.value] is None]
     state = State(meta.state)
+    saved = {d: plain(item.choices) for d, item in record.days.items()}
+    chronicle = full_record(game, phase, saved)
     context: dict[str, Any] = {
         "village": meta,
         "state": state.value,
@@ -114,8 +147,13 @@ def build(
         "boards": [b.value for b in readable],
         "board": chosen_board.value,
         "inner_slot": inner_slot,
-        "posts": page.posts,
+        "posts": shown,
         "cursor": page.cursor,
+        "next_first": first + len(page.posts),
+        "speaker": speaker,
+        "speakers": [s for s in SLOTS if any(p.slot == s for p in page.posts)],
+        "first_unread": unread[0].n if unread else None,
+        "unread_count": len(unread),
         "writable": writable,
         # With no board open to the viewer, say why (the public board's reason).
         "write_refusal": None if writable else refusals[Board.PUBLIC.value],
@@ -129,6 +167,8 @@ def build(
         if bans.public_until and bans.public_until > now
         else None,
         "form": None,
+        # The full record (全記録) of the day shown; None until every log is open.
+        "record": chronicle[shown_day] if chronicle is not None else None,
     }
     if viewer.slot is not None and state is State.RUNNING:
         context["form"] = action_form(record, viewer)

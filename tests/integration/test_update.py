@@ -180,6 +180,10 @@ def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players
     morning, ending = texts(village, "public", 4, clock())
     assert morning.startswith("4日目の朝になりました。")
     assert "人間サイドの勝利" in ending
+    # The report names the oni side as the member list does (job and persona), punctuated.
+    names = posts.names_of(record)
+    oni = "、".join(names[s] for s in SLOTS if s in cast.oni)
+    assert ending.endswith(f"鬼は {oni} の3人でした。狂人は {names[cast.madman]} でした。")
     for account in seated.values():
         state = load_account(account)
         assert state.holds.as_dict() == {} and state.lock_until is None  # no lock for the end

@@ -101,7 +101,11 @@ def check_batch(mails, village_id, seated, kind: str, day: int, clock) -> dict[s
         assert_tells_nothing_of_others(mail, record, slot, ending=kind == "ending")
         mine = private(game, Viewer(account_id=account, slot=slot))
         # The personal link: this account, this village, today; it expires at the update.
-        [link, *quick] = [u for u in links_in(mail.text) if "/m/" in u]
+        # The text part: one link in (and the unsubscribe link); the one-tap links are in
+        # the HTML part, one line of short target links per action.
+        [link] = [u for u in links_in(mail.text) if "/m/" in u]
+        [html_link, *quick] = [u for u in links_in(mail.html) if "/m/" in u]
+        assert html_link == link
         token = path_of(link).split("/m/")[1]
         signed = read_member_token(token, meta.next_update - timedelta(seconds=1))
         assert (signed.account_id, signed.village_id, signed.day) == (account, village_id, day)

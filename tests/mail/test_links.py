@@ -54,9 +54,11 @@ def running(players, clock, rng, village):
 
 
 def member_links(mail) -> dict[tuple[str | None, str | None], str]:
-    """The /m/ paths of a mail by (key, target); (None, None) is the personal link."""
+    """The /m/ paths of a mail by (key, target); (None, None) is the personal link.
+
+    The text part carries the personal link only; the one-tap links are in the HTML part."""
     found = {}
-    for url in links_in(mail.text):
+    for url in links_in(mail.text) + links_in(mail.html):
         if "/m/" in url:
             link = links.read_member_token(path_of(url)[3:], links.runtime.now())
             found[(link.key, link.target)] = path_of(url)

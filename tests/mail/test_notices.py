@@ -145,7 +145,7 @@ def test_reminders_go_once_before_the_deadline_to_living_members_who_have_not_sa
         assert reminder.subject == "【メビウス人狼】1番 テスト村：〆切が近づいています（1日目）"
         assert "今日の行動がまだ決まっていません" in reminder.text
         assert f"〆切: {deadline}" in reminder.text
-        assert "ワンタップで行動" in reminder.text
+        assert "ワンタップで行動" in reminder.html
     assert record.meta.reminded_day == 1
     # Once: later ticks of the day, a duplicate tick, a save after the reminder: nothing more.
     tick(clock, rng)

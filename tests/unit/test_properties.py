@@ -493,3 +493,36 @@ def test_random_divination_and_empathy(seed):
     for empath, result in empathy.items():
         assert result.target == PARTNERS[empath]
         assert result.verdict == verdict(village.sides, PARTNERS[empath])
+
+
+# ----- the full record's causes of death (RULES §4.3) -----
+
+
+@GAMES
+@given(SEEDS)
+def test_the_causes_read_back_from_a_finished_game_agree_with_each_morning(seed):
+    """``night_causes`` (the full record) explains every death of every night, from the
+    finished game and that night's saved choices alone: ash exactly when judged, the killer
+    among the strikers, guards dead only guarding a struck character."""
+    steps = list(nights(seed))
+    village = final(seed)
+    for step in steps:
+        morning = step.morning
+        causes = village.night_causes(morning, step.choices)
+        assert set(causes) == set(morning.deaths)
+        for slot, reasons in causes.items():
+            kinds = {c.kind for c in reasons}
+            assert reasons, slot
+            assert (
+                ("judged" in kinds) == (morning.deaths[slot] == "ash") == (slot == morning.judged)
+            )
+            strikers = {c.by for c in reasons if c.kind in ("attacked", "assassinated", "guarding")}
+            if slot in morning.killers:
+                assert morning.killers[slot] in strikers
+            else:
+                assert not kinds & {"attacked", "assassinated", "guarding"}
+            for cause in reasons:
+                if cause.kind == "guarding":
+                    assert JOB_OF[slot] == "guard" and step.choices[slot].guard == cause.target
+                if cause.kind == "blocked":
+                    assert slot in ("assassin", *(a.attacker for a in [morning.attack] if a))

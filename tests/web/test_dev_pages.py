@@ -1,8 +1,15 @@
 """The local-only pages: sent mail with clickable links, and a clock to move forward."""
 
+import math
+import re
+from datetime import timedelta
+
 import pytest
 
 from chalicelib import runtime
+from chalicelib.clock import jst
+from chalicelib.storage.repository import load_village
+from chalicelib.timeline import TIMINGS, Pace
 from tests.web.conftest import alert, text
 
 
@@ -50,6 +57,9 @@ def test_the_outbox_lists_sent_mail_with_clickable_links(browser, local_village)
     assert "【メビウス人狼】メールアドレスの確認" in page
     assert "alice@example.jp" in page
     assert '<a href="http://127.0.0.1:8000/verify?token=abc"' in page
+    # Sent at 12:00 JST, shown in JST as every time is.
+    assert "alice@example.jp・2026年12月1日 12:00" in page
+    assert "2026-12-01T" not in page
 
 
 def test_the_clock_moves_forward_by_the_minutes_chosen(browser, local_village):
@@ -66,9 +76,46 @@ def test_the_clock_moves_forward_by_the_minutes_chosen(browser, local_village):
 
 def test_the_local_runner_links_its_pages_from_every_page(browser, local_village):
     page = text(browser.get("/"))
-    assert '<a href="/dev/outbox">送信メール</a>' in page
-    assert '<a href="/dev/clock">時計</a>' in page
+    assert '<a href="/dev/outbox" title="送信メール（ローカル）">メール</a>' in page
+    assert '<a href="/dev/clock" title="時計（ローカル）">時計</a>' in page
 
 
 def test_no_dev_links_without_the_local_runner(browser):
     assert "/dev/outbox" not in text(browser.get("/"))
+
+
+def test_the_clock_moves_a_village_to_its_next_phase(browser, local_village, clock, game):
+    vid, _ = game
+    meta = load_village(vid).meta
+    short = TIMINGS[Pace.SHORT]
+    clock.advance(timedelta(minutes=3, seconds=20))  # day 1, 3 min 20 s in
+    page = text(browser.get("/dev/clock"))
+    card = re.search(rf'<a href="/villages/{vid}">.*?</section>', page, re.S).group(0)
+    assert "短期・進行中・いまは昼" in card
+    assert f"次の更新: {jst(meta.next_update)}" in card
+    buttons = re.findall(r'name="to" value="([a-z_]+)">(.+?)（', card)
+    assert buttons == [("loss_time", "ロスタイムへ"), ("night", "夜へ"), ("update", "次の更新へ")]
+    deadline = meta.day_started_at + short.day
+    steps = {
+        "loss_time": deadline,
+        "night": deadline + short.loss_time,
+        "update": meta.next_update,
+    }
+    for step, moment in steps.items():
+        moved = browser.post("/dev/clock", {"to": step, "village": vid})
+        assert moved.status_code == 303
+        # The whole minutes that reach the moment (the real clock runs on meanwhile).
+        assert local_village.moved[-1] == math.ceil((moment - clock()).total_seconds() / 60)
+    # In loss time only the night and the update are ahead.
+    clock.now = deadline + timedelta(minutes=1)
+    card = re.search(
+        rf'<a href="/villages/{vid}">.*?</section>', text(browser.get("/dev/clock")), re.S
+    )
+    assert "いまはロスタイム" in card.group(0)
+    assert 'value="loss_time"' not in card.group(0)
+    refused = browser.post("/dev/clock", {"to": "loss_time", "village": vid})
+    assert refused.status_code == 400
+    assert alert(refused) == "その村の、その時刻へは進められません"
+    for bad in ({"to": "dawn", "village": vid}, {"to": "night", "village": "999"}):
+        assert browser.post("/dev/clock", bad).status_code == 400
+    assert len(local_village.moved) == 3

@@ -36,6 +36,18 @@ ONI_SHARED = {  # the choices the oni side shares, as the page names them
     "resign": "投了",
     "force": "強制裁き",
 }
+CHOICE_LABEL = {
+    "pray": "祈り",
+    "divine": "占い",
+    "guard": "警備",
+    "assassinate": "暗殺",
+    "attack": "襲撃先",
+    "attacker": "実行犯",
+    "dm": "偽のDM",
+    "victory": "勝利宣言",
+    "resign": "投了",
+    "force": "強制裁き",
+}
 MARKER = re.compile(r"MK:[a-z]+:[a-z_]+:[a-z0-9]+:d\d+:END")
 
 
@@ -63,6 +75,7 @@ class Play:
     takeover_until: datetime | None = None  # the takeover's public-board ban (RULES §8)
     markers: list[Marker] = field(default_factory=list)
     saved: dict[str, dict[str, str]] = field(default_factory=dict)  # this day's choices
+    saved_by_day: dict[int, dict[str, dict[str, str]]] = field(default_factory=dict)
     seen: set = field(default_factory=set)  # kinds of viewers and facts the run exercised
 
 
@@ -289,6 +302,7 @@ def check_viewer(client, clock, play: Play, record, account, boards=None, days=N
                 )
                 facts = (game, ending, phase, clock(), names, slot_by_name, slot)
                 check_page_facts(play, facts, html, where)
+                check_full_record(play, game, ending, names, slot_by_name, day, html, where)
 
 
 def check_page_facts(play: Play, facts, html: str, where) -> None:
@@ -325,9 +339,20 @@ def check_page_facts(play: Play, facts, html: str, where) -> None:
         for kind, lines in expected.items():
             if lines:
                 play.seen.add(("private", kind))
-        killer = re.findall(r"あなたは(\d+)日目の朝に亡くなりました。相手は(.+?)です。", html)
+        killer = re.findall(
+            r"あなたは(\d+)日目の朝に亡くなりました。(?:相手は(.+?)です|(実行犯として自分自身)を襲撃しました)。",
+            html,
+        )
         struck = [(m.day, m.killers[slot]) for m in game.mornings if slot in m.killers]
-        assert killer == ([(str(struck[-1][0]), names[struck[-1][1]])] if struck else []), where
+        told = []
+        if struck:
+            day, striker = struck[-1]
+            told = [
+                (str(day), "", "実行犯として自分自身")
+                if striker == slot
+                else (str(day), names[striker], "")
+            ]
+        assert killer == told, where
         if struck:
             play.seen.add(("private", "killer"))
 
@@ -358,6 +383,60 @@ def check_page_facts(play: Play, facts, html: str, where) -> None:
         assert board_options(html) == writable(game, phase, slot, banned), where
 
 
+def check_full_record(play: Play, game, ending, names, slot_by_name, day, html, where) -> None:
+    """The full record (全記録): nobody's before the ending, everyone's in it, and all of it:
+    the day's draws at creation, deaths with kind and killer, every result and DM with its
+    receiver, every member's saved choices."""
+    section = re.search(r'<section id="record".*?</section>', html, re.S)
+    if not ending:
+        assert section is None and "全記録" not in html, where
+        return
+    assert section is not None, where
+    play.seen.add(("full record", "shown"))
+    shown = unescape(re.sub(r"<[^>]+>", "", section.group(0)))
+    if day == 0:
+        for seer, target in game.random_targets.items():
+            verdict = "鬼" if game.sides[target] == "oni" else "人"
+            assert f"{names[seer]}の初日ランダム占い先: {names[target]}（{verdict}）" in shown, (
+                where
+            )
+    for m in (m for m in game.mornings if m.day == day):
+        assert f"裁き: {names[m.judged]}" in shown, where
+        for dead, kind in m.deaths.items():
+            line = re.search(rf"{re.escape(names[dead])}: (灰|遺体)（(.*?)）(.*)", shown)
+            assert line and line.group(1) == ("灰" if kind == "ash" else "遺体"), where
+            killer = m.killers.get(dead)
+            told = f"。本人に伝わった相手: {names[killer]}" if killer else ""
+            assert line.group(3) == told, where
+            play.seen.add(("full record", "death"))
+        for reader, r in m.results.items():
+            verdict = VERDICT_LABEL[str(r.verdict)]
+            assert re.search(
+                rf"{re.escape(names[reader])}へ（.+?）: {re.escape(names[r.target])}は{verdict}",
+                shown,
+            ), where
+            play.seen.add(("full record", "result"))
+        for reader, dm in m.dms.items():
+            dm_line = f"{names[dm.writer]}から「{names[dm.names]}」"
+            assert f"{names[reader]}へ（ダイイングメッセージ）: {dm_line}" in shown, where
+    # Each day's choices, but for the last day of an ending by the update: it had no night.
+    acted = day >= 1 and (day < game.day or game.ending.by != "elimination")
+    assert ("日目の行動</h3>" in section.group(0)) == acted, where
+    if acted:
+        rows = re.findall(
+            r'<li><span class="who">(.+?)</span>: (.*?)</li>',
+            section.group(0).split("日目の行動</h3>", 1)[1],
+        )
+        listed = {slot_by_name[unescape(n)]: unescape(re.sub(r"<[^>]+>", "", c)) for n, c in rows}
+        assert set(listed) == set(SLOTS), where
+        for s in SLOTS:
+            made = play.saved_by_day.get(day, {}).get(s, {})
+            expected = {f"{CHOICE_LABEL[k]}→{names[v]}" for k, v in made.items()}
+            assert set(listed[s].split("、")) == (expected or {"なし"}), (where, s)
+            if made:
+                play.seen.add(("full record", "choices"))
+
+
 def write_markers(play: Play, clock) -> None:
     """Every member writes a marker on every board the rules open to it now (a day phase)."""
     game = load_village(play.vid).game
@@ -384,7 +463,7 @@ def write_markers(play: Play, clock) -> None:
 def save_random_choices(play: Play, clock) -> None:
     """Random legal choices for every member; commands rarely, never both at once."""
     game = load_village(play.vid).game
-    play.saved = {}
+    play.saved = play.saved_by_day[game.day] = {}
     for slot, account in play.seats.items():
         if account is None:
             continue
@@ -454,6 +533,7 @@ def play_game(client, clock, seed: int) -> Play:
             # Three of the oni side resign during the day: the ending starts at once.
             for slot in [s for s in SLOTS if oni_side(game.sides[s])][:3]:
                 actions.save_actions(vid, seats[slot], {"resign": slot}, clock())
+                play.saved_by_day.setdefault(day, {})[slot] = {"resign": slot}
             break
         if day == 2:
             # A living member leaves (ID lock); a newcomer takes the vacant seat over.
@@ -491,6 +571,10 @@ def play_game(client, clock, seed: int) -> Play:
         check_viewer(client, clock, play, record, account, boards=["public"], days=some_day)
     for account in (None, *rng.sample(list(seats.values()), 2)):
         check_viewer(client, clock, play, record, account, days=some_day)
+    # The full record of every day, as a visitor reads it.
+    check_viewer(
+        client, clock, play, record, None, boards=["public"], days=range(record.game.day + 1)
+    )
     # Ended: a read-only log, still all open.
     clock.now = record.meta.next_update
     update.advance(vid, clock())
@@ -502,6 +586,7 @@ def play_game(client, clock, seed: int) -> Play:
 
 
 def test_no_page_shows_a_viewer_what_the_rules_keep_from_it(client, clock):
+    """Every viewer, board and phase; the full record (全記録) too: nobody's before the ending."""
     seen = set()
     for seed in SEEDS:
         fresh_table()
@@ -523,6 +608,12 @@ def test_no_page_shows_a_viewer_what_the_rules_keep_from_it(client, clock):
         } <= play.seen, seed
         assert {("private", "result"), ("private", "random"), ("choices", "own")} <= play.seen
         assert ("choices", "oni votes") in play.seen, seed
+        assert {
+            ("full record", "shown"),
+            ("full record", "death"),
+            ("full record", "result"),
+            ("full record", "choices"),
+        } <= play.seen, seed
         for board in ("public", "oni", "grave", "inner"):
             assert ("markers shown", board) in play.seen, seed
         seen |= play.seen

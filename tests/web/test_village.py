@@ -177,7 +177,7 @@ def test_bad_day_and_cursor_queries_are_400s(browser, clock, game):
     assert alert(bad_cursor) == "ページの指定が正しくありません"
     future = browser.get(f"/villages/{vid}", day="99")
     assert future.status_code == 200  # clamped to today
-    assert 'aria-current="page">1日目' in text(future)
+    assert 'aria-label="1日目" aria-current="page">1</a>' in text(future)
 
 
 # ----- joining and leaving -----
@@ -462,7 +462,8 @@ def test_tabs_private_panel_and_day_navigation(new_browser, browser, clock, game
     clock.advance(timedelta(minutes=1))
     page = text(browser.get(f"/villages/{vid}"))
     assert re.findall(r'aria-label="日付">(.*?)</nav>', page, re.S)
-    assert ">プロローグ</a>" in page and ">1日目</a>" in page and ">2日目</a>" in page
+    for label in ("プロローグ", "1日目", "2日目"):
+        assert f'aria-label="{label}"' in page
     assert "2日目の朝になりました。" in page
     assert "一日目の発言" not in page
     day1 = text(browser.get(f"/villages/{vid}", day="1"))

@@ -1,0 +1,101 @@
+"""One board page as players of BBS villages read it: numbered posts, ``>>12`` anchors that
+open inline without JavaScript, a speaker filter and unread marks.
+
+Presentation only: every post given here was already read through ``posts.read``, which
+asks ``visibility``; an anchor opens inline only a post of the same page, and links any
+other to its own page (which checks again).
+"""
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from markupsafe import Markup, escape
+
+from ..storage.models import PostItem
+
+# >>12 (post 12 of this board and day) and >>2:12 (day 2); full-width forms too, as
+# Japanese phone keyboards type them.
+ANCHOR = re.compile(r"(?:>>|＞＞|≫)(?:([0-9０-９]{1,3})[:：])?([0-9０-９]{1,4})")
+
+
+@dataclass(frozen=True)
+class ShownPost:
+    n: int  # its number on this board and day, from 1
+    item: PostItem
+    body: Markup  # the text, escaped, with anchors
+    unread: bool
+
+
+def _number(digits: str) -> int:
+    return int(unicodedata.normalize("NFKC", digits))
+
+
+def body(
+    text: str,
+    day: int,
+    last_day: int,
+    on_page: dict[int, PostItem],
+    url: Callable[[int, int], str],
+    more: bool = False,
+) -> Markup:
+    """``text`` escaped, each anchor made a ``<details>`` showing the post when it is on this
+    page, a link to its page when it is on another day or page (``more``: this day goes on
+    after this page), or left as text when there is no such post."""
+    first = min(on_page, default=1)
+    last = max(on_page, default=0)
+    out: list[Markup] = []
+    pos = 0
+    for match in ANCHOR.finditer(text):
+        out.append(escape(text[pos : match.start()]))
+        pos = match.end()
+        label = match.group(0)
+        target_day = _number(match.group(1)) if match.group(1) else day
+        n = _number(match.group(2))
+        quoted = on_page.get(n) if target_day == day else None
+        if quoted is not None:
+            out.append(
+                Markup(
+                    '<details class="anchor"><summary>{}</summary>'
+                    '<span class="quoted"><a href="{}">{}</a> <b>{}</b> {}</span></details>'
+                ).format(label, url(day, n), n, quoted.author or "村の記録", quoted.text)
+            )
+        elif (
+            n >= 1
+            and target_day <= last_day
+            and (target_day != day or n < first or (n > last and more))
+        ):
+            out.append(
+                Markup('<a class="anchor" href="{}">{}</a>').format(url(target_day, n), label)
+            )
+        else:
+            out.append(escape(label))
+    out.append(escape(text[pos:]))
+    return Markup("").join(out)
+
+
+def shown_posts(
+    items: Sequence[PostItem],
+    *,
+    first: int,
+    day: int,
+    last_day: int,
+    url: Callable[[int, int], str],
+    since: datetime | None,
+    own_slot: str | None,
+    speaker: str | None,
+    more: bool = False,
+) -> list[ShownPost]:
+    """Numbers the page's posts from ``first``; marks as unread what others wrote after
+    ``since`` (the viewer's previous visit); keeps only ``speaker``'s posts when one is given
+    (numbers and anchors still count every post)."""
+    on_page = {first + i: item for i, item in enumerate(items)}
+    shown = []
+    for n, item in on_page.items():
+        if speaker is not None and item.slot != speaker:
+            continue
+        unread = since is not None and item.created_at > since and item.slot != own_slot
+        shown.append(ShownPost(n, item, body(item.text, day, last_day, on_page, url, more), unread))
+    return shown
