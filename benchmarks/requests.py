@@ -38,15 +38,20 @@ def counting() -> Iterator[Counter]:
         Connection._make_api_call = original
 
 
-def view_village(village_id: str, grant: sessions.Grant, now: datetime, touch: bool = False) -> None:
+def view_village(
+    village_id: str, grant: sessions.Grant, now: datetime, touch: bool = False
+) -> None:
     """What one village page needs, as the page builds it: the session, the village, the day's
     posts (numbered, anchors, unread marks from the recorded access), own choices, the full
-    record. ``touch``: also the access write a member's view makes at most once a minute."""
-    account_id = sessions.check(grant.account_id, grant.session_id, now).account_id
+    record. ``touch``: the access write a member's view makes at most once a minute, which
+    checks the session item in the same request."""
     record = load_village(village_id)
-    viewer = posts.viewer_of(record, account_id)
     if touch:
-        villages.touch(village_id, account_id, now, record)
+        live = villages.touch_checking_session(record, grant, now)
+    else:
+        live = sessions.check(grant.account_id, grant.session_id, now)
+    assert live is not None
+    viewer = posts.viewer_of(record, live.account_id)
     village_view.build(record, viewer, now, None, None, None)
 
 

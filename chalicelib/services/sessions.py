@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pynamodb.exceptions import DoesNotExist
+from pynamodb.expressions.condition import Condition
 
 from ..storage.db import ensure_configured
 from ..storage.models import SessionItem
@@ -25,7 +26,6 @@ class Grant:
     account_id: str
     session_id: str
     village_id: str | None
-    expires_at: datetime
 
     def acts_in(self, village_id: str) -> bool:
         return self.village_id is None or self.village_id == village_id
@@ -50,7 +50,7 @@ def open_session(
         created_at=now,
         expires_at=expires_at,
     ).save()
-    return Grant(account_id, session_id, village_id, expires_at)
+    return Grant(account_id, session_id, village_id)
 
 
 def check(account_id: str, session_id: str, now: datetime) -> Grant | None:
@@ -64,7 +64,21 @@ def check(account_id: str, session_id: str, now: datetime) -> Grant | None:
         return None
     if item.expires_at is None or item.expires_at <= now:
         return None
-    return Grant(account_id, session_id, item.village_id, item.expires_at)
+    return Grant(account_id, session_id, item.village_id)
+
+
+def key(grant: Grant) -> tuple[str, str]:
+    return account_pk(grant.account_id), session_sk(grant.session_id)
+
+
+def live(grant: Grant, now: datetime) -> Condition:
+    """The condition that the session item the grant names is there, unexpired, same scope."""
+    scope = (
+        SessionItem.village_id.does_not_exist()
+        if grant.village_id is None
+        else SessionItem.village_id == grant.village_id
+    )
+    return (SessionItem.expires_at > now) & scope
 
 
 def close(grant: Grant) -> None:

@@ -18,6 +18,7 @@ from ..storage.models import (
     DayItem,
     MemberItem,
     PresenceItem,
+    SessionItem,
     VillageItem,
 )
 from ..storage.repository import (
@@ -40,7 +41,7 @@ from ..timeline import (
     Pace,
     State,
 )
-from . import posts
+from . import posts, sessions
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
 
@@ -383,6 +384,34 @@ def touch(
             actions=[MemberItem.last_access.set(now)],
             condition=MemberItem.account_id == account_id,
         )
+
+
+def touch_checking_session(
+    record: VillageRecord, claim: sessions.Grant, now: datetime
+) -> sessions.Grant | None:
+    """Records a member's access in the same write that checks its session item: the claim
+    back if the session is live (whether or not the access was recorded), else None."""
+    slot = record.slot_of(claim.account_id)
+    try:
+        with transaction() as t:
+            session_pk, session_sk = sessions.key(claim)
+            t.condition_check(
+                SessionItem, session_pk, range_key=session_sk, condition=sessions.live(claim, now)
+            )
+            if slot is not None:
+                t.update(
+                    MemberItem(village_pk(record.village_id), slot_sk(slot)),
+                    actions=[MemberItem.last_access.set(now)],
+                    condition=MemberItem.account_id == claim.account_id,
+                )
+    except TransactWriteError as error:
+        codes = [reason.code if reason else None for reason in error.cancellation_reasons or []]
+        if codes[:1] == ["ConditionalCheckFailed"]:
+            return None
+        if codes[:1] != [None] and codes[:1] != ["None"]:
+            # Not the member leaving meanwhile (a conflict, a throttle): read the session.
+            return sessions.check(claim.account_id, claim.session_id, now)
+    return claim
 
 
 def last_access(record: VillageRecord, slot: str) -> datetime | None:

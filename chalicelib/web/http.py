@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 from chalice import Response
 
 from .. import runtime, signing
-from ..services.sessions import SESSION_FOR
+from ..services.sessions import SESSION_FOR, Grant
 
 SESSION_COOKIE = "mobius_session"
 MAX_FORM = 64 * 1024
@@ -48,9 +48,10 @@ class Session:
     account_id: str | None
     csrf: str
     session_id: str | None = None
+    village_id: str | None = None  # a mail link's narrow session
 
     def cookie(self, now: datetime) -> str:
-        payload = {"a": self.account_id, "s": self.session_id, "c": self.csrf}
+        payload = {"a": self.account_id, "s": self.session_id, "v": self.village_id, "c": self.csrf}
         token = signing.sign("session", payload, now + SESSION_FOR)
         attributes = f"Path=/; HttpOnly; SameSite=Lax; Max-Age={int(SESSION_FOR.total_seconds())}"
         if not runtime.is_local():
@@ -58,8 +59,12 @@ class Session:
         return f"{SESSION_COOKIE}={token}; {attributes}"
 
 
-def fresh_session(account_id: str | None = None, session_id: str | None = None) -> Session:
-    return Session(account_id=account_id, csrf=secrets.token_urlsafe(24), session_id=session_id)
+def fresh_session(grant: Grant | None = None) -> Session:
+    """A new cookie (and CSRF token), for nobody or for a newly opened session."""
+    csrf = secrets.token_urlsafe(24)
+    if grant is None:
+        return Session(account_id=None, csrf=csrf)
+    return Session(grant.account_id, csrf, grant.session_id, grant.village_id)
 
 
 def read_session(headers: dict, now: datetime) -> Session | None:
@@ -75,10 +80,11 @@ def read_session(headers: dict, now: datetime) -> Session | None:
     payload = signing.unsign("session", morsel.value, now)
     if not isinstance(payload, dict) or not isinstance(payload.get("c"), str):
         return None
-    account_id, session_id = payload.get("a"), payload.get("s")
+    account_id, session_id, village_id = payload.get("a"), payload.get("s"), payload.get("v")
     if not (isinstance(account_id, str) and isinstance(session_id, str)):
-        account_id = session_id = None
-    return Session(account_id=account_id, csrf=payload["c"], session_id=session_id)
+        return Session(account_id=None, csrf=payload["c"])
+    scope = village_id if isinstance(village_id, str) else None
+    return Session(account_id, payload["c"], session_id, scope)
 
 
 def parse_form(raw_body: bytes | None) -> dict[str, str]:

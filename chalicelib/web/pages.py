@@ -51,10 +51,47 @@ class Request:
 class Ctx:
     request: Request
     now: datetime
-    session: Session
-    grant: sessions.Grant | None = None  # the live session item the cookie names
+    session: Session  # the cookie: what it claims is checked against the session item
     set_cookie: str | None = None
     form: dict[str, str] = field(default_factory=dict)
+    _grant: sessions.Grant | None = None
+    _settled: bool = False
+
+    @property
+    def grant(self) -> sessions.Grant | None:
+        """The live session item the cookie names, read at first need (one GetItem)."""
+        if not self._settled:
+            claim = self.session
+            grant = None
+            if claim.account_id and claim.session_id:
+                grant = sessions.check(claim.account_id, claim.session_id, self.now)
+            self.settle(grant)
+        return self._grant
+
+    def settle(self, grant: sessions.Grant | None) -> None:
+        """Records what the session item said; a dead one leaves only the CSRF token."""
+        self._settled = True
+        self._grant = grant
+        if grant is None and self.session.account_id:  # logged out elsewhere, a new password
+            self.session = Session(account_id=None, csrf=self.session.csrf)
+            self.set_cookie = self.session.cookie(self.now)
+
+    @property
+    def settled(self) -> bool:
+        return self._settled
+
+    def session_claim(self) -> sessions.Grant:
+        """What the cookie claims, for a write that checks it against the session item."""
+        claim = self.session
+        assert claim.account_id is not None and claim.session_id is not None
+        return sessions.Grant(claim.account_id, claim.session_id, claim.village_id)
+
+    def claimed_member(self, village_id: str) -> str | None:
+        """Whom the (signed) cookie claims to act for here, before the session item is read."""
+        claim = self.session
+        if claim.account_id and claim.session_id and claim.village_id in (None, village_id):
+            return claim.account_id
+        return None
 
     @property
     def account_id(self) -> str | None:
@@ -90,10 +127,8 @@ class Ctx:
     def _replace(self, grant: sessions.Grant | None) -> None:
         if self.grant is not None:
             sessions.close(self.grant)
-        self.grant = grant
-        self.session = fresh_session(
-            grant.account_id if grant else None, grant.session_id if grant else None
-        )
+        self._grant, self._settled = grant, True
+        self.session = fresh_session(grant)
         self.set_cookie = self.session.cookie(self.now)
 
 
@@ -110,15 +145,8 @@ def page(handler: Handler, *, csrf: bool = True) -> Callable[[Request], Response
     def run(request: Request) -> Response:
         now = runtime.now()
         session = read_session(request.headers, now)
-        grant = None
-        renew = session is None
-        if session is not None and session.account_id and session.session_id:
-            grant = sessions.check(session.account_id, session.session_id, now)
-            if grant is None:  # logged out elsewhere, or a new password: keep only the CSRF
-                session = Session(account_id=None, csrf=session.csrf)
-                renew = True
-        ctx = Ctx(request, now, session or fresh_session(), grant)
-        if renew:
+        ctx = Ctx(request, now, session or fresh_session())
+        if session is None:
             ctx.set_cookie = ctx.session.cookie(now)
         try:
             if request.method == "POST" and csrf:
@@ -354,12 +382,19 @@ def _village_page(
     ctx: Ctx, village_id: str, status: int = 200, message: str | None = None, **extra: Any
 ) -> Response:
     record = _record(village_id)
+    # A member's view records its access (at most once a minute); when it does, that same
+    # write checks the session item too, so the page never costs more than three requests.
+    claimed = ctx.member_account(village_id) if ctx.settled else ctx.claimed_member(village_id)
+    slot = record.slot_of(claimed)
+    if claimed is not None and slot is not None:
+        member = record.members[slot]
+        if member.last_access is None or ctx.now - member.last_access >= ACCESS_RESOLUTION:
+            if ctx.settled:
+                villages.touch(village_id, claimed, ctx.now, record)
+            else:
+                ctx.settle(villages.touch_checking_session(record, ctx.session_claim(), ctx.now))
     account_id = ctx.member_account(village_id)
     viewer = posts.viewer_of(record, account_id)
-    if viewer.slot is not None and account_id is not None:
-        member = record.members[viewer.slot]
-        if member.last_access is None or ctx.now - member.last_access >= ACCESS_RESOLUTION:
-            villages.touch(village_id, account_id, ctx.now, record)
     query = ctx.request.query
     context = village_view.build(
         record,

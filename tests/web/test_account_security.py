@@ -3,13 +3,15 @@ check, registration that completes or leaves nothing, the same answer for known 
 addresses, resending verification, and logging in by a one-time link from mail."""
 
 import re
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
 
+from benchmarks.requests import counting
 from chalicelib import mail
 from chalicelib.services import accounts
-from chalicelib.storage.repository import load_account
+from chalicelib.storage.repository import load_account, load_village
 from tests.web.conftest import (
     PASSWORD,
     alert,
@@ -229,3 +231,30 @@ def test_mail_links_point_at_our_own_site(browser):
     register(browser)
     link = re.search(r"https?://\S+/verify\?token=\S+", mail_text(sent_mails()[0])).group(0)
     assert urlsplit(link).netloc == "127.0.0.1:8000"
+
+
+# ----- a page view stays within three requests with a revocable session -----
+
+
+def test_a_members_page_view_costs_at_most_three_requests(game, browser, new_browser, clock):
+    vid, seated = game
+    browser.login(seated["seer_a"])
+    clock.advance(timedelta(minutes=5))  # the access write is due
+    with counting() as calls:
+        page = browser.get(f"/villages/{vid}")
+    assert page.status_code == 200 and 'action="/villages/' in text(page)
+    assert sum(calls.values()) <= 3, calls
+    assert load_village(vid).members["seer_a"].last_access == clock()
+    with counting() as calls:  # within the minute: no access write, the session is read
+        assert browser.get(f"/villages/{vid}").status_code == 200
+    assert sum(calls.values()) <= 3, calls
+    # A logged-out cookie copied elsewhere: the write that checks the session refuses it.
+    copy = new_browser()
+    copy.cookie = browser.cookie
+    browser.post("/logout")
+    clock.advance(timedelta(minutes=5))
+    seen = copy.get(f"/villages/{vid}")
+    assert seen.status_code == 200
+    assert f'action="/villages/{vid}/actions"' not in text(seen)
+    assert load_village(vid).members["seer_a"].last_access < clock()
+    assert copy.get("/account").status_code == 401
