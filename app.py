@@ -108,32 +108,32 @@ def account_update() -> Response:
 
 @app.route("/villages/{village_id}", methods=["GET"])
 def village(village_id: str) -> Response:
-    return pages.village(village_id)(_request())
+    return pages.village(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/posts", methods=["POST"], content_types=FORM)
 def village_post(village_id: str) -> Response:
-    return pages.village_post(village_id)(_request())
+    return pages.village_post(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/actions", methods=["POST"], content_types=FORM)
 def village_actions(village_id: str) -> Response:
-    return pages.village_actions(village_id)(_request())
+    return pages.village_actions(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/join", methods=["POST"], content_types=FORM)
 def village_join(village_id: str) -> Response:
-    return pages.village_join(village_id)(_request())
+    return pages.village_join(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/leave", methods=["GET"])
 def village_leave(village_id: str) -> Response:
-    return pages.village_leave(village_id)(_request())
+    return pages.village_leave(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/leave", methods=["POST"], content_types=FORM)
 def village_leave_post(village_id: str) -> Response:
-    return pages.village_leave(village_id)(_request())
+    return pages.village_leave(_request(), village_id)
 
 
 # ----- mail links -----
@@ -141,22 +141,22 @@ def village_leave_post(village_id: str) -> Response:
 
 @app.route("/m/{token}", methods=["GET"])
 def member_link(token: str) -> Response:
-    return mail_pages.member_link(token)(_request())
+    return mail_pages.member_link(_request(), token)
 
 
 @app.route("/m/{token}", methods=["POST"], content_types=FORM)
 def member_link_post(token: str) -> Response:
-    return mail_pages.member_link(token)(_request())
+    return mail_pages.member_link(_request(), token)
 
 
 @app.route("/unsubscribe/{token}", methods=["GET"])
 def unsubscribe(token: str) -> Response:
-    return mail_pages.unsubscribe(token)(_request())
+    return mail_pages.unsubscribe(_request(), token)
 
 
 @app.route("/unsubscribe/{token}", methods=["POST"], content_types=FORM)
 def unsubscribe_post(token: str) -> Response:
-    return mail_pages.unsubscribe(token)(_request())
+    return mail_pages.unsubscribe(_request(), token)
 
 
 # ----- the scheduler, its workers and the GM -----

@@ -172,7 +172,7 @@ def _serve(port: int, endpoint: str, saved: dict, secret: str) -> int:
 
     from app import app
     from chalicelib import runtime
-    from chalicelib.mail import sender
+    from chalicelib.notify.ses import sender
     from chalicelib.storage import db
 
     client = state.dynamodb_client(endpoint, REGION)

@@ -8,12 +8,10 @@ cannot be sent, the new account is removed again and the player may simply retry
 import secrets
 from datetime import datetime, timedelta
 
-from pynamodb.exceptions import PutError
-
-from .. import mail, runtime, signing
-from ..storage.db import ensure_configured
-from ..storage.models import CounterItem
-from ..web.render import render
+from .. import runtime, signing
+from ..notify import ses as mail
+from ..render import render
+from ..storage import accounts as store
 from . import accounts
 from .errors import InvalidInput, MailUnavailable
 
@@ -122,13 +120,8 @@ def use_login_link(token: str, now: datetime) -> str:
     invalid = "このリンクは正しくないか、期限が切れているか、すでに使われています"
     if not isinstance(payload, dict) or not isinstance(payload.get("n"), str):
         raise InvalidInput(invalid)
-    ensure_configured()
-    try:
-        CounterItem(
-            f"R#login-link#{payload['n']}", "USED", expires_at=now + 2 * LOGIN_LINK_FOR
-        ).save(condition=CounterItem.pk.does_not_exist())
-    except PutError as error:
-        raise InvalidInput(invalid) from error
+    if not store.use_once(payload["n"], now + 2 * LOGIN_LINK_FOR):
+        raise InvalidInput(invalid)
     account = accounts.find_for_login_link(str(payload.get("a")))
     if account is None:
         raise InvalidInput(invalid)

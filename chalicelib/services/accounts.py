@@ -8,19 +8,19 @@ account expires a day after registration, so nobody can hold someone else's addr
 
 import re
 import unicodedata
-from contextlib import suppress
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
 
 from .. import signing
-from ..storage.db import ensure_configured, transaction
-from ..storage.models import AccountItem, CounterItem, EmailItem
-from ..storage.repository import account_pk, email_pk, load_account
+from ..storage import accounts as store
+from ..storage.errors import Refused
+from ..storage.keys import login_pair_pk, login_source_pk, mail_limit_pk
+from ..storage.models import AccountItem
+from ..storage.repository import load_account
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 
 ACCOUNT_ID = re.compile(r"[A-Za-z0-9_]{3,20}")
@@ -118,24 +118,18 @@ def register(account_id: str, password: str, email: str, now: datetime) -> Regis
         raise InvalidInput("IDは半角英数字と _ の3〜20文字にしてください")
     address = normalize_email(email)
     check_password(password, account_id, address, address.split("@")[0])
-    ensure_configured()
-    account = AccountItem(
-        account_pk(account_id),
-        "ACCOUNT",
-        account_id=account_id,
-        password_hash=_hasher.hash(password),
-        email=address,
-        email_verified=False,
-        holds={},
-        departures=[],
-        preferences=dict.fromkeys(PREFERENCES, True),
-        created_at=now,
-        expires_at=now + UNVERIFIED_FOR,
+    account = store.new_account(
+        account_id,
+        _hasher.hash(password),
+        address,
+        dict.fromkeys(PREFERENCES, True),
+        now,
+        now + UNVERIFIED_FOR,
     )
     _drop_if_expired(account_id, now)
     try:
-        account.save(condition=AccountItem.pk.does_not_exist())
-    except PutError as error:
+        store.create_account(account)
+    except Refused as error:
         raise Conflict("このIDはすでに使われています") from error
     owner = address_owner(address)
     token = verification_token(account_id, address, now) if owner is None else None
@@ -148,28 +142,19 @@ def _drop_if_expired(account_id: str, now: datetime) -> None:
     if account is None or account.email_verified or account.expires_at is None:
         return
     if account.expires_at < now:
-        _delete_unverified(account)
+        store.delete_unverified(account)
 
 
 def cancel_registration(registration: Registration) -> None:
     """Undoes a registration whose mail could not be sent, so that trying again works."""
     account = load_account(registration.account_id)
     if account is not None and account.email == registration.email:
-        _delete_unverified(account)
-
-
-def _delete_unverified(account: AccountItem) -> None:
-    # The item's version is a condition too: a verification in between keeps the account.
-    with suppress(DeleteError):
-        account.delete(condition=AccountItem.email_verified == False)  # noqa: E712
+        store.delete_unverified(account)
 
 
 def address_owner(address: str) -> str | None:
     """The account that verified this address, if any."""
-    try:
-        return EmailItem.get(email_pk(address), "EMAIL", consistent_read=True).account_id
-    except DoesNotExist:
-        return None
+    return store.address_owner(address)
 
 
 def verification_token(account_id: str, email: str, now: datetime) -> str:
@@ -194,28 +179,8 @@ def verify_email(token: str, now: datetime) -> str:
         return account.account_id  # the link opened twice
     previous = account.email if account.email_verified else None
     try:
-        with transaction() as t:
-            t.save(
-                EmailItem(email_pk(address), "EMAIL", account_id=account.account_id),
-                condition=EmailItem.pk.does_not_exist()
-                | (EmailItem.account_id == account.account_id),
-            )
-            if previous is not None:
-                t.delete(
-                    EmailItem(email_pk(previous), "EMAIL"),
-                    condition=EmailItem.account_id == account.account_id,
-                )
-            t.update(
-                account,
-                actions=[
-                    AccountItem.email.set(address),
-                    AccountItem.email_verified.set(True),
-                    AccountItem.undeliverable.set(False),
-                    AccountItem.pending_email.remove(),
-                    AccountItem.expires_at.remove(),
-                ],
-            )
-    except TransactWriteError as error:
+        store.claim_address(account, address, previous)
+    except Refused as error:
         if address_owner(address) not in (None, account.account_id):
             raise Conflict("このメールアドレスは、別のアカウントで確認済みです") from error
         raise Conflict("確認を保存できませんでした。もう一度お試しください") from error
@@ -243,22 +208,17 @@ def _window(now: datetime, length: timedelta) -> str:
 
 def _count(key: str, now: datetime, length: timedelta, by: int = 1) -> int:
     """Counts in this window, atomically, and returns the count with this one."""
-    ensure_configured()
-    counter = CounterItem(key, _window(now, length))
-    counter.update(
-        actions=[CounterItem.count.add(by), CounterItem.expires_at.set(now + 2 * length)]
-    )
-    return int(counter.count)
+    return store.count(key, _window(now, length), now + 2 * length, by)
 
 
 def allow_account_mail(address: str, account_id: str | None, source: str, now: datetime) -> None:
     """Counts one account mail to ``address``; refuses it past any of the hourly limits."""
     limits = [
-        (f"R#mail#address#{address}", MAIL_PER_ADDRESS),
-        (f"R#mail#source#{source[:64]}", MAIL_PER_SOURCE),
+        (mail_limit_pk("address", address), MAIL_PER_ADDRESS),
+        (mail_limit_pk("source", source), MAIL_PER_SOURCE),
     ]
     if account_id is not None:
-        limits.append((f"R#mail#account#{account_id}", MAIL_PER_ACCOUNT))
+        limits.append((mail_limit_pk("account", account_id), MAIL_PER_ACCOUNT))
     if any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits):
         raise RateLimited(
             "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
@@ -279,23 +239,14 @@ def _throttle(account_id: str, source: str, now: datetime) -> None:
     Counting before the (slow) password check means concurrent tries cannot all slip
     under the limit. A refused try counts too, so hammering only lengthens the wait.
     """
-    if _count(f"R#login#source#{source[:64]}", now, LOGIN_WINDOW) > LOGIN_ATTEMPTS_PER_SOURCE:
+    if _count(login_source_pk(source), now, LOGIN_WINDOW) > LOGIN_ATTEMPTS_PER_SOURCE:
         raise RateLimited(
             "この接続元からのログインが多すぎます。しばらく待つか、"
             "ログイン用のリンクをメールで受け取ってください"
         )
-    epoch = datetime.fromtimestamp(0, UTC)
-    pair = CounterItem(_pair_key(account_id, source), "LOGIN")
-    pair.update(
-        actions=[
-            CounterItem.count.add(1),
-            CounterItem.previous_at.set(CounterItem.last_at | epoch),
-            CounterItem.last_at.set(now),
-            CounterItem.expires_at.set(now + LOGIN_THROTTLE_KEPT),
-        ]
+    earlier, previous = store.count_try(
+        login_pair_pk(account_id, source), now, now + LOGIN_THROTTLE_KEPT
     )
-    earlier = int(pair.count) - 1
-    previous = pair.previous_at or epoch
     wait = previous + login_delay(earlier) - now
     if wait > timedelta(0):
         minutes = max(1, -(-int(wait.total_seconds()) // 60))
@@ -305,13 +256,8 @@ def _throttle(account_id: str, source: str, now: datetime) -> None:
         )
 
 
-def _pair_key(account_id: str, source: str) -> str:
-    return f"R#login#pair#{account_id}#{source[:64]}"
-
-
 def login(account_id: str, password: str, source: str, now: datetime) -> AccountItem:
     """Checks the password, throttled per (account, source) with growing delays."""
-    ensure_configured()
     known = valid_account_id(account_id)
     _throttle(account_id if known else "-", source, now)
     account = load_account(account_id) if known else None
@@ -323,8 +269,8 @@ def login(account_id: str, password: str, source: str, now: datetime) -> Account
     if not _password_matches(account, password):
         raise Unauthorized("IDまたはパスワードが違います")
     # A success forgets this source's failures and gives its try back to the source.
-    CounterItem(_pair_key(account_id, source), "LOGIN").delete()
-    _count(f"R#login#source#{source[:64]}", now, LOGIN_WINDOW, by=-1)
+    store.forget_tries(login_pair_pk(account_id, source))
+    _count(login_source_pk(source), now, LOGIN_WINDOW, by=-1)
     return account
 
 
@@ -336,7 +282,7 @@ def _password_matches(account: AccountItem | None, password: str) -> bool:
     if account is None:
         return False
     if _hasher.check_needs_rehash(account.password_hash):
-        account.update(actions=[AccountItem.password_hash.set(_hasher.hash(password))])
+        store.set_password_hash(account, _hasher.hash(password))
     return True
 
 
@@ -368,7 +314,7 @@ def change_password(account_id: str, old: str, new: str) -> None:
     if not _password_matches(account, old):
         raise Forbidden("いまのパスワードが違います")
     check_password(new, account_id, account.email, account.email.split("@")[0])
-    account.update(actions=[AccountItem.password_hash.set(_hasher.hash(new))])
+    store.set_password_hash(account, _hasher.hash(new))
 
 
 def change_email(account_id: str, password: str, email: str, now: datetime) -> Registration:
@@ -381,8 +327,8 @@ def change_email(account_id: str, password: str, email: str, now: datetime) -> R
     if address == account.email:
         raise InvalidInput("いまと同じメールアドレスです")
     try:
-        account.update(actions=[AccountItem.pending_email.set(address)])
-    except UpdateError as error:
+        store.set_pending_email(account, address)
+    except Refused as error:
         raise Conflict("保存できませんでした。もう一度お試しください") from error
     owner = address_owner(address)
     token = verification_token(account_id, address, now) if owner is None else None
@@ -397,8 +343,6 @@ def set_preferences(account_id: str, preferences: dict[str, bool]) -> None:
     if not preferences:
         return  # nothing to change (an empty update is refused by DynamoDB)
     try:
-        account.update(
-            actions=[AccountItem.preferences[key].set(bool(v)) for key, v in preferences.items()]
-        )
-    except (UpdateError, PutError) as error:
+        store.set_preferences(account, preferences)
+    except Refused as error:
         raise Conflict("設定を保存できませんでした。もう一度お試しください") from error

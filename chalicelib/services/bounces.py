@@ -1,13 +1,8 @@
 """SES bounce and complaint notifications (through SNS): stop mail to that address."""
 
-from contextlib import suppress
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, UpdateError
-
-from ..storage.db import ensure_configured
-from ..storage.models import AccountItem, EmailItem
-from ..storage.repository import account_pk, email_pk
+from ..storage import accounts as store
 from .accounts import normalize_email
 from .errors import InvalidInput
 
@@ -32,21 +27,13 @@ def undeliverable_addresses(notification: dict[str, Any]) -> list[str]:
 
 def mark_undeliverable(notification: dict[str, Any]) -> list[str]:
     """Marks the accounts of those addresses; returns their ids."""
-    ensure_configured()
     marked = []
     for address in undeliverable_addresses(notification):
         try:
             email = normalize_email(address)
-            owner = EmailItem.get(email_pk(email), "EMAIL").account_id
-            account = AccountItem.get(account_pk(owner), "ACCOUNT", consistent_read=True)
-        except (InvalidInput, DoesNotExist):
+        except InvalidInput:
             continue
-        if account.email != email:
-            continue  # the account moved to another address meanwhile
-        with suppress(UpdateError):
-            account.update(
-                actions=[AccountItem.undeliverable.set(True)],
-                condition=AccountItem.email == email,
-            )
+        owner = store.mark_undeliverable(email)
+        if owner is not None:
             marked.append(owner)
     return marked

@@ -61,11 +61,13 @@ class VillageItem(Item, discriminator="village"):
     name = UnicodeAttribute()
     pace = UnicodeAttribute()  # long | short
     state = UnicodeAttribute()  # opening | running | ending | ended | abandoned
+    rules = UnicodeAttribute(null=True)  # the rule set's name (absent: mobius, as before)
     character_set = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
     day_started_at = UTCDateTimeAttribute(null=True)  # the update that began the current day
     next_update = UTCDateTimeAttribute(null=True)
     closed_at = UTCDateTimeAttribute(null=True)
+    seats = NumberAttribute(null=True)  # how many characters (absent: 13, a Mobius village)
     occupied = NumberAttribute(default=0)
     open_seats = NumberAttribute(default=0)  # running: vacant living characters (the lounge)
     reminded_day = NumberAttribute(default=0)  # the last day whose reminder is owed
@@ -189,7 +191,7 @@ class CounterItem(Item, discriminator="counter"):
 class OutboxItem(Item, discriminator="outbox"):
     """pk = "O#<village>", sk = "<day>#<kind>#<account>": one mail, sent once.
 
-    Only which mail is owed: the text is made at send time (services/notices.py).
+    Only which mail is owed: the text is made at send time (notify/notices.py).
 
     While not sent, ``gsi1pk = OUTBOX`` lists it for the next tick (a sparse index).
     """

@@ -11,9 +11,10 @@ from chalice import Response
 
 from .. import runtime
 from ..clock import jst
+from ..rulesets.base import State
 from ..services import villages
 from ..storage.models import VillageItem
-from ..timeline import TIMINGS, Pace, Phase, State, deadline_of, phase_at
+from ..storage.repository import village_header
 from .http import BadRequest, redirect
 from .pages import Ctx, page
 
@@ -56,22 +57,17 @@ class LocalVillage:
 
 
 def _steps(meta: VillageItem, now: datetime) -> dict[str, datetime]:
-    ahead: dict[str, datetime] = {}
-    if State(meta.state) is State.RUNNING and meta.day_started_at is not None:
-        deadline = deadline_of(Pace(meta.pace), meta.day_started_at)
-        ahead["loss_time"] = deadline
-        ahead["night"] = deadline + TIMINGS[Pace(meta.pace)].loss_time
-    if meta.next_update is not None:
-        ahead["update"] = meta.next_update
-    return {step: moment for step, moment in ahead.items() if moment > now}
+    header = village_header(meta)
+    return header.rules.moments(header, now)
 
 
 def _villages(now: datetime) -> list[LocalVillage]:
     shown = []
     for state in (State.RUNNING, State.OPENING, State.ENDING):
         for meta in villages.lounge(state.value, limit=20).villages:
-            phase = phase_at(State(meta.state), Pace(meta.pace), meta.day_started_at, now)
-            shown.append(LocalVillage(meta, phase.value, _steps(meta, now)))
+            header = village_header(meta)
+            phase = header.rules.phase(header, now)
+            shown.append(LocalVillage(meta, phase, _steps(meta, now)))
     return shown
 
 
@@ -99,9 +95,9 @@ def clock(ctx: Ctx) -> Response:
 
 
 PHASE_LABELS = {
-    Phase.OPENING.value: "募集中",
-    Phase.DAY.value: "昼",
-    Phase.LOSS_TIME.value: "ロスタイム",
-    Phase.NIGHT.value: "夜",
-    Phase.ENDING.value: "エンディング",
+    "opening": "募集中",
+    "day": "昼",
+    "loss_time": "ロスタイム",
+    "night": "夜",
+    "ending": "エンディング",
 }

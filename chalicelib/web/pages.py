@@ -9,10 +9,12 @@ from typing import Any
 from chalice import Response
 
 from .. import runtime
+from ..render import render
+from ..rulesets.base import VISITOR
 from ..services import account_mail, accounts, actions, posts, sessions, villages
 from ..services.errors import ServiceError
-from ..storage.repository import load_account, load_village
-from ..visibility import VISITOR
+from ..services.unit import Unit
+from ..storage.repository import VillageRecord, load_account
 from . import village_view
 from .http import (
     BadRequest,
@@ -26,7 +28,6 @@ from .http import (
     read_session,
     redirect,
 )
-from .render import render
 
 # A member's page view counts as access (RULES §9); one write a minute is plenty.
 ACCESS_RESOLUTION = timedelta(minutes=1)
@@ -54,6 +55,7 @@ class Ctx:
     session: Session  # the cookie: what it claims is checked against the session item
     set_cookie: str | None = None
     form: dict[str, str] = field(default_factory=dict)
+    unit: Unit = field(default_factory=Unit)  # this request's villages, each loaded once
     _grant: sessions.Grant | None = None
     _settled: bool = False
 
@@ -132,17 +134,18 @@ class Ctx:
         self.set_cookie = self.session.cookie(self.now)
 
 
-Handler = Callable[[Ctx], Response]
+Handler = Callable[..., Response]  # (ctx, *path parameters)
+Page = Callable[..., Response]  # (request, *path parameters)
 
 
-def page(handler: Handler, *, csrf: bool = True) -> Callable[[Request], Response]:
+def page(handler: Handler, *, csrf: bool = True) -> Page:
     """Session, CSRF for POSTs, and every refusal as a page with its message and 4xx status.
 
     ``csrf=False`` only where a signed token in the URL is the authority (one-click
     unsubscribe, RFC 8058, is posted by mail clients without our cookie).
     """
 
-    def run(request: Request) -> Response:
+    def run(request: Request, *params: str) -> Response:
         now = runtime.now()
         session = read_session(request.headers, now)
         ctx = Ctx(request, now, session or fresh_session())
@@ -159,7 +162,7 @@ def page(handler: Handler, *, csrf: bool = True) -> Callable[[Request], Response
                 check_origin(request.headers)
                 ctx.form = parse_form(request.raw_body)
                 check_csrf(session, ctx.form)
-            return handler(ctx)
+            return handler(ctx, *params)
         except (ServiceError, BadRequest) as error:
             return ctx.page("error.html", status=error.status, message=str(error))
 
@@ -363,8 +366,8 @@ def account_update(ctx: Ctx) -> Response:
 # ----- villages -----
 
 
-def _record(village_id: str):
-    record = load_village(village_id) if VILLAGE_ID.fullmatch(village_id) else None
+def _record(ctx: Ctx, village_id: str) -> VillageRecord:
+    record = ctx.unit.village(village_id) if VILLAGE_ID.fullmatch(village_id) else None
     if record is None:
         raise BadRequest("その村は見つかりません", 404)
     return record
@@ -381,7 +384,7 @@ def _int(value: str | None, name: str) -> int | None:
 def _village_page(
     ctx: Ctx, village_id: str, status: int = 200, message: str | None = None, **extra: Any
 ) -> Response:
-    record = _record(village_id)
+    record = _record(ctx, village_id)
     # A member's view records its access (at most once a minute); when it does, that same
     # write checks the session item too, so the page never costs more than three requests.
     claimed = ctx.member_account(village_id) if ctx.settled else ctx.claimed_member(village_id)
@@ -410,77 +413,58 @@ def _village_page(
     return ctx.page("village.html", status, message=message, **context, **extra)
 
 
-def village(village_id: str) -> Handler:
-    @page
-    def show(ctx: Ctx) -> Response:
-        return _village_page(ctx, village_id, done=ctx.request.query.get("done"))
-
-    return show
+@page
+def village(ctx: Ctx, village_id: str) -> Response:
+    return _village_page(ctx, village_id, done=ctx.request.query.get("done"))
 
 
-def village_post(village_id: str) -> Handler:
-    @page
-    def handle(ctx: Ctx) -> Response:
-        account_id = _require_member(ctx, village_id)
-        form = ctx.form
-        board = form.get("board", "public")
-        try:
-            posts.post(village_id, account_id, board, form.get("text", ""), ctx.now)
-        except ServiceError as error:
-            return _village_page(
-                ctx, village_id, error.status, str(error), draft=form.get("text", "")
-            )
-        return redirect(f"/villages/{village_id}?board={board}#posts")
-
-    return handle
+@page
+def village_post(ctx: Ctx, village_id: str) -> Response:
+    account_id = _require_member(ctx, village_id)
+    form = ctx.form
+    board = form.get("board", "public")
+    try:
+        posts.post(village_id, account_id, board, form.get("text", ""), ctx.now, ctx.unit)
+    except ServiceError as error:
+        return _village_page(ctx, village_id, error.status, str(error), draft=form.get("text", ""))
+    return redirect(f"/villages/{village_id}?board={board}#posts")
 
 
-def village_actions(village_id: str) -> Handler:
-    @page
-    def handle(ctx: Ctx) -> Response:
-        account_id = _require_member(ctx, village_id)
-        choices = {
-            key: (ctx.form.get(key) or None)
-            for key in village_view.CHOICE_LABELS
-            if key in ctx.form
-        }
-        try:
-            command = actions.save_actions(village_id, account_id, choices, ctx.now)
-        except ServiceError as error:
-            return _village_page(ctx, village_id, error.status, str(error))
-        done = "ending" if command is not None else "saved"
-        return redirect(f"/villages/{village_id}?done={done}#actions")
-
-    return handle
+@page
+def village_actions(ctx: Ctx, village_id: str) -> Response:
+    account_id = _require_member(ctx, village_id)
+    labels = _record(ctx, village_id).rules.choice_labels
+    choices = {key: (ctx.form.get(key) or None) for key in labels if key in ctx.form}
+    try:
+        command = actions.save_actions(village_id, account_id, choices, ctx.now, ctx.unit)
+    except ServiceError as error:
+        ctx.unit.reload(village_id)
+        return _village_page(ctx, village_id, error.status, str(error))
+    done = "ending" if command is not None else "saved"
+    return redirect(f"/villages/{village_id}?done={done}#actions")
 
 
-def village_join(village_id: str) -> Handler:
-    @page
-    def handle(ctx: Ctx) -> Response:
-        account_id = _require_login(ctx)
-        form = ctx.form
-        try:
-            villages.join(
-                village_id, account_id, form.get("slot", ""), form.get("persona", ""), ctx.now
-            )
-        except ServiceError as error:
-            return _village_page(ctx, village_id, error.status, str(error))
-        return redirect(f"/villages/{village_id}?done=joined")
-
-    return handle
+@page
+def village_join(ctx: Ctx, village_id: str) -> Response:
+    account_id = _require_login(ctx)
+    form = ctx.form
+    try:
+        villages.join(
+            village_id, account_id, form.get("slot", ""), form.get("persona", ""), ctx.now, ctx.unit
+        )
+    except ServiceError as error:
+        return _village_page(ctx, village_id, error.status, str(error))
+    return redirect(f"/villages/{village_id}?done=joined")
 
 
-def village_leave(village_id: str) -> Handler:
-    @page
-    def handle(ctx: Ctx) -> Response:
-        account_id = _require_login(ctx)
-        record = _record(village_id)
-        if record.slot_of(account_id) is None:
-            raise BadRequest("この村に参加していません", 403)
-        if ctx.request.method == "GET":
-            locks = record.meta.state != "opening"
-            return ctx.page("leave.html", village=record.meta, locks=locks)
-        lock_until = villages.leave(village_id, account_id, ctx.now)
-        return ctx.page("left.html", village=record.meta, lock_until=lock_until)
-
-    return handle
+@page
+def village_leave(ctx: Ctx, village_id: str) -> Response:
+    account_id = _require_login(ctx)
+    record = _record(ctx, village_id)
+    if record.slot_of(account_id) is None:
+        raise BadRequest("この村に参加していません", 403)
+    if ctx.request.method == "GET":
+        locks = record.meta.state != "opening"
+        return ctx.page("leave.html", village=record.meta, locks=locks)
+    lock_until = villages.leave(village_id, account_id, ctx.now, ctx.unit)
+    return ctx.page("left.html", village=record.meta, lock_until=lock_until)

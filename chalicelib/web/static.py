@@ -2,8 +2,8 @@
 
 from chalice import Response
 
+from ..render import TEMPLATES
 from .http import SECURITY_HEADERS
-from .render import TEMPLATES
 
 TYPES = {".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 

@@ -22,7 +22,7 @@ from moto.ses.models import ses_backends
 
 from chalicelib import runtime
 from chalicelib.clock import system_clock
-from chalicelib.mail import sender
+from chalicelib.notify.ses import sender
 from chalicelib.personas import YAMAZATO
 from chalicelib.services import accounts, villages
 from chalicelib.storage import db

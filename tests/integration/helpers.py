@@ -7,11 +7,12 @@ import pytest
 
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
+from chalicelib.rulesets.base import VISITOR
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import ServiceError
+from chalicelib.storage.keys import board_pk
 from chalicelib.storage.models import PostItem
-from chalicelib.storage.repository import board_pk, load_village
-from chalicelib.visibility import VISITOR
+from chalicelib.storage.repository import load_village
 
 
 def persona_of(slot: str) -> str:

@@ -9,8 +9,9 @@ import pytest
 
 from chalicelib.services import accounts
 from chalicelib.services.errors import Conflict, InvalidInput, RateLimited, Unauthorized
+from chalicelib.storage.keys import email_pk
 from chalicelib.storage.models import EmailItem
-from chalicelib.storage.repository import email_pk, load_account
+from chalicelib.storage.repository import load_account
 from tests.integration.conftest import make_account
 from tests.integration.helpers import refused
 

@@ -14,8 +14,9 @@ from chalicelib.services.errors import (
     RateLimited,
     Unauthorized,
 )
+from chalicelib.storage.keys import email_pk
 from chalicelib.storage.models import EmailItem, Item
-from chalicelib.storage.repository import email_pk, load_account
+from chalicelib.storage.repository import load_account
 from tests.integration.conftest import PRODUCTION_HASHER, make_account
 from tests.integration.helpers import persona_of, refused
 

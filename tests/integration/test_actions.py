@@ -6,10 +6,10 @@ from datetime import timedelta
 import pytest
 
 from chalicelib.rules import Command
+from chalicelib.rulesets.base import VISITOR, Viewer
 from chalicelib.services import actions, posts, villages
 from chalicelib.services.errors import Forbidden, InvalidInput, NotFound
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.visibility import VISITOR, Viewer
 from tests.integration.conftest import make_account
 from tests.integration.helpers import at, cast_of, fill, kill, refused, start, to_update
 

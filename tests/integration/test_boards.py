@@ -6,12 +6,12 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.labels import SLOT_LABELS
 from chalicelib.rules import SLOTS
+from chalicelib.rulesets.base import VISITOR, Viewer
+from chalicelib.rulesets.mobius.labels import SLOT_LABELS
 from chalicelib.services import actions, paging, posts, villages
 from chalicelib.services.errors import Forbidden, InvalidInput, NotFound, RateLimited
 from chalicelib.storage.repository import load_village
-from chalicelib.visibility import VISITOR, Viewer
 from tests.integration.conftest import make_account
 from tests.integration.helpers import (
     all_posts,

@@ -8,11 +8,11 @@ from pynamodb.exceptions import TransactWriteError
 
 from chalicelib.personas import CHARACTER_SETS
 from chalicelib.rules import SLOTS
+from chalicelib.rulesets.base import VISITOR
+from chalicelib.rulesets.mobius.timeline import OPENING_SPEECH_BAN
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.timeline import OPENING_SPEECH_BAN
-from chalicelib.visibility import VISITOR
 from tests.integration.conftest import make_account
 from tests.integration.helpers import (
     cast_of,

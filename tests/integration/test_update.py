@@ -4,10 +4,10 @@ the ending and the close; each done once however often ``advance`` runs."""
 from datetime import timedelta
 
 from chalicelib.rules import SLOTS
+from chalicelib.rulesets.base import VISITOR
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import Forbidden
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.visibility import VISITOR
 from tests.integration.conftest import make_account
 from tests.integration.helpers import (
     all_posts,

@@ -8,12 +8,13 @@ from datetime import datetime, timedelta
 from urllib.parse import urlencode, urlparse
 
 from chalicelib import jobs, runtime, signing
-from chalicelib.labels import SIDE_LABELS, SLOT_LABELS, VERDICT_LABELS
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS, is_oni_side
+from chalicelib.rulesets.base import Viewer
+from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS, VERDICT_LABELS
+from chalicelib.rulesets.mobius.visibility import private
 from chalicelib.services import posts, scheduler, villages
 from chalicelib.storage.repository import VillageRecord
-from chalicelib.visibility import Viewer, private
 from tests.mail.conftest import Mail, sent_mails
 
 URL = re.compile(r"https://mobius\.example/[A-Za-z0-9_\-./?=]+")

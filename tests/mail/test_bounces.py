@@ -9,9 +9,9 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import jobs
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, sessions
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.timeline import TIMINGS, Pace
 from chalicelib.web.http import Session
 from tests.mail.helpers import MailBox, account_of, body_of, seat, tick
 

@@ -2,9 +2,9 @@
 
 from datetime import timedelta
 
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import actions, villages
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.timeline import TIMINGS, Pace
 from tests.mail.helpers import MailBox, account_of, seat, tick, tick_until
 
 SHORT = TIMINGS[Pace.SHORT]

@@ -8,9 +8,9 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import gm, jobs
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import villages
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.timeline import TIMINGS, Pace
 from tests.mail.helpers import MailBox, account_of, seat, tick
 
 SHORT = TIMINGS[Pace.SHORT]

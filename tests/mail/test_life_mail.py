@@ -8,15 +8,17 @@ the member's own news in it, and none of anyone else's secrets (RULES §5, §8).
 from datetime import timedelta
 
 from chalicelib.clock import jst
-from chalicelib.labels import SIDE_LABELS
 from chalicelib.links import read_member_token
 from chalicelib.rules import JOBS, PARTNERS, SLOTS, Job
+from chalicelib.rulesets.base import Viewer
+from chalicelib.rulesets.mobius.labels import SIDE_LABELS
+from chalicelib.rulesets.mobius.ruleset import ABILITY
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace, deadline_of
+from chalicelib.rulesets.mobius.visibility import private
 from chalicelib.services import actions, villages
-from chalicelib.services.notices import ABILITY
+from chalicelib.storage.keys import state_key
 from chalicelib.storage.models import VillageItem
-from chalicelib.storage.repository import load_account, load_village, state_key
-from chalicelib.timeline import TIMINGS, Pace, deadline_of
-from chalicelib.visibility import Viewer, private
+from chalicelib.storage.repository import load_account, load_village
 from tests.integration.helpers import cast_of
 from tests.mail.helpers import (
     MailBox,

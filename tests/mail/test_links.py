@@ -12,9 +12,9 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import links, signing
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import actions, villages
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.timeline import TIMINGS, Pace
 from tests.mail.helpers import (
     MailBox,
     Phone,

@@ -5,10 +5,10 @@ no runs of blank lines; one-tap links grouped by action in the HTML part."""
 import re
 from datetime import timedelta
 
-from chalicelib.labels import SLOT_LABELS
+from chalicelib.rulesets.mobius.labels import SLOT_LABELS
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import actions
 from chalicelib.storage.repository import load_village
-from chalicelib.timeline import TIMINGS, Pace
 from tests.integration.helpers import at, cast_of
 from tests.mail.helpers import (
     MailBox,

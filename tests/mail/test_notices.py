@@ -11,11 +11,11 @@ import pytest
 from chalice.test import Client
 
 from app import app
-from chalicelib import mail
 from chalicelib.clock import jst
+from chalicelib.notify import ses as mail
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, actions, scheduler, update, villages
 from chalicelib.storage.repository import load_village
-from chalicelib.timeline import TIMINGS, Pace
 from tests.mail.conftest import sent_mails
 from tests.mail.helpers import (
     MailBox,

@@ -6,11 +6,11 @@ import pytest
 from botocore.exceptions import ClientError
 from pynamodb.exceptions import PutError
 
-from chalicelib import mail
+from chalicelib.notify import ses as mail
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, outbox, update
 from chalicelib.storage.models import AccountItem, OutboxItem
 from chalicelib.storage.repository import load_account, load_village
-from chalicelib.timeline import TIMINGS, Pace
 from tests.mail.helpers import (
     MailBox,
     account_of,

@@ -14,11 +14,12 @@ from pynamodb.connection.base import Connection
 from app import app
 from chalicelib import jobs
 from chalicelib.clock import JST
+from chalicelib.rulesets.base import VISITOR
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import posts, scheduler, villages
+from chalicelib.storage.keys import state_key
 from chalicelib.storage.models import OutboxItem, VillageItem
-from chalicelib.storage.repository import load_village, state_key
-from chalicelib.timeline import TIMINGS, Pace
-from chalicelib.visibility import VISITOR
+from chalicelib.storage.repository import load_village
 from tests.integration.conftest import make_account
 from tests.mail.conftest import REGION
 from tests.mail.helpers import MailBox, account_of, seat, tick, tick_until

@@ -3,9 +3,9 @@ its placement and the seers' random targets (RULES §2.1), and nobody anything m
 
 from datetime import timedelta
 
-from chalicelib.labels import SIDE_LABELS, SLOT_LABELS
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS, is_oni_side
+from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS
 from chalicelib.services import scheduler, villages
 from chalicelib.storage.repository import load_village
 from tests.mail.conftest import sent_mails

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from benchmarks.requests import counting
-from chalicelib import mail
+from chalicelib.notify import ses as mail
 from chalicelib.services import accounts
 from chalicelib.storage.repository import load_account, load_village
 from tests.web.conftest import (

@@ -8,8 +8,8 @@ import pytest
 
 from chalicelib import runtime
 from chalicelib.clock import jst
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.storage.repository import load_village
-from chalicelib.timeline import TIMINGS, Pace
 from tests.web.conftest import alert, text
 
 

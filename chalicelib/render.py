@@ -1,4 +1,5 @@
-"""Jinja2 pages: one lazily built environment, autoescaped, with the JST and label filters."""
+"""Jinja2 pages and mail: one lazily built environment, autoescaped, with the JST filter and
+the platform's labels (a rule set hands its own labels to its templates)."""
 
 from functools import cache
 from pathlib import Path
@@ -6,12 +7,12 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from .. import labels
-from ..clock import jst
+from . import labels, rulesets
+from .clock import jst
 
 # Locally the templates sit at the project root; in the Lambda package vendor/templates
 # lands at the package root, the same place relative to chalicelib/.
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
 
 @cache
@@ -24,14 +25,9 @@ def environment() -> Environment:
     )
     env.filters["jst"] = lambda moment: jst(moment) if moment else "—"
     env.globals.update(
-        slot_label=labels.SLOT_LABELS,
-        side_label=labels.SIDE_LABELS,
-        verdict_label=labels.VERDICT_LABELS,
         pace_label=labels.PACE_LABELS,
-        board_label=labels.BOARD_LABELS,
         state_label=labels.STATE_LABELS,
-        choice_label=labels.CHOICE_LABELS_SHORT,
-        ability_label=labels.ABILITY_LABELS,
+        rules_label=rulesets.labels(),
     )
     return env
 

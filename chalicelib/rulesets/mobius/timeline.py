@@ -1,23 +1,10 @@
-"""The clock rules of RULES §2: paces, phases and the times of a day. Pure."""
+"""The Mobius clock (RULES §2): phases and the times of a day for each pace. Pure."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-
-class Pace(StrEnum):
-    LONG = "long"
-    SHORT = "short"
-
-
-class State(StrEnum):
-    """A village's stored state."""
-
-    OPENING = "opening"
-    RUNNING = "running"
-    ENDING = "ending"
-    ENDED = "ended"
-    ABANDONED = "abandoned"
+from ..base import Pace, State
 
 
 class Phase(StrEnum):

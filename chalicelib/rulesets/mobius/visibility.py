@@ -1,4 +1,4 @@
-"""The one place that decides who sees and writes what (RULES §8). Pure.
+"""The Mobius rule set's one place that decides who sees and writes what (RULES §8). Pure.
 
 Every page, mail and API answer asks this module; nothing else decides secrecy.
 """
@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from ...clock import jst
+from ...rules import CHOICE_KEYS, SLOTS, Village, is_oni_side
+from ..base import Bans, Viewer
 from . import chronicle
-from .clock import jst
-from .rules import CHOICE_KEYS, SLOTS, Village, is_oni_side
 from .timeline import Phase
 
 
@@ -20,20 +21,6 @@ class Board(StrEnum):
     GRAVE = "grave"
     INNER = "inner"
 
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: a member playing ``slot``, or a visitor (観光客) when ``slot`` is None."""
-
-    account_id: str | None = None
-    slot: str | None = None
-
-    @property
-    def visitor(self) -> bool:
-        return self.slot is None
-
-
-VISITOR = Viewer()
 
 # Choice keys of one oni-side member that the rest of the oni side may read.
 ONI_SHARED_CHOICES = ("attack", "attacker", "victory", "resign", "force")
@@ -61,14 +48,6 @@ def readable_boards(game: Village, phase: Phase, viewer: Viewer) -> list[Board]:
         boards.append(Board.GRAVE)
     boards.append(Board.INNER)
     return boards
-
-
-@dataclass(frozen=True)
-class Bans:
-    """A member's speech bans (RULES §8)."""
-
-    speech_until: datetime | None = None  # every board: joined in the opening
-    public_until: datetime | None = None  # public board: took over a vacant slot
 
 
 def write_refusal(
@@ -104,12 +83,6 @@ def write_refusal(
     if phase not in (Phase.DAY, Phase.LOSS_TIME):
         return "ロスタイムが終わったので墓の下には書き込めません"
     return None
-
-
-def writable_boards(
-    game: Village, phase: Phase, viewer: Viewer, bans: Bans, now: datetime
-) -> list[Board]:
-    return [b for b in Board if write_refusal(game, phase, viewer, b, bans, now) is None]
 
 
 def sides_shown(game: Village, phase: Phase, viewer: Viewer) -> dict[str, str]:

@@ -9,7 +9,7 @@ from email.mime.text import MIMEText
 from email.utils import format_datetime, formataddr, make_msgid
 from functools import cache
 
-from . import runtime
+from .. import runtime
 
 SENDER_NAME = "メビウス人狼"
 # RFC 5322 lines end in CRLF. The subject is folded once, here; nothing folds headers again,

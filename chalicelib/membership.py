@@ -1,0 +1,176 @@
+"""Who may take, hold and lose a seat (RULES §8, §9), for every rule set. Pure.
+
+The services read a village and an account, ask these functions, and hand what they
+answer to storage's conditional writes; the conditions there keep the same rules
+against concurrent requests.
+"""
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from .clock import jst
+from .labels import PACE_LABELS
+from .rulesets.base import Pace, Seat, SeatRules, State
+
+# ID lock (RULES §9): the formula is not shown to players, only the lock's end.
+LOCK_BASE = timedelta(hours=3)
+LOCK_MAX = timedelta(days=14)
+LOCK_MEMORY = timedelta(days=30)  # departures older than this no longer count
+
+
+def lock_length(recent_departures: int) -> timedelta:
+    """3 h for the first departure in 30 days, doubling with each further one, at most 14 days."""
+    return min(LOCK_BASE * 2 ** max(recent_departures - 1, 0), LOCK_MAX)
+
+
+@dataclass(frozen=True)
+class Lock:
+    departures: list[str]  # ISO times of the departures within LOCK_MEMORY, this one included
+    until: datetime
+
+
+def new_lock(departures: Iterable[str], lock_until: datetime | None, now: datetime) -> Lock:
+    """The lock a departure outside the opening sets; a longer lock already set stays."""
+    recent = [d for d in departures if datetime.fromisoformat(d) > now - LOCK_MEMORY]
+    recent.append(now.isoformat())
+    until = now + lock_length(len(recent))
+    if lock_until is not None and lock_until > until:
+        until = lock_until
+    return Lock(recent, until)
+
+
+@dataclass(frozen=True)
+class Applicant:
+    """What a join needs to know of the account."""
+
+    account_id: str
+    verified: bool
+    lock_until: datetime | None
+    holds: Mapping[str, str]  # pace -> village id
+
+
+class Refusal(ValueError):
+    """A join refused, with the player's sentence and what kind of refusal it is."""
+
+    def __init__(self, message: str, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind  # forbidden | conflict | invalid
+
+
+def join_refusal(
+    applicant: Applicant,
+    state: State,
+    pace: Pace,
+    seats: Mapping[str, Seat],
+    presence: bool | None,
+    slot: str,
+    dead: frozenset[str],
+    now: datetime,
+) -> Refusal | None:
+    """Why this account may not take ``slot`` now (RULES §9), or None.
+
+    ``presence``: None if the account never was in the village, else whether it left.
+    """
+    if not applicant.verified:
+        return Refusal(
+            "メールアドレスの確認がまだです。届いたメールのリンクを開いてください", "forbidden"
+        )
+    if applicant.lock_until and now < applicant.lock_until:
+        return Refusal(
+            f"IDロック中のため参加できません（{jst(applicant.lock_until)}まで）", "forbidden"
+        )
+    if presence is not None:
+        if presence:
+            return Refusal("一度離脱した村には参加できません", "forbidden")
+        return Refusal("すでにこの村に参加しています", "conflict")
+    if pace.value in applicant.holds:
+        return Refusal(f"すでに{PACE_LABELS[pace.value]}村に参加しています", "forbidden")
+    if state not in (State.OPENING, State.RUNNING):
+        return Refusal("この村にはもう参加できません", "forbidden")
+    seat = seats.get(slot)
+    if seat is None:
+        return Refusal("その席はありません", "invalid")
+    if seat.account_id is not None:
+        return Refusal("その席はすでに埋まっています", "conflict")
+    if slot in dead:
+        return Refusal("亡くなったキャラクターの席には参加できません", "forbidden")
+    return None
+
+
+def persona_refusal(
+    state: State, seats: Mapping[str, Seat], slot: str, persona: str, known: bool
+) -> Refusal | None:
+    """Whether the chosen persona may be taken (RULES §9; decisions 17): in the opening, one
+    no other member holds; on a takeover, only for a character nobody has played yet."""
+    if state is State.OPENING:
+        taken = {s.persona for s in seats.values() if s.account_id is not None}
+    elif seats[slot].persona is None:
+        taken = {s.persona for s in seats.values() if s.persona is not None}
+    else:
+        return None  # a takeover plays the character as it is: the persona stays
+    if not known:
+        return Refusal("そのキャラクターは選べません", "invalid")
+    if persona in taken:
+        return Refusal("そのキャラクターはほかの人が選んでいます", "conflict")
+    return None
+
+
+def open_seats(seats: Mapping[str, Seat], dead: frozenset[str]) -> int:
+    """Vacant characters still alive: the seats a newcomer may take over."""
+    return sum(1 for slot, s in seats.items() if s.account_id is None and slot not in dead)
+
+
+def occupied(seats: Mapping[str, Seat]) -> int:
+    return sum(1 for s in seats.values() if s.account_id is not None)
+
+
+def last_access(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> datetime | None:
+    """The later of the last login to the village and the last save of choices."""
+    times = [seat.last_access]
+    for saved in saved_at:
+        if seat.slot in saved:
+            times.append(datetime.fromisoformat(saved[seat.slot]))
+    known = [t for t in times if t is not None]
+    return max(known) if known else None
+
+
+def idle_members(
+    state: State,
+    rules: SeatRules,
+    seats: Mapping[str, Seat],
+    joined: Mapping[str, datetime],
+    saved_at: Iterable[Mapping[str, str]],
+    dead: frozenset[str],
+    day: int,
+    day_started_at: datetime | None,
+    now: datetime,
+) -> list[str]:
+    """Members due for auto-departure (RULES §9) at ``now``, in seat order."""
+    if state not in (State.OPENING, State.RUNNING):
+        return []
+    saves = list(saved_at)
+    idle = []
+    for slot, seat in seats.items():
+        if seat.account_id is None:
+            continue
+        if state is State.RUNNING and slot in dead:
+            continue  # the dead no longer hold the game up ([decided], docs/decisions.md)
+        seen = last_access(seat, saves) or joined[slot]
+        if state is State.OPENING:
+            limit = rules.opening_idle_limit
+        else:
+            limit = rules.idle_limit
+            if (
+                rules.first_access_limit is not None
+                and day_started_at is not None
+                and seen < day_started_at
+                and day == 1
+            ):
+                # A short village wants every member back soon after day 1's start.
+                if now - day_started_at >= rules.first_access_limit:
+                    idle.append(slot)
+                continue
+        if now - seen >= limit:
+            idle.append(slot)
+    return idle

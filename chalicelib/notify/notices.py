@@ -1,0 +1,105 @@
+"""What each member is told by mail, from what the village's rule set allows (RULES §5, §8).
+
+The outbox keeps only *which* notice is owed to whom; the text is made here at
+send time from the village as it is recorded, so a retried send says the same.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..links import MemberLink, member_url, unsubscribe_url
+from ..render import render
+from ..runtime import base_url
+from ..storage.models import AccountItem
+from ..storage.repository import VillageRecord
+
+SITE = "【メビウス人狼】"
+
+
+@dataclass(frozen=True)
+class Notice:
+    to: str
+    subject: str
+    text: str
+    html: str
+    unsubscribe: str
+
+
+def tidy(text: str) -> str:
+    """A plain-text mail as it should read: no trailing spaces, never two blank lines in a
+    row, none at the start or the end."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        line = line.rstrip()
+        if line or (lines and lines[-1]):
+            lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+def compose(
+    record: VillageRecord,
+    account: AccountItem,
+    kind: str,
+    day: int,
+    now: datetime,
+) -> Notice | None:
+    """One member's mail, or None when that account no longer plays a slot here."""
+    slot = record.slot_of(account.account_id)
+    if slot is None:
+        return None
+    rules = record.rules
+    said = rules.notice(record, slot, kind, day, now)
+    if said is None:
+        return None
+    meta = record.meta
+    village_id = record.village_id
+    expires = record.next_update or now
+    if record.next_update is not None:
+        link = member_url(MemberLink(account.account_id, village_id, record.day), expires)
+    else:  # over (abandoned): no update to sign in until, the page stays open to read
+        link = f"{base_url()}/villages/{village_id}"
+    # One-tap choices (the HTML part), grouped by action: one line of short target links each.
+    quick: list[dict[str, Any]] = []
+    if kind in ("start", "morning", "reminder"):
+        for choice in rules.quick_choices(record, slot):
+            links = [
+                {
+                    "target": target,
+                    "url": member_url(
+                        MemberLink(
+                            account.account_id,
+                            village_id,
+                            record.day,
+                            choice.key,
+                            target,
+                            choice.was,
+                        ),
+                        expires,
+                    ),
+                }
+                for target in choice.targets
+            ]
+            quick.append({"key": choice.key, "links": links})
+    unsubscribe = unsubscribe_url(account.account_id, now)
+    context = {
+        **said.context,
+        "kind": kind,
+        "village": meta,
+        "day": day,
+        "next_update": record.next_update,
+        "link": link,
+        "signed_link": record.next_update is not None,
+        "quick": quick,
+        "unsubscribe": unsubscribe,
+    }
+    text_template, html_template = rules.notice_templates
+    return Notice(
+        to=account.email,
+        subject=f"{SITE}{village_id}番 {meta.name}：{said.subject}",
+        text=tidy(render(text_template, **context)),
+        html=render(html_template, **context),
+        unsubscribe=unsubscribe,
+    )

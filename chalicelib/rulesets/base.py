@@ -1,0 +1,249 @@
+"""The rule-set seam: what the platform asks of a game, whatever the game. Pure.
+
+Storage, services, web, mail and the scheduler know villages only through this
+interface; each game (``mobius``, next ``classic``) is one object implementing it,
+found by name in ``chalicelib.rulesets``. Nothing outside a rule set branches on
+which game a village plays.
+
+A rule set reads a village as the platform loaded it (``VillageView``: the stored
+village, its members, their saved choices) and answers with plain data: the game's
+state, the forms a viewer may fill now, who reads and writes which board, what a
+page or a mail shows a viewer, and the ``Step`` an update makes, which storage
+commits in one version-checked transaction with the mail it owes.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from random import Random
+from typing import Any, Protocol
+
+
+class NotNow(ValueError):
+    """A refusal because of the moment (the village is not running, …): a Japanese sentence.
+
+    Any other ``ValueError`` a rule set raises is a refusal of the input itself."""
+
+
+class State(StrEnum):
+    """A village's stored state, the same lifecycle for every game (classic's prologue is
+    ``opening``, its epilogue ``ending``)."""
+
+    OPENING = "opening"
+    RUNNING = "running"
+    ENDING = "ending"
+    ENDED = "ended"
+    ABANDONED = "abandoned"
+
+
+ACTIVE_STATES = (State.OPENING, State.RUNNING, State.ENDING)
+CLOSED_STATES = (State.ENDED, State.ABANDONED)
+
+
+class Pace(StrEnum):
+    """Long or short: an account holds one village of each at a time (RULES §9)."""
+
+    LONG = "long"
+    SHORT = "short"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: a member playing ``slot``, or a visitor (観光客) when ``slot`` is None."""
+
+    account_id: str | None = None
+    slot: str | None = None
+
+    @property
+    def visitor(self) -> bool:
+        return self.slot is None
+
+
+VISITOR = Viewer()
+
+
+@dataclass(frozen=True)
+class Bans:
+    """A member's speech bans (RULES §8)."""
+
+    speech_until: datetime | None = None  # every board: joined in the opening
+    public_until: datetime | None = None  # public board: took over a vacant slot
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One member item as a rule set reads it."""
+
+    slot: str
+    account_id: str | None  # None: vacant
+    persona: str | None
+    name: str  # how pages, mail and reports name the character
+    last_access: datetime | None = None
+    bans: Bans = Bans()
+
+
+class VillageView(Protocol):
+    """A loaded village, as rule sets read it (``storage.VillageRecord`` is one)."""
+
+    @property
+    def village_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def pace(self) -> Pace: ...
+    @property
+    def state(self) -> State: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def day_started_at(self) -> datetime | None: ...
+    @property
+    def next_update(self) -> datetime | None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def game(self) -> Any: ...
+    def seats(self) -> dict[str, Seat]: ...
+    def saved(self, day: int) -> dict[str, dict[str, str]]: ...
+    def saved_days(self) -> dict[int, dict[str, dict[str, str]]]: ...
+    def saved_at(self, day: int) -> dict[str, str]: ...
+
+
+@dataclass(frozen=True)
+class SystemPost:
+    """A post the village itself writes (day starts, deaths, the ending) on ``board``."""
+
+    board: str
+    day: int
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game as created: its state, its seats in order, and the posts it starts with."""
+
+    game: Any
+    seats: tuple[str, ...]
+    posts: tuple[SystemPost, ...] = ()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One transition of a village, decided by its rule set and committed by storage at once.
+
+    ``seal_day``: the day whose saved choices the step consumed (sealed, and the commit
+    fails if a save slipped in after the read); ``open_day``: a new day to save choices
+    for. ``mail``: the notice owed to every member. ``release``: the slots whose holds on
+    the pace end (RULES §9: death or the game's end).
+    """
+
+    kind: str  # what happened, for the mail and the caller: started, morning, ending, …
+    state: State
+    game: Any
+    day: int
+    at: datetime
+    next_update: datetime | None
+    day_started_at: datetime | None = None
+    seal_day: int | None = None
+    open_day: int | None = None
+    posts: tuple[SystemPost, ...] = ()
+    mail: str | None = None
+    release: frozenset[str] = frozenset()
+    happenings: tuple[str, ...] = ()  # kinds of what happened, in order (a step may end a game)
+    detail: Any = None  # e.g. Mobius's Morning
+
+
+@dataclass(frozen=True)
+class SeatRules:
+    """The timers of membership (RULES §8, §9) a rule set gives the platform's pure module."""
+
+    min_players: int
+    first_update: timedelta  # after creation, unless the GM says when
+    opening_speech_ban: timedelta
+    opening_idle_limit: timedelta
+    idle_limit: timedelta
+    public_ban_on_takeover: timedelta
+    first_access_limit: timedelta | None  # short villages: back within this of day 1's start
+    abandon_age: timedelta
+    extension: timedelta
+
+
+@dataclass(frozen=True)
+class QuickChoice:
+    """One action a mail offers as one-tap links: its key, its targets, its value now."""
+
+    key: str
+    targets: tuple[str, ...]
+    was: str | None
+
+
+@dataclass(frozen=True)
+class NoticeText:
+    """What a rule set says in one member's mail: its subject and the templates' context."""
+
+    subject: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+class RuleSet(Protocol):
+    """Everything game-specific, behind one object per game (see README "How to add a rule set")."""
+
+    name: str  # stored on the village item
+    label: str  # how the lounge names the game
+    page_template: str  # the village page
+    notice_templates: tuple[str, str]  # a member's mail: text, HTML
+    choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
+
+    # ----- the game's state -----
+    def create(self, rng: Random, pace: Pace, at: datetime) -> NewGame: ...
+    def parse(self, data: Any) -> Any: ...
+    def dump(self, game: Any) -> Any: ...
+    def day(self, game: Any) -> int: ...
+    def dead(self, game: Any) -> frozenset[str]: ...
+    def seat_order(self, game: Any) -> Sequence[str]: ...
+    def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> Any: ...
+
+    # ----- the timeline -----
+    def seat_rules(self, pace: Pace) -> SeatRules: ...
+    def phase(self, village: VillageView, now: datetime) -> str: ...
+    def deadline(self, village: VillageView) -> datetime | None: ...
+    def moments(self, village: VillageView, now: datetime) -> dict[str, datetime]: ...
+    def step(self, village: VillageView, at: datetime) -> Step: ...
+    def abandon(self, village: VillageView, at: datetime, text: str) -> Step: ...
+    def reminder(
+        self, village: VillageView, now: datetime
+    ) -> tuple[datetime | None, list[str] | None]: ...
+
+    # ----- choices -----
+    def check_choices(
+        self, village: VillageView, slot: str, data: Mapping[str, str | None], now: datetime
+    ) -> dict[str, str]: ...
+    def after_save(
+        self, village: VillageView, saved: Mapping[str, Mapping[str, str]], now: datetime
+    ) -> Step | None: ...
+    def visible_choices(
+        self, village: VillageView, viewer: Viewer, day: int
+    ) -> dict[str, dict[str, str]]: ...
+    def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]: ...
+
+    # ----- boards -----
+    def boards(self) -> Sequence[str]: ...
+    def personal_board(self, board: str) -> bool: ...
+    def readable_boards(self, village: VillageView, viewer: Viewer, now: datetime) -> list[str]: ...
+    def others_personal_boards_open(self, village: VillageView) -> bool: ...
+    def write_refusal(
+        self, village: VillageView, viewer: Viewer, board: str, now: datetime
+    ) -> str | None: ...
+    def opening_posts(self, village: VillageView) -> tuple[SystemPost, ...]: ...
+
+    # ----- what a viewer is shown -----
+    def page(
+        self, village: VillageView, viewer: Viewer, now: datetime, day: int
+    ) -> dict[str, Any]: ...
+    def notice(
+        self, village: VillageView, slot: str, kind: str, day: int, now: datetime
+    ) -> NoticeText | None: ...
+    def labels(self) -> dict[str, Any]: ...
+    def seat_label(self, slot: str) -> str: ...

@@ -1,0 +1,537 @@
+"""The Mobius rule set (RULES.md): the pure engine of ``chalicelib.rules`` behind the seam.
+
+Thirteen fixed characters, one update a day that resolves the night; the oni side's
+declaration or resignation may end the game during the day. Who sees what is
+``visibility``; the times of a day are ``timeline``.
+"""
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from ...rules import CHOICE_KEYS, JOBS, SLOTS, Choices, EndedBy, Job, Morning, Village, Winner
+from ..base import (
+    NewGame,
+    NoticeText,
+    NotNow,
+    Pace,
+    QuickChoice,
+    SeatRules,
+    State,
+    Step,
+    SystemPost,
+    Viewer,
+    VillageView,
+)
+from . import labels, visibility
+from .timeline import (
+    EXTENSION,
+    MIN_PLAYERS,
+    OPENING_IDLE_LIMIT,
+    OPENING_SPEECH_BAN,
+    SHORT_FIRST_ACCESS_LIMIT,
+    TIMINGS,
+    Phase,
+    deadline_of,
+    phase_at,
+)
+from .visibility import Board
+
+# The order and wording of the action form (この内容で行動).
+CHOICE_LABELS = {
+    "pray": "祈り",
+    "divine": "占い",
+    "guard": "警備",
+    "assassinate": "暗殺（一度きり）",
+    "attack": "襲撃先",
+    "attacker": "実行犯",
+    "dm": "偽のダイイングメッセージ",
+    "victory": "勝利宣言（安全策の指名）",
+    "resign": "投了（安全策の指名）",
+    "force": "強制裁き",
+}
+# The ability a quick link may set, by job (prayer links go to every living member).
+ABILITY = {Job.SEER: "divine", Job.GUARD: "guard", Job.ASSASSIN: "assassinate"}
+SUBJECTS = {
+    "start": "{day}日目が始まりました",
+    "morning": "{day}日目の朝になりました",
+    "ending": "決着がつきました（{day}日目）",
+    "abandoned": "廃村になりました",
+    "reminder": "〆切が近づいています（{day}日目）",
+}
+REMINDER_LEAD = {Pace.LONG: timedelta(hours=3), Pace.SHORT: timedelta(minutes=15)}
+
+
+@dataclass(frozen=True)
+class Member:
+    """One line of the member list as a viewer may see it."""
+
+    slot: str
+    label: str
+    name: str
+    vacant: bool
+    death: str | None  # ash | corpse (public)
+    death_day: int | None
+    side: str | None  # only when the viewer may know it
+
+
+def _phase(village: VillageView, now: datetime) -> Phase:
+    return phase_at(village.state, village.pace, village.day_started_at, now)
+
+
+def _game(village: VillageView) -> Village:
+    game = village.game
+    assert isinstance(game, Village)
+    return game
+
+
+def _names(village: VillageView) -> dict[str, str]:
+    return {slot: seat.name for slot, seat in village.seats().items()}
+
+
+def morning_report(names: Mapping[str, str], morning: Morning) -> str:
+    """The public report: ash and corpses only, no causes, no killers (RULES §4.3)."""
+    ash = [names[s] for s, kind in morning.deaths.items() if kind == "ash"]
+    corpses = [names[s] for s, kind in morning.deaths.items() if kind == "corpse"]
+    lines = [f"{morning.day}日目の朝になりました。"]
+    lines.append("灰になったのは " + "、".join(ash) + " です。" if ash else "灰はありません。")
+    if corpses:
+        lines.append("遺体で見つかったのは " + "、".join(corpses) + " です。")
+    else:
+        lines.append("遺体はありません。")
+    return "\n".join(lines)
+
+
+def ending_report(names: Mapping[str, str], game: Village) -> str:
+    """The public report of the ending: the winner, then every oni and the madman, named as
+    the member list names them (job and persona)."""
+    ending = game.ending
+    assert ending is not None
+    side = "人間サイド" if ending.winner is Winner.HUMAN else "鬼サイド"
+    how = {
+        EndedBy.ELIMINATION: "決着がつきました",
+        EndedBy.VICTORY_DECLARATION: "鬼サイドが勝利宣言をしました",
+        EndedBy.RESIGNATION: "鬼サイドが投了しました",
+    }[ending.by]
+    oni = "、".join(names[s] for s in SLOTS if game.sides[s] == "oni")
+    madman = "、".join(names[s] for s in SLOTS if game.sides[s] == "madman")
+    return f"{how}。{side}の勝利です。\n鬼は {oni} の3人でした。狂人は {madman} でした。"
+
+
+class Mobius:
+    """The Mobius game behind the rule-set interface (``rulesets.base.RuleSet``)."""
+
+    name = "mobius"
+    label = "メビウス"
+    page_template = "village.html"
+    notice_templates = ("mail/notice.txt", "mail/notice.html")
+    choice_labels: Mapping[str, str] = CHOICE_LABELS
+
+    # ----- the game's state -----
+
+    def create(self, rng: random.Random, pace: Pace, at: datetime) -> NewGame:
+        game = Village.create(rng)
+        lines = [
+            f"{labels.SLOT_LABELS[seer]}の初日ランダム占い先は{labels.SLOT_LABELS[target]}です。"
+            for seer, target in game.random_targets.items()
+        ]
+        # The seers' day-0 random targets, shown in the oni world from creation (RULES §2.1).
+        post = SystemPost(Board.ONI.value, 0, "\n".join(lines), at)
+        return NewGame(game, SLOTS, (post,))
+
+    def parse(self, data: Any) -> Village:
+        return Village.from_json(data)
+
+    def dump(self, game: Any) -> Any:
+        assert isinstance(game, Village)
+        return game.to_json()
+
+    def day(self, game: Any) -> int:
+        assert isinstance(game, Village)
+        return game.day
+
+    def dead(self, game: Any) -> frozenset[str]:
+        assert isinstance(game, Village)
+        return frozenset(game.deaths)
+
+    def seat_order(self, game: Any) -> Sequence[str]:
+        return SLOTS
+
+    def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> dict[str, Choices]:
+        return {slot: Choices.from_dict(c) for slot, c in saved.items()}
+
+    # ----- the timeline -----
+
+    def seat_rules(self, pace: Pace) -> SeatRules:
+        timing = TIMINGS[pace]
+        return SeatRules(
+            min_players=MIN_PLAYERS,
+            first_update=timing.first_update,
+            opening_speech_ban=OPENING_SPEECH_BAN,
+            opening_idle_limit=OPENING_IDLE_LIMIT,
+            idle_limit=timing.idle_limit,
+            public_ban_on_takeover=timing.public_ban_on_takeover,
+            first_access_limit=SHORT_FIRST_ACCESS_LIMIT if pace is Pace.SHORT else None,
+            abandon_age=timing.abandon_age,
+            extension=EXTENSION,
+        )
+
+    def phase(self, village: VillageView, now: datetime) -> str:
+        return _phase(village, now).value
+
+    def deadline(self, village: VillageView) -> datetime | None:
+        if village.state is not State.RUNNING or village.day_started_at is None:
+            return None
+        return deadline_of(village.pace, village.day_started_at)
+
+    def moments(self, village: VillageView, now: datetime) -> dict[str, datetime]:
+        """The moments ahead of the village, in a day's order (the local clock page)."""
+        ahead: dict[str, datetime] = {}
+        deadline = self.deadline(village)
+        if deadline is not None:
+            ahead["loss_time"] = deadline
+            ahead["night"] = deadline + TIMINGS[village.pace].loss_time
+        if village.next_update is not None:
+            ahead["update"] = village.next_update
+        return {step: moment for step, moment in ahead.items() if moment > now}
+
+    def step(self, village: VillageView, at: datetime) -> Step:
+        """The update due at ``at`` (RULES §2): start or extend the opening, resolve a night,
+        or close the ending. Works on its own copy of the game."""
+        game = self.parse(self.dump(_game(village)))
+        if village.state is State.OPENING:
+            return self._opening_update(village, game, at)
+        if village.state is State.RUNNING:
+            return self._night_update(village, game, at)
+        return Step(
+            "closed",
+            State.ENDED,
+            game,
+            game.day,
+            at,
+            None,
+            posts=(SystemPost(Board.PUBLIC.value, game.day, "この村は終了しました。", at),),
+            happenings=("closed",),
+        )
+
+    def _opening_update(self, village: VillageView, game: Village, at: datetime) -> Step:
+        timing = TIMINGS[village.pace]
+        seats = village.seats()
+        public = Board.PUBLIC.value
+        if sum(1 for s in seats.values() if s.account_id is not None) >= MIN_PLAYERS:
+            game.start()
+            return Step(
+                "started",
+                State.RUNNING,
+                game,
+                1,
+                at,
+                at + timing.turn,
+                day_started_at=at,
+                open_day=1,
+                posts=(SystemPost(public, 1, "1日目が始まりました。", at),),
+                mail="start",
+                happenings=("started",),
+            )
+        if at - village.created_at >= timing.abandon_age:
+            return Step(
+                "abandoned",
+                State.ABANDONED,
+                game,
+                0,
+                at,
+                None,
+                posts=(SystemPost(public, 0, "人数が集まらなかったため、廃村になりました。", at),),
+                mail="abandoned",
+                release=frozenset(seats),
+                happenings=("abandoned",),
+            )
+        return Step(
+            "extended",
+            State.OPENING,
+            game,
+            0,
+            at,
+            at + EXTENSION,
+            posts=(SystemPost(public, 0, "人数が足りないため、開始を24時間延長します。", at),),
+            happenings=("extended",),
+        )
+
+    def _night_update(self, village: VillageView, game: Village, at: datetime) -> Step:
+        day = game.day
+        choices = self.engine_choices(village.saved(day))
+        command = game.command(choices)
+        morning = None
+        if command is not None:
+            # Set in loss time or at night: the ending starts now, the night is not resolved.
+            game.end_by_command(command, at_night=True)
+        else:
+            morning = game.resolve_night(choices, random.Random(f"{village.seed}:{day}"))
+        names = _names(village)
+        public = Board.PUBLIC.value
+        posts: list[SystemPost] = []
+        if morning is not None:
+            posts.append(SystemPost(public, game.day, morning_report(names, morning), at))
+        happenings = ["morning"] if morning is not None else []
+        ended = game.ending is not None
+        if ended:
+            # Just after the morning report of the same update, so that it reads first.
+            text = ending_report(names, game)
+            posts.append(SystemPost(public, game.day, text, at + timedelta(microseconds=1)))
+            happenings.append("ending")
+        turn = TIMINGS[village.pace].turn
+        return Step(
+            "ending" if ended else "morning",
+            State.ENDING if ended else State.RUNNING,
+            game,
+            game.day,
+            at,
+            at + turn,
+            day_started_at=None if ended else at,
+            seal_day=day,
+            open_day=None if ended else game.day,
+            posts=tuple(posts),
+            mail="ending" if ended else "morning",
+            release=frozenset(village.seats())
+            if ended
+            else frozenset(morning.deaths if morning else ()),
+            happenings=tuple(happenings),
+            detail=morning,
+        )
+
+    def abandon(self, village: VillageView, at: datetime, text: str) -> Step:
+        game = _game(village)
+        post = SystemPost(Board.PUBLIC.value, game.day, text, at)
+        return Step(
+            "abandoned",
+            State.ABANDONED,
+            game,
+            game.day,
+            at,
+            None,
+            posts=(post,),
+            mail="abandoned",
+            release=frozenset(village.seats()),
+            happenings=("abandoned",),
+        )
+
+    def reminder(
+        self, village: VillageView, now: datetime
+    ) -> tuple[datetime | None, list[str] | None]:
+        """When the day's reminder is due (decision 22: 3 h / 15 min before the deadline), and
+        to whom now: the living members with nothing saved that day (None: not due now)."""
+        deadline = self.deadline(village)
+        if deadline is None:
+            return None, None
+        at = deadline - REMINDER_LEAD[village.pace]
+        if now < at or _phase(village, now) is not Phase.DAY:
+            return at, None
+        game = _game(village)
+        saved = village.saved_at(game.day)
+        return at, [
+            slot
+            for slot, seat in village.seats().items()
+            if seat.account_id is not None and slot not in game.deaths and slot not in saved
+        ]
+
+    # ----- choices -----
+
+    def check_choices(
+        self, village: VillageView, slot: str, data: Mapping[str, str | None], now: datetime
+    ) -> dict[str, str]:
+        if village.state is not State.RUNNING:
+            raise NotNow("いまは行動を決められません")
+        choices = Choices.from_dict(data)
+        _game(village).validate(slot, choices)
+        return choices.to_dict()
+
+    def after_save(
+        self, village: VillageView, saved: Mapping[str, Mapping[str, str]], now: datetime
+    ) -> Step | None:
+        """A declaration or resignation set during the day: the ending starts at once
+        (in loss time or at night a command waits for the update, RULES §7)."""
+        if _phase(village, now) is not Phase.DAY:
+            return None
+        game = self.parse(self.dump(_game(village)))
+        command = game.command({s: Choices.from_dict(c) for s, c in saved.items()})
+        if command is None:
+            return None
+        game.end_by_command(command, at_night=False)
+        text = ending_report(_names(village), game)
+        return Step(
+            "ending",
+            State.ENDING,
+            game,
+            game.day,
+            now,
+            village.next_update,
+            posts=(SystemPost(Board.PUBLIC.value, game.day, text, now),),
+            mail="ending",
+            release=frozenset(village.seats()),
+            happenings=("ending",),
+            detail=command,
+        )
+
+    def visible_choices(
+        self, village: VillageView, viewer: Viewer, day: int
+    ) -> dict[str, dict[str, str]]:
+        """The saved choices of ``day`` the viewer may read: its own, and oni-side votes."""
+        if viewer.slot is None:
+            return {}
+        game = _game(village)
+        shown = {}
+        for slot, data in village.saved_days().get(day, {}).items():
+            keys = visibility.choices_shown(game, viewer, slot)
+            visible = {k: v for k, v in data.items() if k in keys}
+            if visible:
+                shown[slot] = visible
+        return shown
+
+    def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]:
+        game = _game(village)
+        if village.state is not State.RUNNING or slot in game.deaths:
+            return []
+        keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
+        saved = village.saved(game.day).get(slot, {})
+        quick = []
+        for key in keys:
+            targets = tuple(game.legal_targets(slot, key))
+            if targets:
+                quick.append(QuickChoice(key, targets, saved.get(key)))
+        return quick
+
+    # ----- boards -----
+
+    def boards(self) -> Sequence[str]:
+        return [b.value for b in Board]
+
+    def personal_board(self, board: str) -> bool:
+        return board == Board.INNER.value
+
+    def readable_boards(self, village: VillageView, viewer: Viewer, now: datetime) -> list[str]:
+        boards = visibility.readable_boards(_game(village), _phase(village, now), viewer)
+        return [b.value for b in boards]
+
+    def others_personal_boards_open(self, village: VillageView) -> bool:
+        """Another member's inner board: only once every log is open (the ending)."""
+        return village.state in (State.ENDING, State.ENDED)
+
+    def write_refusal(
+        self, village: VillageView, viewer: Viewer, board: str, now: datetime
+    ) -> str | None:
+        try:
+            board_ = Board(board)
+        except ValueError:
+            return "その掲示板はありません"
+        bans = village.seats()[viewer.slot].bans if viewer.slot else visibility.Bans()
+        return visibility.write_refusal(
+            _game(village), _phase(village, now), viewer, board_, bans, now
+        )
+
+    # ----- what a viewer is shown -----
+
+    def page(self, village: VillageView, viewer: Viewer, now: datetime, day: int) -> dict[str, Any]:
+        """The game's part of the village page for ``viewer`` (``day``: the day shown)."""
+        game = _game(village)
+        phase = _phase(village, now)
+        seats = village.seats()
+        sides = visibility.sides_shown(game, phase, viewer)
+        deaths = {
+            slot: (kind, morning_day)
+            for morning_day, dead in visibility.public_deaths(game).items()
+            for slot, kind in dead.items()
+        }
+        members = [
+            Member(
+                slot=slot,
+                label=labels.SLOT_LABELS[slot],
+                name=seats[slot].name,
+                vacant=seats[slot].account_id is None,
+                death=deaths.get(slot, (None, None))[0],
+                death_day=deaths.get(slot, (None, None))[1],
+                side=sides.get(slot),
+            )
+            for slot in SLOTS
+        ]
+        deadline = self.deadline(village)
+        chronicle = visibility.full_record(game, phase, village.saved_days())
+        context: dict[str, Any] = {
+            "phase": phase.value,
+            "deadline": deadline,
+            "loss_time_end": deadline + TIMINGS[village.pace].loss_time if deadline else None,
+            "members": members,
+            "names": _names(village),
+            "private": visibility.private(game, viewer),
+            "ending": game.ending,
+            "form": None,
+            # The full record (全記録) of the day shown; None until every log is open.
+            "record": chronicle[day] if chronicle is not None else None,
+            **self.labels(),
+        }
+        if viewer.slot is not None and village.state is State.RUNNING:
+            choices = self.visible_choices(village, viewer, game.day)
+            context["form"] = self._form(game, viewer.slot, choices.get(viewer.slot, {}))
+            context["oni_votes"] = {s: v for s, v in choices.items() if s != viewer.slot}
+        return context
+
+    def _form(self, game: Village, slot: str, saved: Mapping[str, str]) -> list[dict[str, Any]]:
+        """Each choice the member has now, its legal targets, and the saved value preselected."""
+        rows = []
+        for key in CHOICE_KEYS:
+            targets = game.legal_targets(slot, key)
+            if targets:
+                rows.append(
+                    {
+                        "key": key,
+                        "label": CHOICE_LABELS[key],
+                        "targets": targets,
+                        "selected": saved.get(key),
+                    }
+                )
+        return rows
+
+    def notice(
+        self, village: VillageView, slot: str, kind: str, day: int, now: datetime
+    ) -> NoticeText | None:
+        """What one member's mail of ``kind`` (about ``day``) says, from what visibility allows."""
+        game = _game(village)
+        viewer = Viewer(account_id=village.seats()[slot].account_id, slot=slot)
+        # The notice of ``day`` tells that morning's news, even when sent after later ones.
+        # A declaration or resignation ends the game without a new morning: its mail does
+        # not repeat the morning the members were already told.
+        morning = next((m for m in game.mornings if m.day == day), None)
+        if kind == "ending" and game.ending is not None and game.ending.by != EndedBy.ELIMINATION:
+            morning = None
+        names = _names(village)
+        context = {
+            "name": names[slot],
+            "names": names,
+            "private": visibility.private(game, viewer),
+            "alive": slot not in game.deaths,
+            "deaths": visibility.public_deaths(game).get(morning.day, {}) if morning else {},
+            "morning_day": morning.day if morning else None,
+            "sides": visibility.sides_shown(game, Phase.ENDING, viewer) if kind == "ending" else {},
+            "ending": game.ending,
+            "deadline": self.deadline(village),
+            "loss_time": TIMINGS[village.pace].loss_time,
+            **self.labels(),
+        }
+        return NoticeText(SUBJECTS[kind].format(day=day), context)
+
+    def labels(self) -> dict[str, Any]:
+        return {
+            "slot_label": labels.SLOT_LABELS,
+            "side_label": labels.SIDE_LABELS,
+            "verdict_label": labels.VERDICT_LABELS,
+            "board_label": labels.BOARD_LABELS,
+            "choice_label": labels.CHOICE_LABELS_SHORT,
+            "ability_label": labels.ABILITY_LABELS,
+        }
+
+    def seat_label(self, slot: str) -> str:
+        return labels.SLOT_LABELS[slot]
+
+
+MOBIUS = Mobius()

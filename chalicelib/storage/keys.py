@@ -1,0 +1,88 @@
+"""Every key of the one table, in one place (docs/access-patterns.md)."""
+
+from datetime import datetime
+
+OUTBOX_INDEX_KEY = "OUTBOX"
+
+
+def village_pk(village_id: str) -> str:
+    return f"V#{village_id}"
+
+
+def day_sk(day: int) -> str:
+    return f"DAY#{day:03d}"
+
+
+def slot_sk(slot: str) -> str:
+    return f"SLOT#{slot}"
+
+
+def presence_sk(account_id: str) -> str:
+    return f"ACCOUNT#{account_id}"
+
+
+def account_pk(account_id: str) -> str:
+    return f"A#{account_id}"
+
+
+def session_sk(session_id: str) -> str:
+    return f"SESSION#{session_id}"
+
+
+def email_pk(email: str) -> str:
+    return f"E#{email}"
+
+
+def state_key(state: str) -> str:
+    return f"STATE#{state}"
+
+
+def time_key(moment: datetime) -> str:
+    """Sortable UTC text for index sort keys."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def board_pk(village_id: str, board: str, account_id: str | None = None) -> str:
+    """A board's partition; each member's personal board (心の中) is its own."""
+    return f"P#{village_id}#{board}" + (f"#{account_id}" if account_id else "")
+
+
+def post_sk_prefix(day: int) -> str:
+    return f"{day:03d}#"
+
+
+def outbox_pk(village_id: str) -> str:
+    return f"O#{village_id}"
+
+
+def outbox_sk(day: int, kind: str, account_id: str) -> str:
+    return f"{day:03d}#{kind}#{account_id}"
+
+
+def outbox_index_sk(moment: datetime, village_id: str) -> str:
+    return f"{time_key(moment)}#{village_id}"
+
+
+# Counters: rate-limit windows, throttles, used links, sequences, the scheduler's claims.
+VILLAGE_SEQUENCE = ("SEQ#village", "SEQ")
+
+
+def login_pair_pk(account_id: str, source: str) -> str:
+    return f"R#login#pair#{account_id}#{source[:64]}"
+
+
+def login_source_pk(source: str) -> str:
+    return f"R#login#source#{source[:64]}"
+
+
+def mail_limit_pk(what: str, who: str) -> str:
+    """``what``: address, account or source."""
+    return f"R#mail#{what}#{who[:64] if what == 'source' else who}"
+
+
+def login_link_pk(nonce: str) -> str:
+    return f"R#login-link#{nonce}"
+
+
+def auto_village_pk(hour: str) -> str:
+    return f"AUTO#long#{hour}"

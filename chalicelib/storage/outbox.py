@@ -1,0 +1,72 @@
+"""The outbox's items: one owed mail each, claimed before sending and finished after."""
+
+from datetime import datetime, timedelta
+
+from pynamodb.exceptions import DoesNotExist, UpdateError
+
+from .db import ensure_configured
+from .keys import OUTBOX_INDEX_KEY, account_pk, outbox_index_sk, outbox_pk, time_key
+from .models import AccountItem, OutboxItem
+
+
+def due_mail(now: datetime, limit: int) -> list[OutboxItem]:
+    """Owed mails whose (next) attempt is due; the sparse index sorts them by that time."""
+    ensure_configured()
+    due = OutboxItem.gsi1sk <= f"{time_key(now)}#~"
+    return list(OutboxItem.by_state.query(OUTBOX_INDEX_KEY, due, limit=limit))
+
+
+def pending_mail_of(village_id: str) -> list[OutboxItem]:
+    """A village's mail not yet claimed (the worker sends it right after the village's step)."""
+    ensure_configured()
+    return list(
+        OutboxItem.query(outbox_pk(village_id), filter_condition=OutboxItem.status == "pending")
+    )
+
+
+def claim_mail(item: OutboxItem, now: datetime, claim_for: timedelta) -> bool:
+    """Takes the item for this sender; False when another sender has it or it is sent."""
+    try:
+        item.update(
+            actions=[
+                OutboxItem.status.set("sending"),
+                OutboxItem.claimed_at.set(now),
+                OutboxItem.attempts.add(1),
+            ],
+            condition=(OutboxItem.status == "pending")
+            | ((OutboxItem.status == "sending") & (OutboxItem.claimed_at < now - claim_for)),
+        )
+    except UpdateError:
+        return False
+    return True
+
+
+def retry_mail(item: OutboxItem, retry_at: datetime) -> None:
+    """Back in the queue after a failed send, to be tried at ``retry_at``."""
+    item.update(
+        actions=[
+            OutboxItem.status.set("pending"),
+            OutboxItem.retry_at.set(retry_at),
+            OutboxItem.gsi1sk.set(outbox_index_sk(retry_at, item.village_id)),
+        ]
+    )
+
+
+def finish_mail(item: OutboxItem, now: datetime, status: str) -> None:
+    """Out of the index: a finished mail (sent or skipped) is never looked at again."""
+    item.update(
+        actions=[
+            OutboxItem.status.set(status),
+            OutboxItem.sent_at.set(now),
+            OutboxItem.gsi1pk.remove(),
+            OutboxItem.gsi1sk.remove(),
+        ]
+    )
+
+
+def recipient(account_id: str) -> AccountItem | None:
+    """The account a mail is owed to, as it is now (an eventually consistent read)."""
+    try:
+        return AccountItem.get(account_pk(account_id), "ACCOUNT")
+    except DoesNotExist:
+        return None

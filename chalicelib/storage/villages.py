@@ -1,0 +1,598 @@
+"""Writes of a village's partition, its boards and its owed mail, each named for its intention
+and carrying the conditions that keep its invariants (docs/access-patterns.md).
+
+A write whose condition fails raises ``Refused``; the caller decides whether that means
+reload and look again, or tell the player.
+"""
+
+import contextlib
+import secrets
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
+from pynamodb.transactions import TransactWrite
+
+from ..rulesets.base import ACTIVE_STATES, Step, SystemPost
+from .db import ensure_configured, transaction
+from .errors import Refused, TransactionRefused
+from .keys import (
+    OUTBOX_INDEX_KEY,
+    VILLAGE_SEQUENCE,
+    account_pk,
+    auto_village_pk,
+    board_pk,
+    day_sk,
+    outbox_index_sk,
+    outbox_pk,
+    outbox_sk,
+    post_sk_prefix,
+    presence_sk,
+    session_sk,
+    slot_sk,
+    state_key,
+    time_key,
+    village_pk,
+)
+from .models import (
+    AccountItem,
+    CounterItem,
+    DayItem,
+    MemberItem,
+    OutboxItem,
+    PostItem,
+    PresenceItem,
+    SessionItem,
+    VillageItem,
+)
+from .repository import VillageRecord, plain
+
+POST_INTERVAL = timedelta(seconds=5)  # one post per member per 5 s
+STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
+
+
+def next_village_id() -> str:
+    """Village numbers count up from 1 (an atomic counter)."""
+    ensure_configured()
+    counter = CounterItem(*VILLAGE_SEQUENCE)
+    counter.update(actions=[CounterItem.count.add(1)])
+    return str(counter.count)
+
+
+def post_item(
+    village_id: str,
+    board: str,
+    day: int,
+    text: str,
+    now: datetime,
+    *,
+    slot: str | None = None,
+    author: str | None = None,
+    owner: str | None = None,
+) -> PostItem:
+    """``owner``: the account of a personal board (each member's own partition)."""
+    # The random suffix keeps two posts of the same microsecond apart.
+    sk = f"{post_sk_prefix(day)}{time_key(now)}#{secrets.token_hex(4)}"
+    return PostItem(
+        board_pk(village_id, board, owner),
+        sk,
+        village_id=village_id,
+        board=board,
+        day=day,
+        slot=slot,
+        author=author,
+        text=text,
+        created_at=now,
+    )
+
+
+def _system(village_id: str, post: SystemPost) -> PostItem:
+    return post_item(village_id, post.board, post.day, post.text, post.at)
+
+
+def _owed(village_id: str, day: int, kind: str, account_id: str, now: datetime) -> OutboxItem:
+    return OutboxItem(
+        outbox_pk(village_id),
+        outbox_sk(day, kind, account_id),
+        village_id=village_id,
+        day=day,
+        mail_kind=kind,
+        account_id=account_id,
+        status="pending",
+        attempts=0,
+        created_at=now,
+        gsi1pk=OUTBOX_INDEX_KEY,
+        gsi1sk=outbox_index_sk(now, village_id),
+    )
+
+
+def owed_items(record: VillageRecord, day: int, kind: str, now: datetime) -> list[OutboxItem]:
+    """The mail of ``kind`` owed to every member, as items to write."""
+    return [
+        _owed(record.village_id, day, kind, member.account_id, now)
+        for member in record.members.values()
+        if member.account_id is not None
+    ]
+
+
+def _new_day(village_id: str, day: int) -> DayItem:
+    return DayItem(
+        village_pk(village_id),
+        day_sk(day),
+        village_id=village_id,
+        day=day,
+        choices={},
+        saved_at={},
+        saves=0,
+        sealed=False,
+    )
+
+
+def create_village(
+    *,
+    village_id: str,
+    name: str,
+    pace: str,
+    rules: str,
+    character_set: str,
+    now: datetime,
+    first_update: datetime,
+    seed: int,
+    game: Any,
+    seats: Sequence[str],
+    posts: Iterable[SystemPost],
+) -> None:
+    """The village in the opening, its vacant seats and its first posts, all at once."""
+    meta = VillageItem(
+        village_pk(village_id),
+        "META",
+        village_id=village_id,
+        name=name,
+        pace=pace,
+        rules=rules,
+        state="opening",
+        character_set=character_set,
+        created_at=now,
+        next_update=first_update,
+        seats=len(seats),
+        occupied=0,
+        seed=seed,
+        game=game,
+        gsi1pk=state_key("opening"),
+        gsi1sk=time_key(first_update),
+    )
+    with transaction() as t:
+        t.save(meta, condition=VillageItem.pk.does_not_exist())
+        for slot in seats:
+            t.save(
+                MemberItem(village_pk(village_id), slot_sk(slot), village_id=village_id, slot=slot)
+            )
+        for post in posts:
+            t.save(_system(village_id, post))
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """What a join writes on the member item besides who plays it."""
+
+    persona: str | None = None  # set it (None: keep)
+    clear_persona: bool = False
+    speech_ban_until: datetime | None = None  # set (None: remove)
+    public_ban_until: datetime | None = None  # set (None: remove)
+
+
+def claim_slot(
+    record: VillageRecord,
+    account: AccountItem,
+    slot: str,
+    now: datetime,
+    change: SeatChange,
+    open_seats: int | None,
+    look_by: datetime | None,
+) -> None:
+    """A join: the slot is taken once (vacant member), once per account (presence), one
+    village per pace per account (the hold), only while the village takes members.
+
+    ``open_seats``: the running village's vacant living seats afterwards; ``look_by``: the
+    scheduler must look in by then (an idle check), unless it already does sooner.
+    """
+    meta = record.meta
+    member = record.members[slot]
+    pace = meta.pace
+    meta_actions = [VillageItem.occupied.add(1)]
+    if open_seats is not None:
+        meta_actions.append(VillageItem.open_seats.set(open_seats))
+    if look_by is not None:
+        key = time_key(look_by)
+        if meta.gsi1sk is None or key < meta.gsi1sk:
+            meta_actions.append(VillageItem.gsi1sk.set(key))
+    member_actions = [
+        MemberItem.account_id.set(account.account_id),
+        MemberItem.joined_at.set(now),
+        MemberItem.last_access.set(now),
+    ]
+    if change.persona is not None:
+        member_actions.append(MemberItem.persona.set(change.persona))
+    member_actions.append(
+        MemberItem.speech_ban_until.set(change.speech_ban_until)
+        if change.speech_ban_until
+        else MemberItem.speech_ban_until.remove()
+    )
+    member_actions.append(
+        MemberItem.public_ban_until.set(change.public_ban_until)
+        if change.public_ban_until
+        else MemberItem.public_ban_until.remove()
+    )
+    try:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=meta_actions,
+                condition=VillageItem.state.is_in("opening", "running"),
+            )
+            t.update(
+                member, actions=member_actions, condition=MemberItem.account_id.does_not_exist()
+            )
+            t.save(
+                PresenceItem(
+                    village_pk(record.village_id),
+                    presence_sk(account.account_id),
+                    account_id=account.account_id,
+                    slot=slot,
+                ),
+                condition=PresenceItem.pk.does_not_exist(),
+            )
+            t.update(
+                account,
+                actions=[AccountItem.holds[pace].set(record.village_id)],
+                condition=AccountItem.holds[pace].does_not_exist(),
+            )
+    except TransactWriteError as error:
+        raise TransactionRefused("claim_slot", error) from error
+
+
+@dataclass(frozen=True)
+class Lock:
+    """An ID lock a departure sets (RULES §9): the departures it counts and its end."""
+
+    departures: list[str]
+    until: datetime
+
+
+def vacate_slot(
+    record: VillageRecord,
+    account: AccountItem,
+    slot: str,
+    now: datetime,
+    *,
+    release_hold: bool,
+    lock: Lock | None,
+    open_seats: int | None,
+    clear_choices_of_day: int | None,
+    post: SystemPost,
+    idle: bool = False,
+) -> None:
+    """A departure: the slot vacant, the presence ``left`` (never rejoin), the hold released,
+    the lock set, the day's choices of the slot undecided, and a post saying so.
+
+    ``idle``: an auto-departure, called off (``Refused``) by any access since the read: a
+    login moved ``last_access``, a save moved the day's ``saves``.
+    """
+    meta = record.meta
+    member = record.members[slot]
+    opening = record.state.value == "opening"
+    account_actions: list[Any] = []
+    if release_hold:
+        account_actions.append(AccountItem.holds[meta.pace].remove())
+    if lock is not None:
+        account_actions += [
+            AccountItem.departures.set(lock.departures),
+            AccountItem.lock_until.set(lock.until),
+        ]
+    member_actions = [
+        MemberItem.account_id.remove(),
+        MemberItem.speech_ban_until.remove(),
+        MemberItem.public_ban_until.remove(),
+    ]
+    if opening:
+        member_actions.append(MemberItem.persona.remove())
+    meta_actions = [VillageItem.occupied.add(-1)]
+    if open_seats is not None:
+        meta_actions.append(VillageItem.open_seats.set(open_seats))
+    member_condition = MemberItem.account_id == account.account_id
+    if idle:
+        member_condition &= (
+            MemberItem.last_access == member.last_access
+            if member.last_access
+            else MemberItem.last_access.does_not_exist()
+        )
+    try:
+        with transaction() as t:
+            t.update(meta, actions=meta_actions)
+            t.update(member, actions=member_actions, condition=member_condition)
+            t.update(
+                record.presences[account.account_id],
+                actions=[PresenceItem.left.set(True)],
+                condition=PresenceItem.left == False,  # noqa: E712 (a DynamoDB condition)
+            )
+            if account_actions:
+                t.update(account, actions=account_actions)
+            day = record.days.get(clear_choices_of_day) if clear_choices_of_day else None
+            if day is not None:
+                t.update(
+                    day,
+                    actions=[DayItem.choices[slot].remove()],
+                    condition=DayItem.saves == day.saves if idle else None,
+                )
+            t.save(_system(record.village_id, post))
+    except TransactWriteError as error:
+        raise TransactionRefused("vacate_slot", error) from error
+
+
+def save_choices(
+    record: VillageRecord, day: int, slot: str, choices: dict[str, str], now: datetime
+) -> dict[str, dict[str, str]]:
+    """One member's choices of ``day``: its own map entry only (saves of different members
+    never overwrite each other), refused once the update sealed the day. Returns every
+    member's choices of that day as they are after this save."""
+    item = record.days.get(day)
+    if item is None:
+        raise Refused("save_choices: no such day")
+    try:
+        item.update(
+            actions=[
+                DayItem.choices[slot].set(choices),
+                DayItem.saved_at[slot].set(now.isoformat()),
+                DayItem.saves.add(1),
+            ],
+            condition=DayItem.sealed == False,  # noqa: E712 (a DynamoDB condition)
+        )
+    except UpdateError as error:
+        raise Refused("save_choices: sealed") from error
+    return plain(item.choices)
+
+
+def commit_step(
+    record: VillageRecord, step: Step, game: Any, open_seats: int, owed_to: Iterable[str]
+) -> None:
+    """One update step at once: META conditioned on the version read (a step commits once),
+    the day it consumed sealed with its ``saves`` unchanged (a save after the read aborts
+    the step), the next day, the village's posts, the holds it ends and the mail it owes.
+    """
+    vid = record.village_id
+    try:
+        with transaction() as t:
+            sealed = record.days.get(step.seal_day) if step.seal_day is not None else None
+            if sealed is not None:
+                t.update(
+                    sealed,
+                    actions=[DayItem.sealed.set(True)],
+                    condition=DayItem.saves == sealed.saves,
+                )
+            _save_meta(t, record, step, game, open_seats)
+            if step.open_day is not None:
+                t.save(_new_day(vid, step.open_day), condition=DayItem.pk.does_not_exist())
+            for post in step.posts:
+                t.save(_system(vid, post))
+            _release_holds(t, record, step.release)
+            if step.mail is not None:
+                for account_id in owed_to:
+                    t.save(_owed(vid, step.day, step.mail, account_id, step.at))
+    except TransactWriteError as error:
+        raise TransactionRefused("commit_step", error) from error
+
+
+def _save_meta(
+    t: TransactWrite, record: VillageRecord, step: Step, game: Any, open_seats: int
+) -> None:
+    """The village's new state; the item's version is the condition."""
+    state = step.state.value
+    actions = [
+        VillageItem.state.set(state),
+        VillageItem.game.set(game),
+        VillageItem.gsi1pk.set(state_key(state)),
+        VillageItem.open_seats.set(open_seats),
+    ]
+    if step.next_update is not None:
+        actions += [
+            VillageItem.next_update.set(step.next_update),
+            VillageItem.gsi1sk.set(time_key(step.next_update)),
+        ]
+    else:
+        actions += [
+            VillageItem.next_update.remove(),
+            VillageItem.closed_at.set(step.at),
+            VillageItem.gsi1sk.set(time_key(step.at)),
+        ]
+    if step.day_started_at is not None:
+        actions.append(VillageItem.day_started_at.set(step.day_started_at))
+    t.update(record.meta, actions=actions)
+
+
+def _release_holds(t: TransactWrite, record: VillageRecord, slots: frozenset[str]) -> None:
+    """RULES §9: the hold on a pace ends when the character dies or the game ends."""
+    pace = record.meta.pace
+    keys = [
+        (account_pk(m.account_id), "ACCOUNT")
+        for m in record.members.values()
+        if m.account_id is not None and m.slot in slots
+    ]
+    if not keys:
+        return
+    for account in AccountItem.batch_get(keys):
+        if plain(account.holds).get(pace) == record.village_id:
+            t.update(account, actions=[AccountItem.holds[pace].remove()])
+
+
+def record_access(record: VillageRecord, slot: str, account_id: str, now: datetime) -> None:
+    """Access tracking (RULES §9); nothing when the member left meanwhile."""
+    with contextlib.suppress(UpdateError):
+        MemberItem(village_pk(record.village_id), slot_sk(slot)).update(
+            actions=[MemberItem.last_access.set(now)],
+            condition=MemberItem.account_id == account_id,
+        )
+
+
+def record_access_checking_session(
+    record: VillageRecord,
+    account_id: str,
+    session_id: str,
+    scope: str | None,
+    slot: str | None,
+    now: datetime,
+) -> bool | None:
+    """A member's access, written in the same request that checks its session item: True
+    when the session is live (whether or not the access was recorded: the member may have
+    left), False when it is not, None when the write failed for another reason (a conflict,
+    a throttle: the caller reads the session)."""
+    from .accounts import session_live  # the session's condition lives with sessions
+
+    try:
+        with transaction() as t:
+            t.condition_check(
+                SessionItem,
+                account_pk(account_id),
+                range_key=session_sk(session_id),
+                condition=session_live(scope, now),
+            )
+            if slot is not None:
+                t.update(
+                    MemberItem(village_pk(record.village_id), slot_sk(slot)),
+                    actions=[MemberItem.last_access.set(now)],
+                    condition=MemberItem.account_id == account_id,
+                )
+    except TransactWriteError as error:
+        codes = [reason.code if reason else None for reason in error.cancellation_reasons or []]
+        if codes[:1] == ["ConditionalCheckFailed"]:
+            return False
+        if codes[:1] != [None] and codes[:1] != ["None"]:
+            return None
+    return True
+
+
+def add_post(
+    record: VillageRecord, item: PostItem, slot: str, account_id: str, now: datetime
+) -> None:
+    """A member's post; refused (``Refused``) within 5 s of its last one or once it left."""
+    member = record.members[slot]
+    try:
+        with transaction() as t:
+            t.save(item)
+            t.update(
+                member,
+                actions=[MemberItem.last_post_at.set(now)],
+                condition=(MemberItem.account_id == account_id)
+                & (
+                    MemberItem.last_post_at.does_not_exist()
+                    | (MemberItem.last_post_at <= now - POST_INTERVAL)
+                ),
+            )
+    except TransactWriteError as error:
+        raise TransactionRefused("add_post", error) from error
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list[Any]
+    last_key: dict[str, Any] | None
+
+
+def read_board(partition: str, day: int, limit: int, start: dict[str, Any] | None) -> Page:
+    """One board's posts of one day, oldest first."""
+    ensure_configured()
+    result = PostItem.query(
+        partition,
+        PostItem.sk.startswith(post_sk_prefix(day)),
+        limit=limit,
+        last_evaluated_key=start,
+    )
+    items = list(result)
+    return Page(items, result.last_evaluated_key)
+
+
+def villages_in_state(
+    state: str,
+    limit: int,
+    start: dict[str, Any] | None,
+    latest_first: bool,
+    free_only: bool = False,
+) -> Page:
+    """The lounge: villages in one state, by the time the scheduler looks at them next."""
+    ensure_configured()
+    result = VillageItem.by_state.query(
+        state_key(state),
+        scan_index_forward=not latest_first,
+        limit=limit,
+        filter_condition=(
+            (VillageItem.occupied < VillageItem.seats)
+            | (VillageItem.seats.does_not_exist() & (VillageItem.occupied < STORED_BEFORE_SEATS))
+        )
+        if free_only
+        else None,
+        last_evaluated_key=start,
+    )
+    items = list(result)
+    return Page(items, result.last_evaluated_key)
+
+
+def due_village_ids(now: datetime) -> list[str]:
+    """Active villages whose next look (update, reminder or idle check) is due."""
+    ensure_configured()
+    ids = []
+    for state in ACTIVE_STATES:
+        for item in VillageItem.by_state.query(
+            state_key(state), VillageItem.gsi1sk <= time_key(now), attributes_to_get=["village_id"]
+        ):
+            ids.append(item.village_id)
+    return ids
+
+
+def owe_reminders(
+    record: VillageRecord, day: int, account_ids: Iterable[str], now: datetime
+) -> None:
+    """The day's reminders, each owed once (a duplicate tick writes nothing new), and the
+    village's note that the day's reminder is done."""
+    for account_id in account_ids:
+        with suppress(PutError):  # owed already: a duplicate tick
+            _owed(record.village_id, day, "reminder", account_id, now).save(
+                condition=OutboxItem.pk.does_not_exist()
+            )
+    with suppress(UpdateError):  # the village moved on meanwhile; the next look sets it
+        record.meta.update(actions=[VillageItem.reminded_day.set(day)])
+
+
+def set_next_look(record: VillageRecord, when: datetime) -> None:
+    """When the scheduler must look at the village again (the due index's sort key)."""
+    wanted = time_key(when)
+    if wanted == record.meta.gsi1sk:
+        return
+    with suppress(UpdateError):  # changed meanwhile: that change set its own time
+        record.meta.update(actions=[VillageItem.gsi1sk.set(wanted)])
+
+
+def claim_hourly_village(hour: str, now: datetime) -> bool:
+    """This hour's check for a new long village, once across duplicate ticks."""
+    ensure_configured()
+    try:
+        CounterItem(auto_village_pk(hour), "AUTO", expires_at=now + timedelta(days=2)).save(
+            condition=CounterItem.pk.does_not_exist()
+        )
+    except PutError:
+        return False
+    return True
+
+
+def release_hourly_village(hour: str) -> None:
+    CounterItem(auto_village_pk(hour), "AUTO").delete()
+
+
+def seat_count(meta: VillageItem) -> int:
+    return int(meta.seats or STORED_BEFORE_SEATS)
+
+
+def opening_villages() -> list[VillageItem]:
+    ensure_configured()
+    return list(VillageItem.by_state.query(state_key("opening")))
