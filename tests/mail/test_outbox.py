@@ -9,6 +9,7 @@ from pynamodb.exceptions import PutError
 from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, outbox, update
+from chalicelib.storage.keys import outbox_pk
 from chalicelib.storage.models import AccountItem, OutboxItem
 from chalicelib.storage.repository import load_account, load_village
 from tests.mail.helpers import (
@@ -30,7 +31,7 @@ THROTTLED = ClientError(
 
 
 def items(village_id: str) -> list[OutboxItem]:
-    return list(OutboxItem.query(outbox.outbox_pk(village_id), consistent_read=True))
+    return list(OutboxItem.query(outbox_pk(village_id), consistent_read=True))
 
 
 def started(village_id, players, clock, rng) -> dict[str, str]:

@@ -178,8 +178,8 @@ class Mobius:
             extension=EXTENSION,
         )
 
-    def phase(self, village: VillageView, now: datetime) -> str:
-        return _phase(village, now).value
+    def phase(self, village: VillageView, now: datetime) -> Phase:
+        return _phase(village, now)
 
     def deadline(self, village: VillageView) -> datetime | None:
         if village.state is not State.RUNNING or village.day_started_at is None:
