@@ -7,12 +7,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
+import boto3
 from moto import mock_aws
+from moto.core import DEFAULT_ACCOUNT_ID
+from moto.ses.models import ses_backends
 from pynamodb.connection.base import Connection
 
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
-from chalicelib.services import accounts, actions, posts, sessions, update, villages
+from chalicelib.services import (
+    accounts,
+    actions,
+    outbox,
+    posts,
+    scheduler,
+    sessions,
+    update,
+    villages,
+)
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
 from chalicelib.web import village_view
@@ -73,6 +85,9 @@ def figures() -> dict[str, int]:
     with mock_aws(), like_dynamodb():
         db.configure()
         db.create_table()
+        boto3.client("ses", region_name="ap-northeast-1").verify_email_identity(
+            EmailAddress="noreply@mobius.example"
+        )
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
         players = []
         for n in range(13):
@@ -116,4 +131,22 @@ def figures() -> dict[str, int]:
         with counting() as calls:
             update.advance(village, now + timedelta(hours=1))
         result["update_village"] = sum(calls.values())
+        # The scheduled worker on the next night: the update, its 13 mails, the next look.
+        record = load_village(village)
+        due = record.meta.next_update
+        now = due - timedelta(minutes=5)  # every member saved (and so was seen) lately
+        for account in players:
+            slot = record.slot_of(account)
+            if slot and slot not in record.game.deaths:
+                actions.save_actions(village, account, {}, now)
+        outbox.deliver(now)  # the mail of the days before is out of the way
+        sent = _sent()
+        with counting() as calls:
+            scheduler.process_village(village, due)
+        result["process_village"] = sum(calls.values())
+        result["process_village_mails"] = _sent() - sent
     return result
+
+
+def _sent() -> int:
+    return len(ses_backends[DEFAULT_ACCOUNT_ID]["ap-northeast-1"].sent_messages)

@@ -15,7 +15,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from ..notify import notices, ses
 from ..storage import outbox as store
-from ..storage.models import OutboxItem
+from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.villages import owed_items
 from .unit import Unit
@@ -62,14 +62,13 @@ def deliver(
     unit = unit or Unit()
     send = send or ses.send
     result = Delivery()
-    for item in pending(now) if items is None else items:
-        if item.status == "sent" or (item.retry_at and item.retry_at > now):
-            continue
-        if item.status == "sending" and item.claimed_at and now - item.claimed_at < CLAIM_FOR:
-            continue
+    due = [item for item in (pending(now) if items is None else items) if _due(item, now)]
+    # Who each mail goes to, as they are now: one batch read for all of them.
+    accounts = store.recipients(item.account_id for item in due)
+    for item in due:
         if not store.claim_mail(item, now, CLAIM_FOR):
             continue
-        notice = _notice(unit.village(item.village_id), item, now)
+        notice = _notice(unit.village(item.village_id), accounts.get(item.account_id), item, now)
         if notice is None:
             store.finish_mail(item, now, "skipped")
             result.skipped += 1
@@ -95,14 +94,22 @@ def deliver(
     return result
 
 
+def _due(item: OutboxItem, now: datetime) -> bool:
+    """Not sent, not waiting for a retry, not held by a sender still within its claim."""
+    if item.status == "sent" or (item.retry_at and item.retry_at > now):
+        return False
+    return not (item.status == "sending" and item.claimed_at and now - item.claimed_at < CLAIM_FOR)
+
+
 def village_mail(village_id: str) -> list[OutboxItem]:
     return store.pending_mail_of(village_id)
 
 
-def _notice(record: VillageRecord | None, item: OutboxItem, now: datetime) -> notices.Notice | None:
+def _notice(
+    record: VillageRecord | None, account: AccountItem | None, item: OutboxItem, now: datetime
+) -> notices.Notice | None:
     if record is None or item.attempts > MAX_ATTEMPTS:
         return None
-    account = store.recipient(item.account_id)
     if account is None or account.undeliverable or not account.email_verified:
         return None
     preferences = plain(account.preferences)

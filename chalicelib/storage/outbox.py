@@ -1,8 +1,9 @@
 """The outbox's items: one owed mail each, claimed before sending and finished after."""
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from pynamodb.exceptions import DoesNotExist, UpdateError
+from pynamodb.exceptions import UpdateError
 
 from .db import ensure_configured
 from .keys import OUTBOX_INDEX_KEY, account_pk, outbox_index_sk, outbox_pk, time_key
@@ -64,9 +65,9 @@ def finish_mail(item: OutboxItem, now: datetime, status: str) -> None:
     )
 
 
-def recipient(account_id: str) -> AccountItem | None:
-    """The account a mail is owed to, as it is now (an eventually consistent read)."""
-    try:
-        return AccountItem.get(account_pk(account_id), "ACCOUNT")
-    except DoesNotExist:
-        return None
+def recipients(account_ids: Iterable[str]) -> dict[str, AccountItem]:
+    """The accounts mail is owed to, as they are now, in one batch (eventually consistent)."""
+    keys = [(account_pk(a), "ACCOUNT") for a in dict.fromkeys(account_ids)]
+    if not keys:
+        return {}
+    return {str(account.account_id): account for account in AccountItem.batch_get(keys)}
