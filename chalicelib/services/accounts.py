@@ -101,6 +101,12 @@ def valid_account_id(account_id: str) -> bool:
     return ACCOUNT_ID.fullmatch(account_id) is not None
 
 
+def check_account_id(account_id: str) -> None:
+    """Refuses an ID of the wrong form before it names any item (or counter) in storage."""
+    if not valid_account_id(account_id):
+        raise InvalidInput("IDは半角英数字と _ の3〜20文字にしてください")
+
+
 @dataclass(frozen=True)
 class Registration:
     """What a registration owes by mail: a verification, or, when the address is already an
@@ -114,8 +120,7 @@ class Registration:
 
 def register(account_id: str, password: str, email: str, now: datetime) -> Registration:
     """Creates an unverified account, which expires unless verified within a day."""
-    if not valid_account_id(account_id):
-        raise InvalidInput("IDは半角英数字と _ の3〜20文字にしてください")
+    check_account_id(account_id)
     address = normalize_email(email)
     check_password(password, account_id, address, address.split("@")[0])
     ensure_configured()

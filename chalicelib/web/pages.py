@@ -32,7 +32,7 @@ from .render import render
 ACCESS_RESOLUTION = timedelta(minutes=1)
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
-NUMBER = re.compile(r"[0-9]+")
+NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: int() also takes "１" but not "²"
 
 
 @dataclass(frozen=True)
@@ -335,8 +335,15 @@ def account_update(ctx: Ctx) -> Response:
 # ----- villages -----
 
 
+def _check_village_id(village_id: str) -> None:
+    """A village id from the path is digits, checked before it names anything in storage."""
+    if not VILLAGE_ID.fullmatch(village_id):
+        raise BadRequest("その村は見つかりません", 404)
+
+
 def _record(village_id: str):
-    record = load_village(village_id) if VILLAGE_ID.fullmatch(village_id) else None
+    _check_village_id(village_id)
+    record = load_village(village_id)
     if record is None:
         raise BadRequest("その村は見つかりません", 404)
     return record
@@ -386,6 +393,7 @@ def village(village_id: str) -> Handler:
 def village_post(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
+        _check_village_id(village_id)
         account_id = _require_member(ctx, village_id)
         form = ctx.form
         board = form.get("board", "public")
@@ -403,6 +411,7 @@ def village_post(village_id: str) -> Handler:
 def village_actions(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
+        _check_village_id(village_id)
         account_id = _require_member(ctx, village_id)
         choices = {
             key: (ctx.form.get(key) or None)
@@ -422,6 +431,7 @@ def village_actions(village_id: str) -> Handler:
 def village_join(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
+        _check_village_id(village_id)
         account_id = _require_login(ctx)
         form = ctx.form
         try:
