@@ -32,7 +32,8 @@ from .render import render
 ACCESS_RESOLUTION = timedelta(minutes=1)
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
-NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: int() also takes "１" but not "²"
+NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: isdigit() also takes "²", which int() refuses
+MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stops at 4,300 digits)
 
 
 @dataclass(frozen=True)
@@ -354,7 +355,8 @@ def _int(value: str | None, name: str) -> int | None:
         return None
     if not NUMBER.fullmatch(value):
         raise BadRequest(f"{name}の指定が正しくありません")
-    return int(value)
+    digits = value.lstrip("0") or "0"
+    return MAX_NUMBER if len(digits) > len(str(MAX_NUMBER)) else min(int(digits), MAX_NUMBER)
 
 
 def _village_page(

@@ -389,12 +389,21 @@ def test_a_full_width_address_is_still_welcome(client, anonymous):
     assert "hana.ko+mobius@example.jp" in text(response)
 
 
-@pytest.mark.parametrize("day", ["²", "１", "٣", "-1", "1.0", "9" * 5000])
+@pytest.mark.parametrize("day", ["²", "１", "٣", "-1", "1.0", " 1"])
 def test_an_odd_day_is_a_400_with_a_message(client, game, day):
     village_id, _ = game
     response = client.http.get(f"/villages/{village_id}?" + urlencode({"day": day}))
     assert response.status_code == 400
     assert alert(response) == "日付の指定が正しくありません"
+
+
+@pytest.mark.parametrize("day", ["9" * 5000, "0" * 4999 + "1", "1" + "0" * 4999])
+def test_a_day_of_thousands_of_digits_shows_a_day(client, game, day):
+    """int() refuses more than 4,300 digits: a longer day is read as the last day, as any
+    day after it is, and zeros in front change nothing."""
+    village_id, _ = game
+    response = client.http.get(f"/villages/{village_id}?" + urlencode({"day": day}))
+    assert response.status_code == 200
 
 
 @pytest.mark.parametrize("village_id", ["²", "１", "%EF%BC%91", "1a", "a" * LONG, "9" * 13])
