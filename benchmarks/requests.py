@@ -38,7 +38,9 @@ def counting() -> Iterator[Counter]:
         Connection._make_api_call = original
 
 
-def view_village(village_id: str, grant: sessions.Grant, now: datetime, touch: bool = False) -> None:
+def view_village(
+    village_id: str, grant: sessions.Grant, now: datetime, touch: bool = False
+) -> None:
     """What one village page needs, as the page builds it: the session, the village, the day's
     posts (numbered, anchors, unread marks from the recorded access), own choices, the full
     record. ``touch``: also the access write a member's view makes at most once a minute."""
