@@ -187,20 +187,6 @@ def test_account_mail_text_is_short_lined_without_double_blank_lines(mails, kind
     assert_text_reads_well(mails, kind)
 
 
-# The notices' text (templates/mail/notice.txt) is being rewritten on branch ux, short and
-# with few links; until that is merged, the ending and abandoned notices still have two
-# blank lines in a row. Their check is the one below, expected to fail: once ux is merged,
-# remove the marker and fold the kinds back into NOTICE_TEXT_READS_WELL.
-NOTICE_TEXT_BEING_REWRITTEN = ("ending", "abandoned")
-NOTICE_TEXT_READS_WELL = tuple(k for k in NOTICE_KINDS if k not in NOTICE_TEXT_BEING_REWRITTEN)
-
-
-@pytest.mark.parametrize("kind", NOTICE_TEXT_READS_WELL)
+@pytest.mark.parametrize("kind", NOTICE_KINDS)
 def test_notice_text_is_short_lined_without_double_blank_lines(mails, kind):
-    assert_text_reads_well(mails, kind)
-
-
-@pytest.mark.xfail(strict=True, reason="notice.txt is being rewritten on branch ux")
-@pytest.mark.parametrize("kind", NOTICE_TEXT_BEING_REWRITTEN)
-def test_notice_text_being_rewritten_is_short_lined_without_double_blank_lines(mails, kind):
     assert_text_reads_well(mails, kind)

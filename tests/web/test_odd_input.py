@@ -180,6 +180,11 @@ ROUTES = [
     Route("GET", "/dev/outbox"),
     Route("GET", "/dev/clock"),
     Route("POST", "/dev/clock", form={"minutes": ("1", "60")}),
+    Route(
+        "POST",
+        "/dev/clock",
+        form={"to": ("loss_time", "night", "update"), "village": ("1",), "minutes": ("1",)},
+    ),
 ]
 
 
