@@ -32,7 +32,8 @@ from .render import render
 ACCESS_RESOLUTION = timedelta(minutes=1)
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
-NUMBER = re.compile(r"[0-9]+")
+NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: isdigit() also takes "²", which int() refuses
+MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stops at 4,300 digits)
 
 
 @dataclass(frozen=True)
@@ -363,8 +364,15 @@ def account_update(ctx: Ctx) -> Response:
 # ----- villages -----
 
 
+def _check_village_id(village_id: str) -> None:
+    """A village id from the path is digits, checked before it names anything in storage."""
+    if not VILLAGE_ID.fullmatch(village_id):
+        raise BadRequest("その村は見つかりません", 404)
+
+
 def _record(village_id: str):
-    record = load_village(village_id) if VILLAGE_ID.fullmatch(village_id) else None
+    _check_village_id(village_id)
+    record = load_village(village_id)
     if record is None:
         raise BadRequest("その村は見つかりません", 404)
     return record
@@ -375,7 +383,8 @@ def _int(value: str | None, name: str) -> int | None:
         return None
     if not NUMBER.fullmatch(value):
         raise BadRequest(f"{name}の指定が正しくありません")
-    return int(value)
+    digits = value.lstrip("0") or "0"
+    return MAX_NUMBER if len(digits) > len(str(MAX_NUMBER)) else min(int(digits), MAX_NUMBER)
 
 
 def _village_page(
@@ -421,6 +430,7 @@ def village(village_id: str) -> Handler:
 def village_post(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
+        _check_village_id(village_id)
         account_id = _require_member(ctx, village_id)
         form = ctx.form
         board = form.get("board", "public")
@@ -438,6 +448,7 @@ def village_post(village_id: str) -> Handler:
 def village_actions(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
+        _check_village_id(village_id)
         account_id = _require_member(ctx, village_id)
         choices = {
             key: (ctx.form.get(key) or None)
@@ -457,6 +468,7 @@ def village_actions(village_id: str) -> Handler:
 def village_join(village_id: str) -> Handler:
     @page
     def handle(ctx: Ctx) -> Response:
+        _check_village_id(village_id)
         account_id = _require_login(ctx)
         form = ctx.form
         try:
