@@ -9,7 +9,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .execution import pp_offered
 from .night import known_last_guard, latent_guard_open
 from .reports import guard_order
 from .roles import BLACK, COLORS, GJ_CO_EXTRAS, WHITE
@@ -95,16 +94,16 @@ def legal_moves(duel: Duel, side: str) -> Legal:
             "gj_extras": [r for r in GJ_CO_EXTRAS if duel.rules.has(r)],
         }
     elif turn == "B:night":
-        wolves = set(duel.wolves)
+        wolf_set = set(duel.wolves)
         orders = duel.orders[-1]
         options = {
-            "attack": [c for c in living if c not in wolves],
-            "divine": {e["card"]: e["to"] for e in orders["divine"] if e["card"] in wolves},
-            "medium": [c for c in duel.claimers("medium") if c in wolves],
+            "attack": [c for c in living if c not in wolf_set],
+            "divine": {e["card"]: e["to"] for e in orders["divine"] if e["card"] in wolf_set},
+            "medium": [c for c in duel.claimers("medium") if c in wolf_set],
             "guard": {
                 e["card"]: e["to"]
                 for e in orders["guard"]
-                if e["card"] in wolves and duel.claims[e["card"]]["role"] == "hunter"
+                if e["card"] in wolf_set and duel.claims[e["card"]]["role"] == "hunter"
             },
         }
     return Legal(side, turn, duel.board, duel.day, living, options)
