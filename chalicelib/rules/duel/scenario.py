@@ -14,6 +14,9 @@ from .moves import play
 from .state import Duel
 from .views import review
 
+# §9: "reads one JSON object per line (blank lines skipped)".
+SKIP_BLANK_LINES = True
+
 
 def run(scenario: Mapping[str, Any]) -> dict[str, Any]:
     """Plays one scenario; an invalid input or move gives ``{"id": ..., "error": message}``."""
