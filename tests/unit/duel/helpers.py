@@ -20,7 +20,7 @@ STD9 = [
     "villager",
     "villager",
 ]
-# 12B: villager 0 (victim), seer 1, medium 2, hunter 3, werewolves 4 5, madman 6, fox 7, villagers 8–11.
+# 12B: villager 0, seer 1, medium 2, hunter 3, werewolves 4 5, madman 6, fox 7, villagers 8–11.
 B12 = [
     "villager", "seer", "medium", "hunter", "werewolf", "werewolf", "madman", "fox",
     "villager", "villager", "villager", "villager",
