@@ -13,7 +13,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chalicelib.rules.duel import PRESETS, Draws, Duel, play, preset, view
+from chalicelib.rules.duel import PRESETS, DrawError, Draws, Duel, play, preset, view
+from chalicelib.rules.duel.draws import KINDS
 from chalicelib.rules.duel.legal import legal_moves
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -106,14 +107,18 @@ def test_views_and_legal_moves_never_depend_on_what_is_hidden(name: str, seed: i
 @settings(max_examples=30, deadline=None)
 @given(NAMES, SEEDS)
 def test_a_refused_move_leaves_the_game_unchanged(name: str, seed: int) -> None:
+    """Every pin is off the support, so a legal move that needs a draw fails midway."""
+
     def check(duel: Duel, rng: random.Random) -> None:
         before = duel.to_json()
-        wrong = "B" if duel.phase[0] == "A" else "A"
+        side = duel.phase[0]
+        move = legal_moves(duel, side).random_move(random.Random(rng.random()))
+        poisoned = Draws(random.Random(0), {kind: [-1] for kind in KINDS})
+        copy = Duel.from_json(before)
         try:
-            play(duel, wrong, {"do": "execute", "card": 1}, rng)
-        except ValueError:
-            pass
-        assert duel.to_json() == before
+            play(copy, side, move, poisoned)
+        except DrawError:
+            assert copy.to_json() == before
 
     random_game(name, seed, check)
 
