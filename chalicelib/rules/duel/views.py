@@ -55,6 +55,8 @@ def view(duel: Duel, side: str) -> dict[str, Any]:
         seen["wolves"] = duel.wolves
         seen["guesses"] = _copy(duel.guesses)
         seen["pp_offered"] = bool(duel.pending_pp and duel.pending_pp["offered"])
+        # B's own attacks: B chose them, A never sees them.
+        seen["attacks"] = [{"night": n["night"], "target": n["attack"]} for n in duel.nights]
     else:
         raise ValueError('side は "A" か "B" です')
     seen["side"] = side

@@ -95,7 +95,7 @@ def test_views_and_legal_moves_never_depend_on_what_is_hidden(name: str, seed: i
             assert view(twin, side) == view(duel, side)
             assert legal_moves(twin, side) == legal_moves(duel, side)
         a = view(duel, "A")
-        for secret in ("wolves", "guesses", "pp_offered", "cards", "review"):
+        for secret in ("wolves", "guesses", "pp_offered", "attacks", "cards", "review"):
             assert secret not in a
         b = view(duel, "B")
         for secret in ("masons", "cards", "review"):
