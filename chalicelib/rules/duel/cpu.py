@@ -154,7 +154,7 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
         return {"do": "answer", "claims": []}
     card = rng.choice(fakers)
     humans = [c for c in range(1, legal.board + 1) if c not in wolves and c != card]
-    entry = {
+    fake: dict[str, Any] = {
         "card": card,
         "role": "seer",
         "oracle": {"target": rng.choice(humans), "result": WHITE},
@@ -163,7 +163,7 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
             for alive in o["nights_alive"]
         ],
     }
-    return {"do": "answer", "claims": [entry]}
+    return {"do": "answer", "claims": [fake]}
 
 
 def _madman_odds(view: Mapping[str, Any], living: list[int]) -> dict[int, float]:

@@ -59,7 +59,8 @@ def _reports_true(
 
 def _results(claim: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     oracle = claim.get("oracle")
-    return ([oracle] if oracle else []) + claim.get("nights", []) + claim.get("results", [])
+    results: list[Mapping[str, Any]] = [oracle] if oracle else []
+    return results + claim.get("nights", []) + claim.get("results", [])
 
 
 def _chosen_colors(claim: Mapping[str, Any]) -> float:
