@@ -60,7 +60,9 @@ def _reports_true(
 def _results(claim: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     oracle = claim.get("oracle")
     results: list[Mapping[str, Any]] = [oracle] if oracle else []
-    return results + claim.get("nights", []) + claim.get("results", [])
+    results.extend(claim.get("nights", []))
+    results.extend(claim.get("results", []))
+    return results
 
 
 def _chosen_colors(claim: Mapping[str, Any]) -> float:
