@@ -2,7 +2,7 @@
 
 import json
 
-from . import requests, rules, scheduler, startup
+from . import duel, requests, rules, scheduler, startup
 
 
 def main() -> int:
@@ -11,6 +11,7 @@ def main() -> int:
         "requests": requests.figures(),
         "scheduler": scheduler.figures(),
         "startup": startup.figures(),
+        "duel": duel.figures(),
     }
     print(json.dumps(figures, ensure_ascii=False))
     return 0

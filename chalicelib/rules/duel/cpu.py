@@ -25,7 +25,8 @@ from .roles import BLACK, WHITE
 from .worlds import Beliefs, beliefs
 
 # How much a chance to curse the fox is worth against a chance to find a werewolf.
-FOX_HUNT = 3
+FOX_HUNT = 1.5
+INFO_LOSS = 0.4
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
 
@@ -66,7 +67,17 @@ def _a_day(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[st
         return {"do": "co", "roles": wanted}
     known = beliefs(view)
     masons = set(view.get("masons", []))
-    scores = {c: known.execute[c] + 0.01 * known.wolf[c] for c in o["execute"] if c not in masons}
+    # Executing the likely real seer or medium also loses what it would tell.
+    info = {
+        int(c): known.real.get(int(c), 0.0)
+        for c, claim in view["claims"].items()
+        if claim["role"] in ("seer", "medium")
+    }
+    scores = {
+        c: known.execute[c] + 0.01 * known.wolf[c] - INFO_LOSS * info.get(c, 0.0)
+        for c in o["execute"]
+        if c not in masons
+    }
     return {"do": "execute", "card": _best(scores or {c: 0.0 for c in o["execute"]}, rng)}
 
 

@@ -17,6 +17,7 @@ from typing import Any
 WOLF_FAKE = 0.3
 NO_MADMAN_CLAIM = 0.3
 COIN = 0.5  # a color B chose, seen without knowing B's plan
+BLACK_ONLY_FAKE = 0.25  # B faking in a black-seer-only request (a blind black for the madman)
 FOX_MODE = 1 / 3
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
@@ -34,7 +35,7 @@ class Beliefs:
 
 # Value of an execution in one world: the last werewolf (the game won, or lost to a living
 # fox), another werewolf, the fox, or a human.
-WIN, LOST, WOLF, FOX, HUMAN = 1.0, -1.0, 0.8, 0.8, 0.0
+WIN, LOST, WOLF, FOX, HUMAN = 1.0, -1.0, 0.8, 0.6, -0.3
 
 
 def _reports_true(
@@ -70,12 +71,18 @@ def _chosen_colors(claim: Mapping[str, Any]) -> float:
     return float(COIN ** len(_results(claim)))
 
 
+def _fake(f: Mapping[str, Any], card: int) -> float:
+    """How likely B's fake claim by ``card`` is: its chosen colors, and a rare black-only one."""
+    weight = _chosen_colors(f["claims"][card])
+    return weight * BLACK_ONLY_FAKE if card in f["black_only"] else weight
+
+
 def _chosen_colors_of(f: Mapping[str, Any], claimers: list[int], real: int | None) -> float:
-    """The fakes' colors among ``claimers`` when ``real`` is the real one."""
+    """The fakes among ``claimers`` when ``real`` is the real one."""
     weight = 1.0
     for c in claimers:
         if c != real:
-            weight *= _chosen_colors(f["claims"][c])
+            weight *= _fake(f, c)
     return weight
 
 
@@ -100,6 +107,12 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
             if e["pp"]:
                 not_wolf.add(e["pp"]["madman"])
     claims = {int(c): claim for c, claim in view["claims"].items()}
+    black_only = {
+        c["card"]
+        for e in events
+        if e["type"] == "co" and e["request"]["black_only"]
+        for c in e["claims"]
+    }
     # The fox is never a mason, the cat, the madman, nor a hunter/cat/gidra claimer.
     not_fox = {c for c, claim in claims.items() if claim["role"] in ("hunter", "cat", "gidra")}
     asked = {(c, r) for c, r in view["asked"]}
@@ -111,6 +124,7 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "dead_by_night": dead_by_night,
         "not_wolf": not_wolf,
         "not_fox": not_fox,
+        "black_only": black_only,
         "claims": claims,
         "asked": asked,
         "madman_used": view["madman_used"],
@@ -151,7 +165,7 @@ def _weight(
         if role == "none":
             continue
         if card in wolves:
-            weight *= WOLF_FAKE * _chosen_colors(claim)
+            weight *= WOLF_FAKE * _fake(f, card)
             continue
         by_role.setdefault(role, []).append(card)
     deck = f["deck"]
