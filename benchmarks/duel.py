@@ -10,7 +10,7 @@ from typing import Any
 from chalicelib.rules.duel.simulate import simulate
 
 PRESETS = ("std9", "12B")
-GAMES = 300  # per matchup and preset
+GAMES = 250  # per matchup and preset
 SEED = 1000
 
 
@@ -23,8 +23,11 @@ def figures() -> dict[str, Any]:
             "cpu_vs_cpu": report["cpu_vs_cpu"],
             "cpu_vs_random": report["cpu_vs_random"],
             "random_vs_cpu": report["random_vs_cpu"],
+            "random_vs_random": report["random_vs_random"],
             "a_margin_pp": report["a_margin_pp"],
             "b_margin_pp": report["b_margin_pp"],
+            "a_margin_vs_random_pp": report["a_margin_vs_random_pp"],
+            "b_margin_vs_random_pp": report["b_margin_vs_random_pp"],
             "cpu_move_ms_mean": report["cpu_move_ms"]["mean"],
             "cpu_move_ms_p95": report["cpu_move_ms"]["p95"],
             "meets_targets": report["a_margin_pp"] >= 25

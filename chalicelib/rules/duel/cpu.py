@@ -27,6 +27,8 @@ from .worlds import Beliefs, beliefs
 # How much a chance to curse the fox is worth against a chance to find a werewolf.
 FOX_HUNT = 1.5
 INFO_LOSS = 0.4
+SEER_VALUE_WITH_FOX = 4.0
+BLACK_FRAME = 0.5  # how often a werewolf answers a black-seer-only request with a frame
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
 
@@ -153,7 +155,20 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
             "claims": [{"card": c, "role": "none"} for c in question["cards"] if c in wolves],
         }
     request = question["request"]
-    if request["black_only"] or "seer" not in request["roles"]:
+    if request["black_only"]:
+        # A werewolf comes out as a black seer and frames a human (§4.2 lets fakes be black).
+        fakers = [c for c in o["wolves"] if c in o["unclaimed"]]
+        if not fakers or rng.random() >= BLACK_FRAME:
+            return {"do": "answer", "claims": []}
+        card = rng.choice(fakers)
+        humans = [c for c in o["unclaimed"] if c not in wolves]
+        frame = {
+            "card": card,
+            "role": "seer",
+            "oracle": {"target": rng.choice(humans), "result": BLACK},
+        }
+        return {"do": "answer", "claims": [frame]}
+    if "seer" not in request["roles"]:
         return {"do": "answer", "claims": []}
     nights = len(o["nights_alive"])
     if o["madman"]:
@@ -263,6 +278,7 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
     wolves = set(view["wolves"])
     claims = {int(c): k for c, k in view["claims"].items()}
     mad = _madman_odds(view, o["attack"])
+    fox_deck = view["rules"]["deck"].get("fox", 0) > 0
     seers = [c for c in o["attack"] if claims.get(c, {}).get("role") == "seer"]
     mad_total = sum(mad[c] for c in seers) or 1.0
     value: dict[int, float] = {}
@@ -270,8 +286,10 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         claim = claims.get(c)
         role = claim["role"] if claim else None
         if role == "seer":
-            # Worth the most when it is the real seer, nothing when it is our madman.
-            value[c] = 0.5 + 4.0 * (1 - mad[c] / mad_total) if len(seers) > 1 else 4.0
+            # Worth the most when it is the real seer, nothing when it is our madman; with
+            # a fox about, the real seer is also the one who can curse it.
+            top = SEER_VALUE_WITH_FOX if fox_deck else 4.0
+            value[c] = 0.5 + top * (1 - mad[c] / mad_total) if len(seers) > 1 else top
         elif role == "medium":
             value[c] = 2.5
         elif role == "hunter":

@@ -1,8 +1,13 @@
 """Duel simulator: ``python -m chalicelib.simulate --rules duel --preset std9 --games N``.
 
-Plays CPU-A vs CPU-B, CPU-A vs a random legal B and a random legal A vs CPU-B on each
-preset asked for, and prints each side's win rate and the time per CPU move (mean and
-p95). The last line is one JSON object of every figure.
+Plays CPU-A vs CPU-B, CPU-A vs a random legal B and a random legal A vs CPU-B (and, as a
+baseline, random vs random) on each preset asked for, and prints each side's win rate,
+each CPU's margin over random legal play against the same opponent, and the time per CPU
+move (mean and p95). The last line is one JSON object of every figure.
+
+The margins: CPU-A's is its village win rate against CPU-B minus a random A's against
+CPU-B; CPU-B's is its wolves win rate against CPU-A minus a random B's against CPU-A.
+The ``*_vs_random`` margins read "the same opponent" as a random legal player instead.
 """
 
 import argparse
@@ -25,6 +30,7 @@ MATCHUPS: dict[str, tuple[Player, Player]] = {
     "cpu_vs_cpu": (deducer, deceiver),
     "cpu_vs_random": (deducer, random_player),
     "random_vs_cpu": (random_player, deceiver),
+    "random_vs_random": (random_player, random_player),  # the baseline of the other reading
 }
 MAX_MOVES = 2000
 
@@ -70,6 +76,14 @@ def simulate(rules_name: str, games: int, seed: int) -> dict[str, Any]:
     b_cpu, b_random = report["cpu_vs_cpu"]["wolves"], report["cpu_vs_random"]["wolves"]
     report["a_margin_pp"] = round(100 * (a_cpu - a_random), 1)
     report["b_margin_pp"] = round(100 * (b_cpu - b_random), 1)
+    # The other reading of "the same opponent": against a random legal player.
+    base = report["random_vs_random"]
+    report["a_margin_vs_random_pp"] = round(
+        100 * (report["cpu_vs_random"]["village"] - base["village"]), 1
+    )
+    report["b_margin_vs_random_pp"] = round(
+        100 * (report["random_vs_cpu"]["wolves"] - base["wolves"]), 1
+    )
     report["cpu_move_ms"] = {
         "mean": round(1000 * statistics.fmean(timings), 2) if timings else 0.0,
         "p95": round(1000 * p95(timings), 2),
@@ -94,6 +108,10 @@ def main(argv: list[str]) -> int:
             print(f"  {name}: {rates}")
         print(f"  CPU-A margin over random A (vs CPU-B): {r['a_margin_pp']:+.1f} pp")
         print(f"  CPU-B margin over random B (vs CPU-A): {r['b_margin_pp']:+.1f} pp")
+        print(
+            f"  against a random opponent: CPU-A {r['a_margin_vs_random_pp']:+.1f} pp,"
+            f" CPU-B {r['b_margin_vs_random_pp']:+.1f} pp"
+        )
         ms = r["cpu_move_ms"]
         print(f"  CPU move: mean {ms['mean']} ms, p95 {ms['p95']} ms over {ms['moves']} moves")
     print(json.dumps({"duel": reports}, ensure_ascii=False))

@@ -17,7 +17,7 @@ from typing import Any
 WOLF_FAKE = 0.3
 NO_MADMAN_CLAIM = 0.3
 COIN = 0.5  # a color B chose, seen without knowing B's plan
-BLACK_ONLY_FAKE = 0.25  # B faking in a black-seer-only request (a blind black for the madman)
+BLACK_ONLY_FAKE = 0.1  # B faking in a black-seer-only request (a blind black for the madman)
 FOX_MODE = 1 / 3
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
