@@ -27,8 +27,9 @@ from .worlds import Beliefs, beliefs
 # How much a chance to curse the fox is worth against a chance to find a werewolf.
 FOX_HUNT = 1.5
 INFO_LOSS = 0.4
+SEER_DAY_WITH_FOX = 1  # with a fox in the deck, the seer is asked out on this day
 SEER_VALUE_WITH_FOX = 4.0
-BLACK_FRAME = 0.5  # how often a werewolf answers a black-seer-only request with a frame
+BLACK_FRAME = 1.0  # how often a werewolf answers a black-seer-only request with a frame
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
 
@@ -58,15 +59,14 @@ def deducer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[s
 def _a_day(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
     o = legal.options
     wanted = [r for r in ("seer", "medium") if r in o["roles"]]
+    if view["rules"]["deck"].get("fox") and view["day"] < SEER_DAY_WITH_FOX:
+        # Keep the seer latent a while: B cannot find it, and it curses the fox unseen.
+        wanted = [r for r in wanted if r != "seer"]
     new_roles = {r for _, r in o["new_pairs"]}
-    asked_any = any(
-        e["type"] == "co" and not e["request"]["auto"] and not e["request"]["black_only"]
-        for e in view["events"]
-    )
     if o["black_seer_co"]:
         return {"do": "black_seer_co"}
-    if view["day"] == 1 and not asked_any and wanted and new_roles & set(wanted):
-        return {"do": "co", "roles": wanted}
+    if wanted and new_roles & set(wanted):
+        return {"do": "co", "roles": [r for r in wanted if r in new_roles]}
     known = beliefs(view)
     masons = set(view.get("masons", []))
     # Executing the likely real seer or medium also loses what it would tell.
@@ -120,6 +120,14 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
                 if c not in (hunter, banned)
             ][:1]
         move["guard"].append({"card": hunter, "to": targets[:1]})
+    if o["latent_divine"]:
+        scores = {
+            c: known.wolf[c] * (1 - known.wolf[c]) + FOX_HUNT * known.fox[c]
+            for c in legal.living
+            if c not in masons and view["claims"].get(str(c), {}).get("role") != "seer"
+        }
+        if scores:
+            move["latent_divine"] = [_best(scores, rng)]
     if o["latent_guard"] and protect:
         move["latent_guard"] = {"to": protect[:1]}
     return move

@@ -19,6 +19,8 @@ NO_MADMAN_CLAIM = 0.3
 COIN = 0.5  # a color B chose, seen without knowing B's plan
 BLACK_ONLY_FAKE = 0.1  # B faking in a black-seer-only request (a blind black for the madman)
 FOX_MODE = 1 / 3
+# How likely a night with no death is: B attacked the fox (a claimer, or not), or a GJ.
+PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.3
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
 MAX_WORLDS = 1200  # above this, a deterministic stride sample of the placements
@@ -99,6 +101,19 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
     events = view["events"]
     night_dead = [e["dead"] for e in events if e["type"] == "morning" and e["dead"]]
     dead_by_night = {e["day"] - 1: set(e["dead"]) for e in events if e["type"] == "morning"}
+    # Who was already dead when each night began, and the nights that ended with no death.
+    gone: set[int] = set()
+    dead_before: dict[int, set[int]] = {}
+    peaceful: list[int] = []
+    for e in events:
+        if e["type"] == "execution":
+            gone |= {e["card"]} | ({e["revenge"]} if e["revenge"] is not None else set())
+        elif e["type"] == "orders":
+            dead_before[e["day"]] = set(gone)
+        elif e["type"] == "morning":
+            gone |= set(e["dead"])
+            if not e["dead"]:
+                peaceful.append(e["day"] - 1)
     not_wolf: set[int] = set(view.get("masons", []))
     for e in events:
         if e["type"] == "execution":
@@ -122,6 +137,8 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "alive": set(view["alive"]),
         "night_dead": night_dead,
         "dead_by_night": dead_by_night,
+        "dead_before": dead_before,
+        "peaceful": peaceful,
         "not_wolf": not_wolf,
         "not_fox": not_fox,
         "black_only": black_only,
@@ -151,6 +168,15 @@ def _weight(
         if len(dead) >= 2 and not has_cat and fox not in dead:
             return 0.0, {}
     weight = 1.0
+    if fox is not None:
+        # A night with no death: a GJ, or an attack on the fox (likelier on a claimer B hunts).
+        for night in f["peaceful"]:
+            if fox in f["dead_before"].get(night, ()):
+                weight *= PEACE_BY_GJ
+            elif f["claims"].get(fox, {}).get("role") in ("seer", "medium"):
+                weight *= PEACE_ON_FOX_CLAIMER
+            else:
+                weight *= PEACE_ON_FOX
     fakes = 0
     real: dict[int, float] = {}
     by_role: dict[str, list[int]] = {}
