@@ -26,10 +26,11 @@ from .worlds import Beliefs, beliefs
 
 # How much a chance to curse the fox is worth against a chance to find a werewolf.
 FOX_HUNT = 1.5
-INFO_LOSS = 0.4
+INFO_LOSS = 0.2
 SEER_DAY_WITH_FOX = 1  # with a fox in the deck, the seer is asked out on this day
 SEER_VALUE_WITH_FOX = 4.0
-BLACK_FRAME = 1.0  # how often a werewolf answers a black-seer-only request with a frame
+BLACK_FRAME = 0.0
+FAKE_MEDIUM = 1.0  # how often a werewolf contests the medium on day 1  # how often a werewolf answers a black-seer-only request with a frame
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
 
@@ -180,8 +181,18 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
         return {"do": "answer", "claims": []}
     nights = len(o["nights_alive"])
     if o["madman"]:
-        entry = {"card": "madman", "role": "seer", "oracle": WHITE, "nights": [WHITE] * nights}
-        return {"do": "answer", "claims": [entry]}
+        entry: dict[str, Any] = {
+            "card": "madman",
+            "role": "seer",
+            "oracle": WHITE,
+            "nights": [WHITE] * nights,
+        }
+        claims = [entry]
+        pairs = {(c, r) for c, r in question["pairs"]}
+        mediums = [c for c in o["wolves"] if (c, "medium") in pairs]
+        if mediums and rng.random() < FAKE_MEDIUM and o["executions"] == 0:
+            claims.append({"card": rng.choice(mediums), "role": "medium"})
+        return {"do": "answer", "claims": claims}
     pairs = {(c, r) for c, r in question["pairs"]}
     fakers = [c for c in o["wolves"] if (c, "seer") in pairs]
     if not fakers:
@@ -325,10 +336,16 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         "do": "night",
         "attack": attack,
         "divine": divine,
-        "medium": [{"card": c, "result": WHITE} for c in o["medium"]],
+        "medium": [{"card": c, "result": _medium_lie(view)} for c in o["medium"]],
         "guard": [{"card": c, "target": rng.choice(to)} for c, to in sorted(o["guard"].items())],
         "madman": {"divine": _madman_color(view, mad, attack), "medium": WHITE},
     }
+
+
+def _medium_lie(view: Mapping[str, Any]) -> str:
+    """A werewolf medium's result on today's execution: the opposite of the truth."""
+    executed = [e for e in view["events"] if e["type"] == "execution"][-1]["card"]
+    return WHITE if executed in view["wolves"] else BLACK
 
 
 def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int) -> str:

@@ -17,8 +17,7 @@ from typing import Any
 WOLF_FAKE = 0.3
 NO_MADMAN_CLAIM = 0.3
 COIN = 0.5  # a color B chose, seen without knowing B's plan
-BLACK_ONLY_FAKE = 0.1  # B faking in a black-seer-only request (a blind black for the madman)
-FOX_MODE = 1 / 3
+BLACK_ONLY_FAKE = 0.1  # the madman sent to a black-seer-only request (a blind black)
 # How likely a night with no death is: B attacked the fox (a claimer, or not), or a GJ.
 PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.3
 # A real holder never asked (or missing): the chance the role is the first victim.
@@ -74,7 +73,7 @@ def _chosen_colors(claim: Mapping[str, Any]) -> float:
 
 
 def _fake(f: Mapping[str, Any], card: int) -> float:
-    """How likely B's fake claim by ``card`` is: its chosen colors, and a rare black-only one."""
+    """How likely the madman's claim by ``card`` is: its colors, and a rare black-only one."""
     weight = _chosen_colors(f["claims"][card])
     return weight * BLACK_ONLY_FAKE if card in f["black_only"] else weight
 
@@ -147,6 +146,7 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "madman_used": view["madman_used"],
         "missing": view["rules"]["missing"],
         "fox_black": deck.get("werewolf", 0) / max(1, view["board"] - 2),
+        "fox_modes": ["latent"] + [r for r in ("seer", "medium") if deck.get(r, 0)],
     }
 
 
@@ -168,6 +168,12 @@ def _weight(
         if len(dead) >= 2 and not has_cat and fox not in dead:
             return 0.0, {}
     weight = 1.0
+    if fox is not None and fox not in f["claims"]:
+        # An unclaimed fox is latent, or in a mode it was never asked about.
+        modes = [m for m in f["fox_modes"] if m == "latent" or (fox, m) not in f["asked"]]
+        weight *= len(modes) / len(f["fox_modes"])
+    elif fox is not None and f["claims"][fox]["role"] == "none":
+        weight *= 1 / len(f["fox_modes"])  # a named fox says none only when latent
     if fox is not None:
         # A night with no death: a GJ, or an attack on the fox (likelier on a claimer B hunts).
         for night in f["peaceful"]:
@@ -185,13 +191,14 @@ def _weight(
         if card == fox:
             if role in ("hunter", "cat", "gidra"):
                 return 0.0, {}
-            if role != "none":  # its mode (1 in 3), its colors drawn with p (§5)
-                weight *= FOX_MODE * _drawn_colors(claim, f["fox_black"])
+            if role != "none":  # its mode, and its colors drawn with p (§5)
+                weight *= _drawn_colors(claim, f["fox_black"]) / len(f["fox_modes"])
             continue
         if role == "none":
             continue
         if card in wolves:
-            weight *= WOLF_FAKE * _fake(f, card)
+            # A werewolf picks its own target: a black-only frame is as natural as any fake.
+            weight *= WOLF_FAKE * _chosen_colors(claim)
             continue
         by_role.setdefault(role, []).append(card)
     deck = f["deck"]
