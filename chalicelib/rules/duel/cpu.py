@@ -29,8 +29,8 @@ FOX_HUNT = 1.5
 INFO_LOSS = 0.2
 SEER_DAY_WITH_FOX = 1  # with a fox in the deck, the seer is asked out on this day
 SEER_VALUE_WITH_FOX = 4.0
-BLACK_FRAME = 0.0
-FAKE_MEDIUM = 1.0  # how often a werewolf contests the medium on day 1  # how often a werewolf answers a black-seer-only request with a frame
+BLACK_FRAME = 0.0  # how often a werewolf answers a black-seer-only request with a frame
+FAKE_MEDIUM = 1.0  # how often a werewolf contests the medium on day 1
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
 
