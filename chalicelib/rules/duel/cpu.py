@@ -25,12 +25,15 @@ from .roles import BLACK, WHITE
 from .worlds import Beliefs, beliefs
 
 # How much a chance to curse the fox is worth against a chance to find a werewolf.
-FOX_HUNT = 1.5
+FOX_HUNT = 0.0
 INFO_LOSS = 0.2
+CROSS = 1.0  # a seer claimer divining another whose realness is open
 SEER_DAY_WITH_FOX = 1  # with a fox in the deck, the seer is asked out on this day
 SEER_VALUE_WITH_FOX = 4.0
 BLACK_FRAME = 0.0  # how often a werewolf answers a black-seer-only request with a frame
 FAKE_MEDIUM = 1.0  # how often a werewolf contests the medium on day 1
+HUMAN_EXECUTED = BLACK
+FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
 
@@ -96,6 +99,7 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
     known = beliefs(view)
     masons = set(view.get("masons", []))
     move: dict[str, Any] = {"do": "night", "divine": [], "guard": []}
+    cross = {c: known.real[c] * (1 - known.real[c]) for c in o["seers"]}
     for seer in o["seers"]:
         claim = view["claims"][str(seer)]
         seen = {r["target"] for r in claim.get("nights", [])}
@@ -103,7 +107,10 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
             seen.add(claim["oracle"]["target"])
         # The most uncertain card is the one a result tells most about.
         scores = {
-            c: known.wolf[c] * (1 - known.wolf[c]) + FOX_HUNT * known.fox[c] + 0.01 * known.wolf[c]
+            c: known.wolf[c] * (1 - known.wolf[c])
+            + FOX_HUNT * known.fox[c]
+            + CROSS * cross.get(c, 0.0)
+            + 0.01 * known.wolf[c]
             for c in legal.living
             if c != seer and c not in masons and c not in seen
         }
@@ -190,7 +197,10 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
         claims = [entry]
         pairs = {(c, r) for c, r in question["pairs"]}
         mediums = [c for c in o["wolves"] if (c, "medium") in pairs]
-        if mediums and rng.random() < FAKE_MEDIUM and o["executions"] == 0:
+        # Only where the fox may be a second medium claimer: elsewhere, with the madman
+        # spent on the seer, a second medium claimer would mark a werewolf.
+        fox_deck = view["rules"]["deck"].get("fox", 0) > 0
+        if mediums and fox_deck and rng.random() < FAKE_MEDIUM and o["executions"] == 0:
             claims.append({"card": rng.choice(mediums), "role": "medium"})
         return {"do": "answer", "claims": claims}
     pairs = {(c, r) for c, r in question["pairs"]}
@@ -343,9 +353,9 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
 
 
 def _medium_lie(view: Mapping[str, Any]) -> str:
-    """A werewolf medium's result on today's execution: the opposite of the truth."""
+    """A werewolf medium's result on today's execution: hide a werewolf, else agree."""
     executed = [e for e in view["events"] if e["type"] == "execution"][-1]["card"]
-    return WHITE if executed in view["wolves"] else BLACK
+    return WHITE if executed in view["wolves"] else HUMAN_EXECUTED
 
 
 def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int) -> str:
@@ -364,7 +374,7 @@ def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int
         if to:
             risk += odds * sum(c in wolves for c in to) / len(entry["to"])
         total += odds
-    return BLACK if total and risk / total < 0.1 else WHITE
+    return BLACK if total and risk / total < FRAME_RISK else WHITE
 
 
 PLAYERS: dict[str, Player] = {"cpu": deducer, "random": random_player}
