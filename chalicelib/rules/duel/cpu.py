@@ -4,15 +4,20 @@ A player sees only its own side's view (:func:`~.views.view`) and its legal move
 (:func:`~.legal.legal_moves`), never the true cards, and is pure and deterministic
 given its RNG.
 
-- :func:`deducer` (CPU-A) weighs the werewolf placements consistent with everything
-  public (:mod:`.worlds`), asks the seer and medium out on day 1, executes the likeliest
-  werewolf, sends the seer claimers to the likeliest unknowns and the hunter to the
-  likeliest real seer.
-- :func:`deceiver` (CPU-B) has the madman fake the seer with safe reports (or a
-  werewolf when the madman is spent), frames humans from a werewolf seer claim, answers
-  `none` when named, always guesses at a PP offer, and attacks the likeliest real
-  information role where A's guards (public orders, the auto-guard priorities) are least
-  likely to be.
+- :func:`deducer` (CPU-A) weighs the worlds (werewolf placements, and the fox's card)
+  consistent with everything public and the masons it knows, by how likely B's observed
+  choices are under each (:mod:`.worlds`). It asks the black seer (12B) and then the seer
+  and medium out on day 1, executes the card of highest expected value (a werewolf or the
+  fox; never the last werewolf while the fox may live; sparing the likely real seer and
+  medium), has seer claimers divine each other while it is open which is real and else
+  the most uncertain card, and sends the hunter to the likeliest real seer.
+- :func:`deceiver` (CPU-B) has the madman fake the seer with white reports (a werewolf
+  when the madman is spent) and, in fox decks, a werewolf contest the medium; frames
+  humans with the madman's black when A's public candidates make it safe; answers
+  `none` when named; reads which seer claimer is its madman and always guesses at a PP
+  offer (a wrong guess costs nothing); and attacks the likeliest real information role
+  where A's guards (public orders, the auto-guard priorities) are least likely to be,
+  sparing cards that survived its attacks (the fox, or guarded) and cat claimers.
 - :func:`random_player`: a random legal move, for either side.
 """
 
@@ -24,15 +29,9 @@ from .legal import Legal
 from .roles import BLACK, WHITE
 from .worlds import Beliefs, beliefs
 
-# How much a chance to curse the fox is worth against a chance to find a werewolf.
-FOX_HUNT = 0.0
-INFO_LOSS = 0.2
+# Tuned against each other and against random play with the simulator (simulate.py).
+INFO_LOSS = 0.2  # executing a claimer that is the real seer/medium loses what it tells
 CROSS = 1.0  # a seer claimer divining another whose realness is open
-SEER_DAY_WITH_FOX = 1  # with a fox in the deck, the seer is asked out on this day
-SEER_VALUE_WITH_FOX = 4.0
-BLACK_FRAME = 0.0  # how often a werewolf answers a black-seer-only request with a frame
-FAKE_MEDIUM = 1.0  # how often a werewolf contests the medium on day 1
-HUMAN_EXECUTED = BLACK
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
@@ -63,9 +62,6 @@ def deducer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[s
 def _a_day(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
     o = legal.options
     wanted = [r for r in ("seer", "medium") if r in o["roles"]]
-    if view["rules"]["deck"].get("fox") and view["day"] < SEER_DAY_WITH_FOX:
-        # Keep the seer latent a while: B cannot find it, and it curses the fox unseen.
-        wanted = [r for r in wanted if r != "seer"]
     new_roles = {r for _, r in o["new_pairs"]}
     if o["black_seer_co"]:
         return {"do": "black_seer_co"}
@@ -108,7 +104,6 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         # The most uncertain card is the one a result tells most about.
         scores = {
             c: known.wolf[c] * (1 - known.wolf[c])
-            + FOX_HUNT * known.fox[c]
             + CROSS * cross.get(c, 0.0)
             + 0.01 * known.wolf[c]
             for c in legal.living
@@ -130,7 +125,7 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         move["guard"].append({"card": hunter, "to": targets[:1]})
     if o["latent_divine"]:
         scores = {
-            c: known.wolf[c] * (1 - known.wolf[c]) + FOX_HUNT * known.fox[c]
+            c: known.wolf[c] * (1 - known.wolf[c]) + known.fox[c]
             for c in legal.living
             if c not in masons and view["claims"].get(str(c), {}).get("role") != "seer"
         }
@@ -172,18 +167,7 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
         }
     request = question["request"]
     if request["black_only"]:
-        # A werewolf comes out as a black seer and frames a human (§4.2 lets fakes be black).
-        fakers = [c for c in o["wolves"] if c in o["unclaimed"]]
-        if not fakers or rng.random() >= BLACK_FRAME:
-            return {"do": "answer", "claims": []}
-        card = rng.choice(fakers)
-        humans = [c for c in o["unclaimed"] if c not in wolves]
-        frame = {
-            "card": card,
-            "role": "seer",
-            "oracle": {"target": rng.choice(humans), "result": BLACK},
-        }
-        return {"do": "answer", "claims": [frame]}
+        return {"do": "answer", "claims": []}  # a blind black would too often expose a werewolf
     if "seer" not in request["roles"]:
         return {"do": "answer", "claims": []}
     nights = len(o["nights_alive"])
@@ -200,7 +184,7 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
         # Only where the fox may be a second medium claimer: elsewhere, with the madman
         # spent on the seer, a second medium claimer would mark a werewolf.
         fox_deck = view["rules"]["deck"].get("fox", 0) > 0
-        if mediums and fox_deck and rng.random() < FAKE_MEDIUM and o["executions"] == 0:
+        if mediums and fox_deck and o["executions"] == 0:
             claims.append({"card": rng.choice(mediums), "role": "medium"})
         return {"do": "answer", "claims": claims}
     pairs = {(c, r) for c, r in question["pairs"]}
@@ -307,7 +291,6 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
     wolves = set(view["wolves"])
     claims = {int(c): k for c, k in view["claims"].items()}
     mad = _madman_odds(view, o["attack"])
-    fox_deck = view["rules"]["deck"].get("fox", 0) > 0
     seers = [c for c in o["attack"] if claims.get(c, {}).get("role") == "seer"]
     mad_total = sum(mad[c] for c in seers) or 1.0
     value: dict[int, float] = {}
@@ -315,10 +298,8 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         claim = claims.get(c)
         role = claim["role"] if claim else None
         if role == "seer":
-            # Worth the most when it is the real seer, nothing when it is our madman; with
-            # a fox about, the real seer is also the one who can curse it.
-            top = SEER_VALUE_WITH_FOX if fox_deck else 4.0
-            value[c] = 0.5 + top * (1 - mad[c] / mad_total) if len(seers) > 1 else top
+            # Worth the most when it is the real seer, nothing when it is our madman.
+            value[c] = 0.5 + 4.0 * (1 - mad[c] / mad_total) if len(seers) > 1 else 4.0
         elif role == "medium":
             value[c] = 2.5
         elif role == "hunter":
@@ -353,15 +334,16 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
 
 
 def _medium_lie(view: Mapping[str, Any]) -> str:
-    """A werewolf medium's result on today's execution: hide a werewolf, else agree."""
+    """A werewolf medium's result on today's execution: the opposite of the truth."""
     executed = [e for e in view["events"] if e["type"] == "execution"][-1]["card"]
-    return WHITE if executed in view["wolves"] else HUMAN_EXECUTED
+    return WHITE if executed in view["wolves"] else BLACK
 
 
 def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int) -> str:
     """Frame a human: black when the madman's target (among A's public candidates for
     whichever seer claimer it is) is very likely not a werewolf, else a safe white."""
     wolves = set(view["wolves"])
+    seers = {int(c) for c, k in view["claims"].items() if k["role"] == "seer"}
     orders = view["events"][-1]
     risk = 0.0
     total = 0.0
@@ -372,7 +354,9 @@ def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int
         odds = mad[card]
         to = [c for c in entry["to"] if c != attack]  # the attacked card comes out white
         if to:
-            risk += odds * sum(c in wolves for c in to) / len(entry["to"])
+            # A werewolf would be exposed; a seer claimer answers back with a white.
+            exposed = sum(c in wolves or c in seers for c in to)
+            risk += odds * exposed / len(entry["to"])
         total += odds
     return BLACK if total and risk / total < FRAME_RISK else WHITE
 

@@ -19,7 +19,7 @@ NO_MADMAN_CLAIM = 0.3
 COIN = 0.5  # a color B chose, seen without knowing B's plan
 BLACK_ONLY_FAKE = 0.1  # the madman sent to a black-seer-only request (a blind black)
 # How likely a night with no death is: B attacked the fox (a claimer, or not), or a GJ.
-PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.3
+PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
 MAX_WORLDS = 1200  # above this, a deterministic stride sample of the placements
