@@ -1,5 +1,9 @@
 """One test per entry of docs/decisions-duel.md (readings where RULES-DUEL is silent)."""
 
+import random
+
+from chalicelib.rules.duel import Draws, Duel, play, preset, view
+
 from .helpers import NO_CLAIMS, PASS, A, B, error, events, game
 
 NINE = {
@@ -154,3 +158,17 @@ def test_d14_setup_without_pins_is_reproducible_from_the_seed() -> None:
     a = game([], preset="17A", cards=None, seed=11)
     b = game([], preset="17A", cards=None, seed=11)
     assert a == b
+
+
+def test_d15_b_sees_its_own_attacks_a_never_does() -> None:
+    duel = Duel.setup(preset("std9"), Draws(random.Random(0)), cards=game([])["cards"])
+    rng = random.Random(0)
+    for by, move in (
+        ("A", {"do": "execute", "card": 7}),
+        ("B", {"do": "pp", "guess": None}),
+        ("A", {"do": "night"}),
+        ("B", {"do": "night", "attack": 9}),
+    ):
+        play(duel, by, move, rng)
+    assert view(duel, "B")["attacks"] == [{"night": 1, "target": 9}]
+    assert "attacks" not in view(duel, "A")
