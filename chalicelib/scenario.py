@@ -89,7 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", choices=RULE_SETS, default="mobius")
     args = parser.parse_args(argv)
     play = runner(args.rules)
+    # A rule set whose contract skips blank lines says so (RULES-DUEL §9); Mobius answers them.
+    skip_blank = getattr(sys.modules.get(play.__module__), "SKIP_BLANK_LINES", False)
     for line in sys.stdin:
+        if skip_blank and not line.strip():
+            continue
         try:
             scenario = json.loads(line)
         except json.JSONDecodeError as error:

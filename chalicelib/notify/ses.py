@@ -2,6 +2,7 @@
 
 import base64
 import os
+import secrets
 from email import policy
 from email.header import Header
 from email.mime.multipart import MIMEMultipart
@@ -52,7 +53,9 @@ def compose(
     to: str, subject: str, text: str, html: str, headers: dict[str, str] | None = None
 ) -> bytes:
     """A multipart/alternative message in UTF-8 with an encoded Japanese subject."""
-    message = MIMEMultipart("alternative")
+    # A short boundary keeps the Content-Type line within 78 characters (Python's default
+    # is 31 characters); "=_" never occurs in base64 parts.
+    message = MIMEMultipart("alternative", boundary=f"=_{secrets.token_hex(12)}")
     message["Subject"] = encode_subject(subject)
     message["From"] = formataddr((str(Header(SENDER_NAME, "utf-8")), sender()))
     message["To"] = to

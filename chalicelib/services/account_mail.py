@@ -60,6 +60,7 @@ def sign_up(
     account_id: str, password: str, email: str, source: str, now: datetime
 ) -> accounts.Registration:
     """Registers and mails the address; either both happen or neither does."""
+    accounts.check_account_id(account_id)  # it names a counter: only a well-formed one
     accounts.allow_account_mail(accounts.normalize_email(email), account_id, source, now)
     registration = accounts.register(account_id, password, email, now)
     try:

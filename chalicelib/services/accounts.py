@@ -24,7 +24,12 @@ from ..storage.repository import load_account
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 
 ACCOUNT_ID = re.compile(r"[A-Za-z0-9_]{3,20}")
-EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+# An address SES can send to, after NFKC and case folding (full-width input is welcome):
+# an ASCII dot-atom, and a domain of letter-digit-hyphen labels. Anything else (non-ASCII,
+# quotes, commas, control characters) would only fail at SES, as a 503 to the player.
+_ATEXT = r"[a-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+EMAIL = re.compile(rf"{_ATEXT}(?:\.{_ATEXT})*@(?:{_LABEL}\.)+{_LABEL}")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 256
 # zxcvbn's score: 2 resists an online attack that is not throttled; ours is, and argon2 slows
@@ -92,13 +97,19 @@ def check_password(password: str, *related: str) -> None:
 def normalize_email(email: str) -> str:
     """Unicode-normalized and case-folded: one account per address whatever its case."""
     folded = unicodedata.normalize("NFKC", email.strip()[:1000]).casefold()
-    if not EMAIL.fullmatch(folded) or len(folded) > 254:
+    if not EMAIL.fullmatch(folded) or len(folded) > 254 or len(folded.split("@")[0]) > 64:
         raise InvalidInput("メールアドレスの形式が正しくありません")
     return folded
 
 
 def valid_account_id(account_id: str) -> bool:
     return ACCOUNT_ID.fullmatch(account_id) is not None
+
+
+def check_account_id(account_id: str) -> None:
+    """Refuses an ID of the wrong form before it names any item (or counter) in storage."""
+    if not valid_account_id(account_id):
+        raise InvalidInput("IDは半角英数字と _ の3〜20文字にしてください")
 
 
 @dataclass(frozen=True)
@@ -114,8 +125,7 @@ class Registration:
 
 def register(account_id: str, password: str, email: str, now: datetime) -> Registration:
     """Creates an unverified account, which expires unless verified within a day."""
-    if not valid_account_id(account_id):
-        raise InvalidInput("IDは半角英数字と _ の3〜20文字にしてください")
+    check_account_id(account_id)
     address = normalize_email(email)
     check_password(password, account_id, address, address.split("@")[0])
     account = store.new_account(

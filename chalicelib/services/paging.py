@@ -6,6 +6,10 @@ from collections.abc import Callable, Mapping
 
 from .errors import InvalidInput
 
+# Our cursors are a few hundred characters; a longer one could only name keys DynamoDB
+# refuses (over 1,024 bytes) or nest JSON deep enough to exhaust the parser.
+MAX_CURSOR = 1000
+
 
 def encode_cursor(key: dict | None) -> str | None:
     return base64.urlsafe_b64encode(json.dumps(key).encode()).decode() if key else None
@@ -20,6 +24,8 @@ def decode_cursor(cursor: str | None, expected: Mapping[str, Callable[[str], boo
     """
     if not cursor:
         return None
+    if len(cursor) > MAX_CURSOR:
+        raise InvalidInput("ページの指定が正しくありません")
     try:
         key = json.loads(base64.urlsafe_b64decode(cursor.encode()))
     except (ValueError, UnicodeDecodeError):

@@ -4,6 +4,7 @@ They exist only under the local runner (runtime.dev_tools()); elsewhere, 404.
 """
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -87,7 +88,8 @@ def clock(ctx: Ctx) -> Response:
         minutes = max(1, math.ceil((ahead[to] - ctx.now).total_seconds() / 60))
     else:
         text = ctx.form.get("minutes", "")
-        if not text.isdigit() or not 1 <= int(text) <= MAX_MINUTES:
+        # ASCII digits only: isdigit() also takes "²", which int() refuses.
+        if not re.fullmatch(r"[0-9]{1,5}", text) or not 1 <= int(text) <= MAX_MINUTES:
             raise BadRequest(f"進める分数は1〜{MAX_MINUTES}で指定してください")
         minutes = int(text)
     tools.advance_clock(minutes)

@@ -100,7 +100,9 @@ def parse_form(raw_body: bytes | None) -> dict[str, str]:
 
 
 def check_csrf(session: Session | None, form: dict[str, str]) -> None:
-    if session is None or not hmac.compare_digest(session.csrf, form.get("csrf", "")):
+    # As bytes: compare_digest refuses str with non-ASCII characters (a forged token may have).
+    sent = form.get("csrf", "").encode("utf-8", "replace")
+    if session is None or not hmac.compare_digest(session.csrf.encode(), sent):
         raise BadRequest(
             "フォームの有効期限が切れました。ページを読み込み直してから、もう一度送信してください",
             403,

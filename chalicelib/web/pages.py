@@ -33,7 +33,8 @@ from .http import (
 ACCESS_RESOLUTION = timedelta(minutes=1)
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
-NUMBER = re.compile(r"[0-9]+")
+NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: isdigit() also takes "²", which int() refuses
+MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stops at 4,300 digits)
 
 
 @dataclass(frozen=True)
@@ -366,8 +367,15 @@ def account_update(ctx: Ctx) -> Response:
 # ----- villages -----
 
 
+def _check_village_id(village_id: str) -> None:
+    """A village id from the path is digits, checked before it names anything in storage."""
+    if not VILLAGE_ID.fullmatch(village_id):
+        raise BadRequest("その村は見つかりません", 404)
+
+
 def _record(ctx: Ctx, village_id: str) -> VillageRecord:
-    record = ctx.unit.village(village_id) if VILLAGE_ID.fullmatch(village_id) else None
+    _check_village_id(village_id)
+    record = ctx.unit.village(village_id)
     if record is None:
         raise BadRequest("その村は見つかりません", 404)
     return record
@@ -378,7 +386,8 @@ def _int(value: str | None, name: str) -> int | None:
         return None
     if not NUMBER.fullmatch(value):
         raise BadRequest(f"{name}の指定が正しくありません")
-    return int(value)
+    digits = value.lstrip("0") or "0"
+    return MAX_NUMBER if len(digits) > len(str(MAX_NUMBER)) else min(int(digits), MAX_NUMBER)
 
 
 def _village_page(
@@ -420,6 +429,7 @@ def village(ctx: Ctx, village_id: str) -> Response:
 
 @page
 def village_post(ctx: Ctx, village_id: str) -> Response:
+    _check_village_id(village_id)
     account_id = _require_member(ctx, village_id)
     form = ctx.form
     board = form.get("board", "public")
@@ -432,6 +442,7 @@ def village_post(ctx: Ctx, village_id: str) -> Response:
 
 @page
 def village_actions(ctx: Ctx, village_id: str) -> Response:
+    _check_village_id(village_id)
     account_id = _require_member(ctx, village_id)
     labels = _record(ctx, village_id).rules.choice_labels
     choices = {key: (ctx.form.get(key) or None) for key in labels if key in ctx.form}
@@ -446,6 +457,7 @@ def village_actions(ctx: Ctx, village_id: str) -> Response:
 
 @page
 def village_join(ctx: Ctx, village_id: str) -> Response:
+    _check_village_id(village_id)
     account_id = _require_login(ctx)
     form = ctx.form
     try:

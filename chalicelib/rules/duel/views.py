@@ -1,0 +1,74 @@
+"""Who sees what (RULES-DUEL §8): each side's view, and the after-game review (感想戦).
+
+This module is the one place that decides secrecy. A view is built from the public
+record plus exactly the side's own knowledge; the true cards and the review join
+only once the game is over.
+"""
+
+from typing import Any
+
+from .state import Duel
+
+
+def review(duel: Duel) -> dict[str, Any]:
+    """§9 `review`: the first-day truth, the fox mode and each night's actual draws."""
+    return {
+        "oracle": dict(duel.oracle) if duel.oracle else None,
+        "fox_mode": duel.fox_mode,
+        "nights": [dict(n) for n in duel.nights],
+    }
+
+
+def public(duel: Duel) -> dict[str, Any]:
+    """What both sides see."""
+    return {
+        "rules": duel.rules.to_json(),
+        "board": duel.board,
+        "day": duel.day,
+        "next": None if duel.phase == "end" else duel.phase,
+        "alive": duel.living(),
+        "claims": {str(c): _copy(claim) for c, claim in sorted(duel.claims.items())},
+        "asked": [[c, r] for c, r in sorted(duel.asked)],
+        "whole_seer": duel.whole_seer,
+        "whole_hunter": duel.whole_hunter,
+        "black_seer_done": duel.black_seer_done,
+        "madman_used": duel.madman_used,
+        "question": _public_question(duel),
+        "events": _copy(duel.events),
+        "ending": _copy(duel.ending),
+    }
+
+
+def _public_question(duel: Duel) -> dict[str, Any] | None:
+    if duel.question is None:
+        return None
+    question: dict[str, Any] = _copy(duel.question)
+    return question
+
+
+def view(duel: Duel, side: str) -> dict[str, Any]:
+    """What ``side`` ("A" or "B") may know now (§8)."""
+    seen = public(duel)
+    if side == "A":
+        seen["masons"] = duel.masons
+    elif side == "B":
+        seen["wolves"] = duel.wolves
+        seen["guesses"] = _copy(duel.guesses)
+        seen["pp_offered"] = bool(duel.pending_pp and duel.pending_pp["offered"])
+        # B's own attacks: B chose them, A never sees them.
+        seen["attacks"] = [{"night": n["night"], "target": n["attack"]} for n in duel.nights]
+    else:
+        raise ValueError('side は "A" か "B" です')
+    seen["side"] = side
+    if duel.phase == "end":
+        seen["cards"] = list(duel.cards)
+        seen["review"] = review(duel)
+    return seen
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value

@@ -1,0 +1,306 @@
+"""The deducer's reasoning (CPU-A): which werewolf placements fit everything public.
+
+A world here is a set of werewolf cards. Each is checked against the public record
+and A's own knowledge (masons), and weighed by how likely B's observed choices are
+under it: a werewolf claimer means B chose to fake, a non-werewolf claimer must be
+the real holder (its reports true) or the madman or the fox. The fewer and likelier
+the fakes a world needs, the heavier it is. Only a view is read, never the cards.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+# How likely B is to have a werewolf fake a claim, and, once the madman's one claim is
+# spent (public), that it took no effect (the madman dead, missing or out of range).
+WOLF_FAKE = 0.3
+NO_MADMAN_CLAIM = 0.3
+COIN = 0.5  # a color B chose, seen without knowing B's plan
+BLACK_ONLY_FAKE = 0.1  # the madman sent to a black-seer-only request (a blind black)
+# How likely a night with no death is: B attacked the fox (a claimer, or not), or a GJ.
+PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
+# A real holder never asked (or missing): the chance the role is the first victim.
+MISSING = 0.15
+MAX_WORLDS = 1200  # above this, a deterministic stride sample of the placements
+
+
+@dataclass(frozen=True, slots=True)
+class Beliefs:
+    wolf: dict[int, float]  # P(card is a werewolf)
+    fox: dict[int, float]  # P(card is the fox)
+    real: dict[int, float]  # P(claimer is the real holder of its claimed role)
+    execute: dict[int, float]  # expected value of executing each living card (−1…1)
+    worlds: int  # worlds with positive weight
+
+
+# Value of an execution in one world: the last werewolf (the game won, or lost to a living
+# fox), another werewolf, the fox, or a human.
+WIN, LOST, WOLF, FOX, HUMAN = 1.0, -1.0, 0.8, 0.6, -0.3
+
+
+def _reports_true(
+    f: Mapping[str, Any], claim: Mapping[str, Any], wolves: frozenset[int], fox: int | None
+) -> bool:
+    """Could this claimer be the real holder: every result true, and for a seer the fox
+    never its first-day target (§3.3) and cursed the night it was divined (§6.3)."""
+    results = claim.get("nights", []) + claim.get("results", [])
+    oracle = claim.get("oracle")
+    if oracle:
+        if oracle["target"] == fox:
+            return False
+        results = [oracle, *results]
+    if not all((r["result"] == "black") == (r["target"] in wolves) for r in results):
+        return False
+    if fox is not None:
+        for r in claim.get("nights", []):
+            if r["target"] == fox and fox not in f["dead_by_night"].get(r["night"], ()):
+                return False
+    return True
+
+
+def _results(claim: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    oracle = claim.get("oracle")
+    results: list[Mapping[str, Any]] = [oracle] if oracle else []
+    results.extend(claim.get("nights", []))
+    results.extend(claim.get("results", []))
+    return results
+
+
+def _chosen_colors(claim: Mapping[str, Any]) -> float:
+    """How likely B's chosen colors are, a priori: a fair coin each."""
+    return float(COIN ** len(_results(claim)))
+
+
+def _fake(f: Mapping[str, Any], card: int) -> float:
+    """How likely the madman's claim by ``card`` is: its colors, and a rare black-only one."""
+    weight = _chosen_colors(f["claims"][card])
+    return weight * BLACK_ONLY_FAKE if card in f["black_only"] else weight
+
+
+def _chosen_colors_of(f: Mapping[str, Any], claimers: list[int], real: int | None) -> float:
+    """The fakes among ``claimers`` when ``real`` is the real one."""
+    weight = 1.0
+    for c in claimers:
+        if c != real:
+            weight *= _fake(f, c)
+    return weight
+
+
+def _drawn_colors(claim: Mapping[str, Any], p: float) -> float:
+    weight = 1.0
+    for r in _results(claim):
+        weight *= p if r["result"] == "black" else 1 - p
+    return weight
+
+
+def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What the weighing needs, read once from the view."""
+    deck = view["rules"]["deck"]
+    events = view["events"]
+    night_dead = [e["dead"] for e in events if e["type"] == "morning" and e["dead"]]
+    dead_by_night = {e["day"] - 1: set(e["dead"]) for e in events if e["type"] == "morning"}
+    # Who was already dead when each night began, and the nights that ended with no death.
+    gone: set[int] = set()
+    dead_before: dict[int, set[int]] = {}
+    peaceful: list[int] = []
+    for e in events:
+        if e["type"] == "execution":
+            gone |= {e["card"]} | ({e["revenge"]} if e["revenge"] is not None else set())
+        elif e["type"] == "orders":
+            dead_before[e["day"]] = set(gone)
+        elif e["type"] == "morning":
+            gone |= set(e["dead"])
+            if not e["dead"]:
+                peaceful.append(e["day"] - 1)
+    not_wolf: set[int] = set(view.get("masons", []))
+    for e in events:
+        if e["type"] == "execution":
+            if e["revenge"] is not None:
+                not_wolf.add(e["card"])  # only a cat takes revenge
+            if e["pp"]:
+                not_wolf.add(e["pp"]["madman"])
+    claims = {int(c): claim for c, claim in view["claims"].items()}
+    black_only = {
+        c["card"]
+        for e in events
+        if e["type"] == "co" and e["request"]["black_only"]
+        for c in e["claims"]
+    }
+    # The fox is never a mason, the cat, the madman, nor a hunter/cat/gidra claimer.
+    not_fox = {c for c, claim in claims.items() if claim["role"] in ("hunter", "cat", "gidra")}
+    asked = {(c, r) for c, r in view["asked"]}
+    return {
+        "deck": deck,
+        "board": view["board"],
+        "alive": set(view["alive"]),
+        "night_dead": night_dead,
+        "dead_by_night": dead_by_night,
+        "dead_before": dead_before,
+        "peaceful": peaceful,
+        "not_wolf": not_wolf,
+        "not_fox": not_fox,
+        "black_only": black_only,
+        "claims": claims,
+        "asked": asked,
+        "madman_used": view["madman_used"],
+        "missing": view["rules"]["missing"],
+        "fox_black": deck.get("werewolf", 0) / max(1, view["board"] - 2),
+        "fox_modes": ["latent"] + [r for r in ("seer", "medium") if deck.get(r, 0)],
+    }
+
+
+def _weight(
+    f: Mapping[str, Any], wolves: frozenset[int], fox: int | None
+) -> tuple[float, dict[int, float]]:
+    """The world's weight and, per non-werewolf claimer, its share of being real."""
+    alive = f["alive"]
+    living_wolves = len(alive & wolves)
+    fox_alive = fox is not None and fox in alive
+    if living_wolves == 0 or living_wolves >= len(alive) - living_wolves - fox_alive:
+        return 0.0, {}
+    has_cat = f["deck"].get("cat", 0) > 0
+    for dead in f["night_dead"]:
+        hit = len(wolves.intersection(dead))
+        if hit and (not has_cat or hit > 1 or len(dead) < 2):
+            return 0.0, {}
+        # Without a cat two deaths in one night are the attack and the cursed fox.
+        if len(dead) >= 2 and not has_cat and fox not in dead:
+            return 0.0, {}
+    weight = 1.0
+    if fox is not None and fox not in f["claims"]:
+        # An unclaimed fox is latent, or in a mode it was never asked about.
+        modes = [m for m in f["fox_modes"] if m == "latent" or (fox, m) not in f["asked"]]
+        weight *= len(modes) / len(f["fox_modes"])
+    elif fox is not None and f["claims"][fox]["role"] == "none":
+        weight *= 1 / len(f["fox_modes"])  # a named fox says none only when latent
+    if fox is not None:
+        # A night with no death: a GJ, or an attack on the fox (likelier on a claimer B hunts).
+        for night in f["peaceful"]:
+            if fox in f["dead_before"].get(night, ()):
+                weight *= PEACE_BY_GJ
+            elif f["claims"].get(fox, {}).get("role") in ("seer", "medium"):
+                weight *= PEACE_ON_FOX_CLAIMER
+            else:
+                weight *= PEACE_ON_FOX
+    fakes = 0
+    real: dict[int, float] = {}
+    by_role: dict[str, list[int]] = {}
+    for card, claim in f["claims"].items():
+        role = claim["role"]
+        if card == fox:
+            if role in ("hunter", "cat", "gidra"):
+                return 0.0, {}
+            if role != "none":  # its mode, and its colors drawn with p (§5)
+                weight *= _drawn_colors(claim, f["fox_black"]) / len(f["fox_modes"])
+            continue
+        if role == "none":
+            continue
+        if card in wolves:
+            # A werewolf picks its own target: a black-only frame is as natural as any fake.
+            weight *= WOLF_FAKE * _chosen_colors(claim)
+            continue
+        by_role.setdefault(role, []).append(card)
+    deck = f["deck"]
+    for role in ("seer", "medium", "hunter", "cat", "gidra"):
+        claimers = by_role.get(role, [])
+        if role == "gidra":
+            slots = (deck.get("hunter", 0) > 0) + (deck.get("cat", 0) > 0)
+            fakes += max(0, len(claimers) - slots)
+            for c in claimers:
+                real[c] = 1.0
+            continue
+        in_deck = deck.get(role, 0) > 0
+        true = [
+            c
+            for c in claimers
+            if role in ("hunter", "cat") or _reports_true(f, f["claims"][c], wolves, fox)
+        ]
+        if in_deck and true:
+            fakes += len(claimers) - 1
+            # Which one is real: each choice makes the others the madman's (B's colors).
+            shares = {c: _chosen_colors_of(f, claimers, c) for c in true}
+            weight *= sum(shares.values())
+            for c in true:
+                real[c] = shares[c] / sum(shares.values())
+        else:
+            fakes += len(claimers)
+            weight *= _chosen_colors_of(f, claimers, None)
+            if in_deck and role in ("seer", "medium"):
+                # The real holder has not come out: it must be one never asked, or missing.
+                hidden = [
+                    c
+                    for c in range(1, f["board"] + 1)
+                    if c not in f["claims"]
+                    and c not in wolves
+                    and c != fox
+                    and (c, role) not in f["asked"]
+                ]
+                if not hidden:
+                    if not f["missing"]:
+                        return 0.0, {}
+                    weight *= MISSING
+    if fakes > (1 if f["madman_used"] else 0):
+        return 0.0, {}
+    if f["madman_used"] and not fakes:
+        weight *= NO_MADMAN_CLAIM  # spent on a claim that did not take effect
+    return weight, real
+
+
+def _worlds(f: Mapping[str, Any]) -> list[tuple[frozenset[int], int | None]]:
+    board = f["board"]
+    cards = [c for c in range(1, board + 1) if c not in f["not_wolf"]]
+    placements = [frozenset(p) for p in combinations(cards, f["deck"].get("werewolf", 0))]
+    if not f["deck"].get("fox", 0):
+        worlds: list[tuple[frozenset[int], int | None]] = [(w, None) for w in placements]
+    else:
+        foxes = [c for c in range(1, board + 1) if c not in f["not_wolf"] and c not in f["not_fox"]]
+        worlds = [(w, x) for w in placements for x in foxes if x not in w]
+    if len(worlds) > MAX_WORLDS:  # a deterministic, evenly spread sample
+        stride = len(worlds) / MAX_WORLDS
+        worlds = [worlds[int(i * stride)] for i in range(MAX_WORLDS)]
+    return worlds
+
+
+def beliefs(view: Mapping[str, Any]) -> Beliefs:
+    """Per card: P(werewolf), P(fox), P(real) and the value of executing it."""
+    f = _facts(view)
+    board = f["board"]
+    alive = f["alive"]
+    wolf = dict.fromkeys(range(1, board + 1), 0.0)
+    fox_p = dict.fromkeys(range(1, board + 1), 0.0)
+    execute = dict.fromkeys(sorted(alive), 0.0)
+    real = dict.fromkeys(f["claims"], 0.0)
+    total = 0.0
+    count = 0
+    for wolves, fox in _worlds(f):
+        weight, shares = _weight(f, wolves, fox)
+        if weight <= 0:
+            continue
+        count += 1
+        total += weight
+        for c in wolves:
+            wolf[c] += weight
+        if fox is not None:
+            fox_p[fox] += weight
+        for c, share in shares.items():
+            real[c] += weight * share
+        living_wolves = len(alive & wolves)
+        fox_alive = fox is not None and fox in alive
+        for c in execute:
+            if c in wolves:
+                last = living_wolves == 1
+                value = (LOST if fox_alive else WIN) if last else WOLF
+            else:
+                value = FOX if c == fox else HUMAN
+            execute[c] += weight * value
+    if total <= 0:  # nothing fits (a reading the weighing does not cover): know nothing
+        half = {c: 0.5 for c in wolf}
+        return Beliefs(half, dict(half), {c: 0.5 for c in real}, dict.fromkeys(execute, 0.5), 0)
+    return Beliefs(
+        {c: w / total for c, w in wolf.items()},
+        {c: w / total for c, w in fox_p.items()},
+        {c: w / total for c, w in real.items()},
+        {c: w / total for c, w in execute.items()},
+        count,
+    )

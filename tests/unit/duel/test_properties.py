@@ -1,0 +1,146 @@
+"""Property tests of the duel engine over random games played by the random legal players.
+
+Each game is drawn from a preset and one integer seed. Checked: every move the random
+player draws from ``legal_moves`` is accepted; every game ends; the same seed plays the
+same game; the state round-trips through JSON exactly at every step; and a side's view
+and legal moves never depend on what RULES-DUEL §8 hides from that side.
+"""
+
+import json
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chalicelib.rules.duel import PRESETS, DrawError, Draws, Duel, play, preset, view
+from chalicelib.rules.duel.draws import KINDS
+from chalicelib.rules.duel.legal import legal_moves
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+NAMES = st.sampled_from(sorted(PRESETS))
+GAMES = settings(max_examples=60, deadline=None)
+MAX_MOVES = 2000  # far above any game: at least one card dies per day
+
+
+def random_game(name: str, seed: int, check: Any = None) -> Duel:
+    rng = random.Random(seed)
+    duel = Duel.setup(preset(name), Draws(rng))
+    for _ in range(MAX_MOVES):
+        if duel.phase == "end":
+            return duel
+        if check is not None:
+            check(duel, rng)
+        side = duel.phase[0]
+        play(duel, side, legal_moves(duel, side).random_move(rng), rng)
+    raise AssertionError("the game did not end")
+
+
+@GAMES
+@given(NAMES, SEEDS)
+def test_every_game_ends_with_a_winner(name: str, seed: int) -> None:
+    duel = random_game(name, seed)
+    assert duel.ending is not None
+    assert duel.ending["winner"] in ("village", "wolves", "fox")
+    assert duel.winner() == duel.ending["winner"]
+    assert view(duel, "A")["next"] is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(NAMES, SEEDS)
+def test_same_seed_same_game(name: str, seed: int) -> None:
+    assert random_game(name, seed).to_json() == random_game(name, seed).to_json()
+
+
+@settings(max_examples=25, deadline=None)
+@given(NAMES, SEEDS)
+def test_state_round_trips_through_json_at_every_step(name: str, seed: int) -> None:
+    def check(duel: Duel, rng: random.Random) -> None:
+        data = duel.to_json()
+        text = json.dumps(data, sort_keys=True)
+        again = Duel.from_json(json.loads(text))
+        assert again.to_json() == data
+        assert again == duel
+
+    random_game(name, seed, check)
+
+
+def _twin(duel: Duel, side: str, rng: random.Random) -> Duel:
+    """The same public game with everything hidden from ``side`` redrawn (§8)."""
+    twin = Duel.from_json(duel.to_json())
+    known = duel.masons if side == "A" else duel.wolves
+    hidden = [c for c in range(len(duel.cards)) if c not in known and duel.cards[c] is not None]
+    roles = [duel.cards[c] for c in hidden]
+    rng.shuffle(roles)
+    for card, role in zip(hidden, roles, strict=True):
+        twin.cards[card] = role
+    twin.oracle = {"target": rng.randint(1, duel.board), "result": rng.choice(["white", "black"])}
+    twin.fox_mode = rng.choice([None, "latent", "seer", "medium"])
+    twin.fox_oracle = None
+    for night in twin.nights:
+        night.update(seer=rng.randint(1, duel.board), guard=None, gj=not night["gj"])
+    if side == "A":
+        twin.guesses = [{"day": 1, "guess": 1, "correct": True}]
+        if twin.pending_pp is not None:
+            twin.pending_pp["offered"] = not twin.pending_pp["offered"]
+    return twin
+
+
+@settings(max_examples=40, deadline=None)
+@given(NAMES, SEEDS)
+def test_views_and_legal_moves_never_depend_on_what_is_hidden(name: str, seed: int) -> None:
+    def check(duel: Duel, rng: random.Random) -> None:
+        for side in "AB":
+            twin = _twin(duel, side, random.Random(rng.random()))
+            assert view(twin, side) == view(duel, side)
+            assert legal_moves(twin, side) == legal_moves(duel, side)
+        a = view(duel, "A")
+        for secret in ("wolves", "guesses", "pp_offered", "attacks", "cards", "review"):
+            assert secret not in a
+        b = view(duel, "B")
+        for secret in ("masons", "cards", "review"):
+            assert secret not in b
+
+    random_game(name, seed, check)
+
+
+@settings(max_examples=30, deadline=None)
+@given(NAMES, SEEDS)
+def test_a_refused_move_leaves_the_game_unchanged(name: str, seed: int) -> None:
+    """Every pin is off the support, so a legal move that needs a draw fails midway."""
+
+    def check(duel: Duel, rng: random.Random) -> None:
+        before = duel.to_json()
+        side = duel.phase[0]
+        move = legal_moves(duel, side).random_move(random.Random(rng.random()))
+        poisoned = Draws(random.Random(0), {kind: [-1] for kind in KINDS})
+        copy = Duel.from_json(before)
+        try:
+            play(copy, side, move, poisoned)
+        except DrawError:
+            assert copy.to_json() == before
+
+    random_game(name, seed, check)
+
+
+@settings(max_examples=30, deadline=None)
+@given(NAMES, SEEDS)
+def test_rule_invariants_hold_throughout(name: str, seed: int) -> None:
+    """No card claims twice; a `none` answer is never a real holder; the madman claims once."""
+
+    def check(duel: Duel, rng: random.Random) -> None:
+        claimed: list[int] = []
+        madman_roles = 0
+        for event in duel.events:
+            for claim in event.get("claims", []) + event.get("answers", []):
+                claimed.append(claim["card"])
+                true = duel.cards[claim["card"]]
+                if claim["role"] == "none":
+                    assert true not in ("seer", "medium", "hunter", "cat")
+                if true == "madman" and claim["role"] != "none":
+                    madman_roles += 1
+        assert len(claimed) == len(set(claimed))
+        assert madman_roles <= 1
+        assert duel.winner() is None
+
+    random_game(name, seed, check)
