@@ -19,6 +19,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 	$(PY) -m pytest
 
 bench: $(STAMP)
@@ -26,6 +27,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 format: $(STAMP)
 	$(PY) -m ruff format .

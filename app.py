@@ -21,12 +21,14 @@ FORM = [
 
 def _request() -> pages.Request:
     request = app.current_request
+    assert request is not None  # inside a route
+    raw = request.raw_body if request.method == "POST" else None
     return pages.Request(
         method=request.method,
         path=request.path,
         headers={k.lower(): v for k, v in (request.headers or {}).items()},
         query=dict(request.query_params or {}),
-        raw_body=request.raw_body if request.method == "POST" else None,
+        raw_body=raw.encode() if isinstance(raw, str) else raw,
         context=request.context or {},
     )
 

@@ -21,7 +21,8 @@ LOCK_MEMORY = timedelta(days=30)  # departures older than this no longer count
 
 def lock_length(recent_departures: int) -> timedelta:
     """3 h for the first departure in 30 days, doubling with each further one, at most 14 days."""
-    return min(LOCK_BASE * 2 ** max(recent_departures - 1, 0), LOCK_MAX)
+    length: timedelta = LOCK_BASE * 2 ** max(recent_departures - 1, 0)
+    return min(length, LOCK_MAX)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,9 @@ def play(rng: random.Random) -> Village:
             key = rng.choice(("victory", "resign"))
             for slot in village.oni_side[:3]:
                 choices[slot] = Choices(**{**choices[slot].to_dict(), key: slot})
-            village.end_by_command(village.command(choices), at_night=rng.random() < 0.5)
+            command = village.command(choices)
+            assert command is not None  # three oni agreed on one
+            village.end_by_command(command, at_night=rng.random() < 0.5)
         else:
             village.resolve_night(choices, rng)
     return village

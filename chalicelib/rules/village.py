@@ -394,12 +394,12 @@ class Village:
 
     def _judged(self, valid: Mapping[str, Choices], rng: random.Random) -> str:
         """RULES §4.1 and forced judgment (§7)."""
-        forced = Counter(valid[s].force for s in self.oni_side if valid[s].force is not None)
+        forced = Counter(f for s in self.oni_side if (f := valid[s].force) is not None)
         for target, count in forced.items():
             if count >= COMMAND_QUORUM:
                 return target
         living = self.living()
-        prayers = Counter(valid[s].pray for s in living if valid[s].pray is not None)
+        prayers = Counter(p for s in living if (p := valid[s].pray) is not None)
         most = max((prayers[s] for s in living), default=0)
         tied = [s for s in living if prayers[s] == most]
         if len(tied) == 1:
@@ -411,7 +411,9 @@ class Village:
             and len(human_prayers) == 1
             and None not in human_prayers
         ):
-            return human_prayers.pop()
+            prayed = human_prayers.pop()
+            assert prayed is not None
+            return prayed
         return rng.choice(tied)
 
     def _attack(self, valid: Mapping[str, Choices], rng: random.Random) -> Attack | None:
@@ -419,9 +421,9 @@ class Village:
         living_oni = self.living(Side.ONI)
         if not living_oni:
             return None
-        attackers = [valid[s].attacker for s in self.oni_side if valid[s].attacker is not None]
+        attackers = [a for s in self.oni_side if (a := valid[s].attacker) is not None]
         attacker = rng.choice(attackers or living_oni)
-        targets = [valid[s].attack for s in self.oni_side if valid[s].attack is not None]
+        targets = [t for s in self.oni_side if (t := valid[s].attack) is not None]
         candidates = targets or self.living(Side.HUMAN)
         if not candidates:
             return None
@@ -467,8 +469,8 @@ class Village:
             if slot not in survivors:
                 continue
             job = JOBS[slot]
-            if job is Job.SEER and valid[slot].divine is not None:
-                target = valid[slot].divine
+            target = valid[slot].divine
+            if job is Job.SEER and target is not None:
                 verdict = "unknown" if target in deaths else verdict_of(self.sides[target])
                 results[slot] = Result(target, str(verdict))
             elif job is Job.MEDIUM:

@@ -236,7 +236,6 @@ class RuleSet(Protocol):
     def write_refusal(
         self, village: VillageView, viewer: Viewer, board: str, now: datetime
     ) -> str | None: ...
-    def opening_posts(self, village: VillageView) -> tuple[SystemPost, ...]: ...
 
     # ----- what a viewer is shown -----
     def page(

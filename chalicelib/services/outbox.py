@@ -86,7 +86,7 @@ def deliver(
             )
         except (ClientError, BotoCoreError):
             # Throttled or refused: back in the queue, a little later each time.
-            store.retry_mail(item, now + retry_delay(item.attempts))
+            store.retry_mail(item, now + retry_delay(int(item.attempts)))
             result.failed += 1
             continue
         store.finish_mail(item, now, "sent")
@@ -116,4 +116,4 @@ def _notice(
     wanted = "reminder_mail" if item.mail_kind == "reminder" else "morning_mail"
     if not preferences.get(wanted, True):
         return None
-    return notices.compose(record, account, item.mail_kind, item.day, now)
+    return notices.compose(record, account, item.mail_kind, int(item.day), now)

@@ -6,6 +6,8 @@ runner and in ``infra/``. The table name, region and endpoint are set by
 :func:`chalicelib.storage.db.configure` at first use, never at import time.
 """
 
+from typing import Any
+
 from pynamodb.attributes import (
     BooleanAttribute,
     DiscriminatorAttribute,
@@ -37,6 +39,7 @@ class Item(Model):
     class Meta:
         table_name = "mobius"  # replaced by configure()
         region = "ap-northeast-1"
+        host: str | None = None  # None: the real AWS endpoint
 
     pk = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True)
@@ -111,8 +114,8 @@ class DayItem(Item, discriminator="day"):
 
     village_id = UnicodeAttribute()
     day = NumberAttribute()
-    choices = MapAttribute(default=dict)  # slot -> {key: slot}
-    saved_at = MapAttribute(default=dict)  # slot -> ISO time
+    choices: MapAttribute[str, Any] = MapAttribute(default=dict)  # slot -> {key: slot}
+    saved_at: MapAttribute[str, Any] = MapAttribute(default=dict)  # slot -> ISO time
     saves = NumberAttribute(default=0)
     sealed = BooleanAttribute(default=False)
 
@@ -146,10 +149,11 @@ class AccountItem(Item, discriminator="account"):
     email = UnicodeAttribute()
     email_verified = BooleanAttribute(default=False)
     pending_email = UnicodeAttribute(null=True)
-    holds = MapAttribute(default=dict)  # pace -> village id
+    holds: MapAttribute[str, Any] = MapAttribute(default=dict)  # pace -> village id
     lock_until = UTCDateTimeAttribute(null=True)
-    departures = ListAttribute(default=list)  # ISO times of departures that locked
-    preferences = MapAttribute(default=dict)
+    # ISO times of departures that locked
+    departures: ListAttribute[str] = ListAttribute(default=list)
+    preferences: MapAttribute[str, Any] = MapAttribute(default=dict)
     undeliverable = BooleanAttribute(default=False)  # SES bounce or complaint: no more mail
     created_at = UTCDateTimeAttribute()
     version = VersionAttribute()
@@ -180,7 +184,8 @@ class CounterItem(Item, discriminator="counter"):
     before it, for delays that grow with each failure.
     """
 
-    count = NumberAttribute(default=0)
+    # Shadows Model.count (a query count we never call on counters): the stored name stays.
+    count = NumberAttribute(default=0)  # type: ignore[assignment]
     last_at = UTCDateTimeAttribute(null=True)
     previous_at = UTCDateTimeAttribute(null=True)
 

@@ -165,7 +165,7 @@ def load_village(village_id: str) -> VillageRecord | None:
         elif isinstance(item, PresenceItem):
             presences[item.account_id] = item
         elif isinstance(item, DayItem):
-            days[item.day] = item
+            days[int(item.day)] = item
     if meta is None:
         return None
     return VillageRecord(meta, members, presences, days)

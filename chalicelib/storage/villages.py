@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
+from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
 from ..rulesets.base import ACTIVE_STATES, Step, SystemPost
@@ -202,14 +203,14 @@ def claim_slot(
     meta = record.meta
     member = record.members[slot]
     pace = meta.pace
-    meta_actions = [VillageItem.occupied.add(1)]
+    meta_actions: list[Action] = [VillageItem.occupied.add(1)]
     if open_seats is not None:
         meta_actions.append(VillageItem.open_seats.set(open_seats))
     if look_by is not None:
         key = time_key(look_by)
         if meta.gsi1sk is None or key < meta.gsi1sk:
             meta_actions.append(VillageItem.gsi1sk.set(key))
-    member_actions = [
+    member_actions: list[Action] = [
         MemberItem.account_id.set(account.account_id),
         MemberItem.joined_at.set(now),
         MemberItem.last_access.set(now),
@@ -284,7 +285,7 @@ def vacate_slot(
     meta = record.meta
     member = record.members[slot]
     opening = record.state.value == "opening"
-    account_actions: list[Any] = []
+    account_actions: list[Action] = []
     if release_hold:
         account_actions.append(AccountItem.holds[meta.pace].remove())
     if lock is not None:
@@ -292,14 +293,14 @@ def vacate_slot(
             AccountItem.departures.set(lock.departures),
             AccountItem.lock_until.set(lock.until),
         ]
-    member_actions = [
+    member_actions: list[Action] = [
         MemberItem.account_id.remove(),
         MemberItem.speech_ban_until.remove(),
         MemberItem.public_ban_until.remove(),
     ]
     if opening:
         member_actions.append(MemberItem.persona.remove())
-    meta_actions = [VillageItem.occupied.add(-1)]
+    meta_actions: list[Action] = [VillageItem.occupied.add(-1)]
     if open_seats is not None:
         meta_actions.append(VillageItem.open_seats.set(open_seats))
     member_condition = MemberItem.account_id == account.account_id
@@ -390,7 +391,7 @@ def _save_meta(
 ) -> None:
     """The village's new state; the item's version is the condition."""
     state = step.state.value
-    actions = [
+    actions: list[Action] = [
         VillageItem.state.set(state),
         VillageItem.game.set(game),
         VillageItem.gsi1pk.set(state_key(state)),

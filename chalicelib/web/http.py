@@ -130,14 +130,17 @@ def check_origin(headers: dict[str, str]) -> None:
 
 
 def html(body: str, status: int = 200, set_cookie: str | None = None) -> Response:
-    headers = {"Content-Type": "text/html; charset=utf-8", **SECURITY_HEADERS}
+    headers: dict[str, str | list[str]] = {
+        "Content-Type": "text/html; charset=utf-8",
+        **SECURITY_HEADERS,
+    }
     if set_cookie:
         headers["Set-Cookie"] = set_cookie
     return Response(body=body, status_code=status, headers=headers)
 
 
 def redirect(location: str, set_cookie: str | None = None) -> Response:
-    headers = {"Location": location, **SECURITY_HEADERS}
+    headers: dict[str, str | list[str]] = {"Location": location, **SECURITY_HEADERS}
     if set_cookie:
         headers["Set-Cookie"] = set_cookie
     return Response(body="", status_code=303, headers=headers)

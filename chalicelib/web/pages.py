@@ -382,7 +382,7 @@ def _record(ctx: Ctx, village_id: str) -> VillageRecord:
 
 
 def _int(value: str | None, name: str) -> int | None:
-    if value in (None, ""):
+    if value is None or value == "":
         return None
     if not NUMBER.fullmatch(value):
         raise BadRequest(f"{name}の指定が正しくありません")

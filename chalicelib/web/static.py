@@ -12,8 +12,8 @@ def serve(name: str) -> Response:
     suffix = name[name.rfind(".") :] if "." in name else ""
     path = TEMPLATES / "static" / name
     if suffix not in TYPES or "/" in name or ".." in name or not path.is_file():
-        return Response(body="見つかりません", status_code=404, headers=SECURITY_HEADERS)
-    headers = {
+        return Response(body="見つかりません", status_code=404, headers={**SECURITY_HEADERS})
+    headers: dict[str, str | list[str]] = {
         **SECURITY_HEADERS,
         "Content-Type": TYPES[suffix],
         "Cache-Control": "public, max-age=3600",

@@ -13,6 +13,7 @@ from typing import Any
 
 from ...rules import CHOICE_KEYS, JOBS, SLOTS, Choices, EndedBy, Job, Morning, Village, Winner
 from ..base import (
+    Bans,
     NewGame,
     NoticeText,
     NotNow,
@@ -425,7 +426,7 @@ class Mobius:
             board_ = Board(board)
         except ValueError:
             return "その掲示板はありません"
-        bans = village.seats()[viewer.slot].bans if viewer.slot else visibility.Bans()
+        bans = village.seats()[viewer.slot].bans if viewer.slot else Bans()
         return visibility.write_refusal(
             _game(village), _phase(village, now), viewer, board_, bans, now
         )

@@ -93,6 +93,7 @@ def sides_shown(game: Village, phase: Phase, viewer: Viewer) -> dict[str, str]:
         return {}
     if _oni_side(game, viewer):
         return {s: str(game.sides[s]) for s in SLOTS if is_oni_side(game.sides[s])}
+    assert viewer.slot is not None
     return {viewer.slot: str(game.sides[viewer.slot])}
 
 
