@@ -3,7 +3,7 @@
 from chalice import Chalice, Rate, Response
 
 from chalicelib import jobs
-from chalicelib.web import dev_pages, mail_pages, pages, static
+from chalicelib.web import accounts, dev_pages, mail_links, pages, static, villages
 
 app = Chalice(app_name="mobius-village")
 
@@ -45,97 +45,97 @@ def static_file(name: str) -> Response:
 
 @app.route("/")
 def lounge() -> Response:
-    return pages.lounge(_request())
+    return villages.lounge(_request())
 
 
 @app.route("/register", methods=["GET"])
 def register() -> Response:
-    return pages.register(_request())
+    return accounts.register(_request())
 
 
 @app.route("/register", methods=["POST"], content_types=FORM)
 def register_post() -> Response:
-    return pages.register(_request())
+    return accounts.register(_request())
 
 
 @app.route("/verify", methods=["GET"])
 def verify() -> Response:
-    return pages.verify(_request())
+    return accounts.verify(_request())
 
 
 @app.route("/verify", methods=["POST"], content_types=FORM)
 def verify_post() -> Response:
-    return pages.verify(_request())
+    return accounts.verify(_request())
 
 
 @app.route("/login", methods=["GET"])
 def login() -> Response:
-    return pages.login(_request())
+    return accounts.login(_request())
 
 
 @app.route("/login", methods=["POST"], content_types=FORM)
 def login_post() -> Response:
-    return pages.login(_request())
+    return accounts.login(_request())
 
 
 @app.route("/login/mail", methods=["POST"], content_types=FORM)
 def login_link_request() -> Response:
-    return pages.login_link_request(_request())
+    return accounts.login_link_request(_request())
 
 
 @app.route("/login/link", methods=["GET"])
 def login_link() -> Response:
-    return pages.login_link(_request())
+    return accounts.login_link(_request())
 
 
 @app.route("/login/link", methods=["POST"], content_types=FORM)
 def login_link_post() -> Response:
-    return pages.login_link(_request())
+    return accounts.login_link(_request())
 
 
 @app.route("/logout", methods=["POST"], content_types=FORM)
 def logout() -> Response:
-    return pages.logout(_request())
+    return accounts.logout(_request())
 
 
 @app.route("/account", methods=["GET"])
 def account() -> Response:
-    return pages.account(_request())
+    return accounts.account(_request())
 
 
 @app.route("/account", methods=["POST"], content_types=FORM)
 def account_update() -> Response:
-    return pages.account_update(_request())
+    return accounts.account_update(_request())
 
 
 @app.route("/villages/{village_id}", methods=["GET"])
 def village(village_id: str) -> Response:
-    return pages.village(_request(), village_id)
+    return villages.village(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/posts", methods=["POST"], content_types=FORM)
 def village_post(village_id: str) -> Response:
-    return pages.village_post(_request(), village_id)
+    return villages.village_post(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/actions", methods=["POST"], content_types=FORM)
 def village_actions(village_id: str) -> Response:
-    return pages.village_actions(_request(), village_id)
+    return villages.village_actions(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/join", methods=["POST"], content_types=FORM)
 def village_join(village_id: str) -> Response:
-    return pages.village_join(_request(), village_id)
+    return villages.village_join(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/leave", methods=["GET"])
 def village_leave(village_id: str) -> Response:
-    return pages.village_leave(_request(), village_id)
+    return villages.village_leave(_request(), village_id)
 
 
 @app.route("/villages/{village_id}/leave", methods=["POST"], content_types=FORM)
 def village_leave_post(village_id: str) -> Response:
-    return pages.village_leave(_request(), village_id)
+    return villages.village_leave(_request(), village_id)
 
 
 # ----- mail links -----
@@ -143,22 +143,22 @@ def village_leave_post(village_id: str) -> Response:
 
 @app.route("/m/{token}", methods=["GET"])
 def member_link(token: str) -> Response:
-    return mail_pages.member_link(_request(), token)
+    return mail_links.member_link(_request(), token)
 
 
 @app.route("/m/{token}", methods=["POST"], content_types=FORM)
 def member_link_post(token: str) -> Response:
-    return mail_pages.member_link(_request(), token)
+    return mail_links.member_link(_request(), token)
 
 
 @app.route("/unsubscribe/{token}", methods=["GET"])
 def unsubscribe(token: str) -> Response:
-    return mail_pages.unsubscribe(_request(), token)
+    return mail_links.unsubscribe(_request(), token)
 
 
 @app.route("/unsubscribe/{token}", methods=["POST"], content_types=FORM)
 def unsubscribe_post(token: str) -> Response:
-    return mail_pages.unsubscribe(_request(), token)
+    return mail_links.unsubscribe(_request(), token)
 
 
 # ----- the scheduler, its workers and the GM -----

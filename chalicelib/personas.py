@@ -39,7 +39,6 @@ YAMAZATO: tuple[Persona, ...] = (
 )
 
 CHARACTER_SETS: dict[str, tuple[Persona, ...]] = {"yamazato": YAMAZATO}
-CHARACTER_SET_NAMES: dict[str, str] = {"yamazato": "山里の宿場町"}
 DEFAULT_CHARACTER_SET = "yamazato"
 
 

@@ -20,6 +20,7 @@ from .cast import (
     SLOTS,
     Job,
     Side,
+    Verdict,
     is_oni_side,
     slots_of,
     verdict_of,
@@ -471,7 +472,7 @@ class Village:
             job = JOBS[slot]
             target = valid[slot].divine
             if job is Job.SEER and target is not None:
-                verdict = "unknown" if target in deaths else verdict_of(self.sides[target])
+                verdict = Verdict.UNKNOWN if target in deaths else verdict_of(self.sides[target])
                 results[slot] = Result(target, str(verdict))
             elif job is Job.MEDIUM:
                 results[slot] = Result(judged, str(verdict_of(self.sides[judged])))

@@ -159,15 +159,12 @@ class Step:
 class SeatRules:
     """The timers of membership (RULES §8, §9) a rule set gives the platform's pure module."""
 
-    min_players: int
     first_update: timedelta  # after creation, unless the GM says when
     opening_speech_ban: timedelta
     opening_idle_limit: timedelta
     idle_limit: timedelta
     public_ban_on_takeover: timedelta
     first_access_limit: timedelta | None  # short villages: back within this of day 1's start
-    abandon_age: timedelta
-    extension: timedelta
 
 
 @dataclass(frozen=True)

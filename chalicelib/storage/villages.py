@@ -180,7 +180,6 @@ class SeatChange:
     """What a join writes on the member item besides who plays it."""
 
     persona: str | None = None  # set it (None: keep)
-    clear_persona: bool = False
     speech_ban_until: datetime | None = None  # set (None: remove)
     public_ban_until: datetime | None = None  # set (None: remove)
 

@@ -30,7 +30,7 @@ from chalicelib.rulesets.mobius.ruleset import CHOICE_LABELS
 from chalicelib.rulesets.mobius.visibility import Board
 from chalicelib.services import accounts
 from chalicelib.storage.repository import load_village
-from chalicelib.web import pages
+from chalicelib.web import accounts as pages
 from tests.web.conftest import PASSWORD, alert, make_account, session_cookie, text
 
 CSRF = "test-csrf"

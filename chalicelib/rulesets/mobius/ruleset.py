@@ -168,15 +168,12 @@ class Mobius:
     def seat_rules(self, pace: Pace) -> SeatRules:
         timing = TIMINGS[pace]
         return SeatRules(
-            min_players=MIN_PLAYERS,
             first_update=timing.first_update,
             opening_speech_ban=OPENING_SPEECH_BAN,
             opening_idle_limit=OPENING_IDLE_LIMIT,
             idle_limit=timing.idle_limit,
             public_ban_on_takeover=timing.public_ban_on_takeover,
             first_access_limit=SHORT_FIRST_ACCESS_LIMIT if pace is Pace.SHORT else None,
-            abandon_age=timing.abandon_age,
-            extension=EXTENSION,
         )
 
     def phase(self, village: VillageView, now: datetime) -> Phase:

@@ -1,0 +1,170 @@
+"""Village pages: the lounge, a village (its boards, the member's news and forms), posting,
+saving choices, joining and leaving. Handlers take ``(request, village_id)``."""
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from chalice import Response
+
+from ..rulesets.base import VISITOR
+from ..services import actions, posts, villages
+from ..services.errors import ServiceError
+from ..storage.repository import VillageRecord
+from . import village_view
+from .http import BadRequest, redirect
+from .pages import Ctx, page, require_login
+
+# A member's page view counts as access (RULES §9); one write a minute is plenty.
+ACCESS_RESOLUTION = timedelta(minutes=1)
+LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
+VILLAGE_ID = re.compile(r"[0-9]{1,12}")
+NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: isdigit() also takes "²", which int() refuses
+MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stops at 4,300 digits)
+
+
+# ----- lounge -----
+
+
+@page
+def lounge(ctx: Ctx) -> Response:
+    state = ctx.request.query.get("state")
+    if state:
+        if state not in LOUNGE_STATES:
+            raise BadRequest("村の状態の指定が正しくありません")
+        sections = {
+            state: villages.lounge(
+                state, ctx.request.query.get("cursor"), free_only=state == "opening"
+            )
+        }
+    else:
+        sections = {
+            s: villages.lounge(s, limit=10, free_only=s == "opening") for s in LOUNGE_STATES
+        }
+    return ctx.page("lounge.html", sections=sections, single=bool(state))
+
+
+def _require_member(ctx: Ctx, village_id: str) -> str:
+    """A login, or this village's mail link (which reaches nothing else)."""
+    account_id = ctx.member_account(village_id)
+    if account_id is None:
+        raise BadRequest("ログインしてください", 401)
+    return account_id
+
+
+# ----- villages -----
+
+
+def _check_village_id(village_id: str) -> None:
+    """A village id from the path is digits, checked before it names anything in storage."""
+    if not VILLAGE_ID.fullmatch(village_id):
+        raise BadRequest("その村は見つかりません", 404)
+
+
+def _record(ctx: Ctx, village_id: str) -> VillageRecord:
+    _check_village_id(village_id)
+    record = ctx.unit.village(village_id)
+    if record is None:
+        raise BadRequest("その村は見つかりません", 404)
+    return record
+
+
+def _int(value: str | None, name: str) -> int | None:
+    if value is None or value == "":
+        return None
+    if not NUMBER.fullmatch(value):
+        raise BadRequest(f"{name}の指定が正しくありません")
+    digits = value.lstrip("0") or "0"
+    return MAX_NUMBER if len(digits) > len(str(MAX_NUMBER)) else min(int(digits), MAX_NUMBER)
+
+
+def _village_page(
+    ctx: Ctx, village_id: str, status: int = 200, message: str | None = None, **extra: Any
+) -> Response:
+    record = _record(ctx, village_id)
+    # A member's view records its access (at most once a minute); when it does, that same
+    # write checks the session item too, so the page never costs more than three requests.
+    claimed = ctx.member_account(village_id) if ctx.settled else ctx.claimed_member(village_id)
+    slot = record.slot_of(claimed)
+    if claimed is not None and slot is not None:
+        member = record.members[slot]
+        if member.last_access is None or ctx.now - member.last_access >= ACCESS_RESOLUTION:
+            if ctx.settled:
+                villages.touch(village_id, claimed, ctx.now, record)
+            else:
+                ctx.settle(villages.touch_checking_session(record, ctx.session_claim(), ctx.now))
+    account_id = ctx.member_account(village_id)
+    viewer = posts.viewer_of(record, account_id)
+    query = ctx.request.query
+    context = village_view.build(
+        record,
+        viewer if viewer.slot else VISITOR,
+        ctx.now,
+        query.get("board"),
+        _int(query.get("day"), "日付"),
+        query.get("cursor"),
+        query.get("of"),
+        first=(_int(query.get("from"), "ページ") or 1) if query.get("cursor") else 1,
+        speaker=query.get("who") or None,
+    )
+    return ctx.page(record.rules.page_template, status, message=message, **context, **extra)
+
+
+@page
+def village(ctx: Ctx, village_id: str) -> Response:
+    return _village_page(ctx, village_id, done=ctx.request.query.get("done"))
+
+
+@page
+def village_post(ctx: Ctx, village_id: str) -> Response:
+    _check_village_id(village_id)
+    account_id = _require_member(ctx, village_id)
+    form = ctx.form
+    board = form.get("board", "public")
+    try:
+        posts.post(village_id, account_id, board, form.get("text", ""), ctx.now, ctx.unit)
+    except ServiceError as error:
+        return _village_page(ctx, village_id, error.status, str(error), draft=form.get("text", ""))
+    return redirect(f"/villages/{village_id}?board={board}#posts")
+
+
+@page
+def village_actions(ctx: Ctx, village_id: str) -> Response:
+    _check_village_id(village_id)
+    account_id = _require_member(ctx, village_id)
+    labels = _record(ctx, village_id).rules.choice_labels
+    choices = {key: (ctx.form.get(key) or None) for key in labels if key in ctx.form}
+    try:
+        command = actions.save_actions(village_id, account_id, choices, ctx.now, ctx.unit)
+    except ServiceError as error:
+        ctx.unit.reload(village_id)
+        return _village_page(ctx, village_id, error.status, str(error))
+    done = "ending" if command is not None else "saved"
+    return redirect(f"/villages/{village_id}?done={done}#actions")
+
+
+@page
+def village_join(ctx: Ctx, village_id: str) -> Response:
+    _check_village_id(village_id)
+    account_id = require_login(ctx)
+    form = ctx.form
+    try:
+        villages.join(
+            village_id, account_id, form.get("slot", ""), form.get("persona", ""), ctx.now, ctx.unit
+        )
+    except ServiceError as error:
+        return _village_page(ctx, village_id, error.status, str(error))
+    return redirect(f"/villages/{village_id}?done=joined")
+
+
+@page
+def village_leave(ctx: Ctx, village_id: str) -> Response:
+    account_id = require_login(ctx)
+    record = _record(ctx, village_id)
+    if record.slot_of(account_id) is None:
+        raise BadRequest("この村に参加していません", 403)
+    if ctx.request.method == "GET":
+        locks = record.meta.state != "opening"
+        return ctx.page("leave.html", village=record.meta, locks=locks)
+    lock_until = villages.leave(village_id, account_id, ctx.now, ctx.unit)
+    return ctx.page("left.html", village=record.meta, lock_until=lock_until)
