@@ -11,7 +11,7 @@ import secrets
 import sys
 from datetime import datetime
 
-from . import runtime
+from . import rulesets, runtime
 from .clock import JST, jst
 from .personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET
 from .services import update, villages
@@ -36,6 +36,7 @@ def create(event: dict) -> dict:
         rng=random.Random(secrets.randbits(64)),
         first_update=first,
         character_set=str(event.get("character_set", DEFAULT_CHARACTER_SET)),
+        rules=str(event.get("rules", rulesets.DEFAULT)),
     )
     return {"village_id": village_id}
 
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--name", required=True)
     make.add_argument("--first-update", help="最初の更新（ISO 8601、時差なしなら日本時間）")
     make.add_argument("--character-set", default=DEFAULT_CHARACTER_SET, choices=CHARACTER_SETS)
+    make.add_argument("--rules", default=rulesets.DEFAULT, choices=sorted(rulesets.REGISTRY))
     listing = commands.add_parser("list", help="村の一覧")
     listing.add_argument("--state", choices=STATES, default="opening")
     close = commands.add_parser("abandon", help="村を廃村にする")
@@ -61,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
                     "name": args.name,
                     "first_update": args.first_update,
                     "character_set": args.character_set,
+                    "rules": args.rules,
                 }
             )
             print(json.dumps(result, ensure_ascii=False))

@@ -54,6 +54,7 @@ class LocalVillage:
 
     meta: VillageItem
     phase: str
+    phase_text: str  # how the village's rule set names the phase
     steps: dict[str, datetime]  # step -> when it comes (only those still ahead)
 
 
@@ -68,7 +69,8 @@ def _villages(now: datetime) -> list[LocalVillage]:
         for meta in villages.lounge(state.value, limit=20).villages:
             header = village_header(meta)
             phase = header.rules.phase(header, now)
-            shown.append(LocalVillage(meta, phase, _steps(meta, now)))
+            text = header.rules.labels()["phase_label"].get(phase, phase)
+            shown.append(LocalVillage(meta, phase, text, _steps(meta, now)))
     return shown
 
 
@@ -76,7 +78,7 @@ def _villages(now: datetime) -> list[LocalVillage]:
 def clock(ctx: Ctx) -> Response:
     tools = _tools()
     if ctx.request.method == "GET":
-        return ctx.page("dev_clock.html", villages=_villages(ctx.now), phase_label=PHASE_LABELS)
+        return ctx.page("dev_clock.html", villages=_villages(ctx.now))
     to = ctx.form.get("to")
     if to is not None:
         # To the next phase of one village: the whole minutes that reach it.
@@ -94,12 +96,3 @@ def clock(ctx: Ctx) -> Response:
         minutes = int(text)
     tools.advance_clock(minutes)
     return redirect("/dev/clock")
-
-
-PHASE_LABELS = {
-    "opening": "募集中",
-    "day": "昼",
-    "loss_time": "ロスタイム",
-    "night": "夜",
-    "ending": "エンディング",
-}

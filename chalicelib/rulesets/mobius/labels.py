@@ -40,3 +40,12 @@ ABILITY_LABELS = {
     "medium": "霊能",
     "assassinate": "暗殺",
 }
+
+# Phases as the local clock page names them.
+PHASE_LABELS = {
+    "opening": "募集中",
+    "day": "昼",
+    "loss_time": "ロスタイム",
+    "night": "夜",
+    "ending": "エンディング",
+}

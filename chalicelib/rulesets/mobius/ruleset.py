@@ -526,6 +526,7 @@ class Mobius:
             "board_label": labels.BOARD_LABELS,
             "choice_label": labels.CHOICE_LABELS_SHORT,
             "ability_label": labels.ABILITY_LABELS,
+            "phase_label": labels.PHASE_LABELS,
         }
 
     def seat_label(self, slot: str) -> str:
