@@ -8,7 +8,6 @@ account expires a day after registration, so nobody can hold someone else's addr
 
 import re
 import unicodedata
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -21,6 +20,7 @@ from .. import signing
 from ..storage.db import ensure_configured, transaction
 from ..storage.models import AccountItem, CounterItem, EmailItem
 from ..storage.repository import account_pk, email_pk, load_account
+from . import sessions
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 
 ACCOUNT_ID = re.compile(r"[A-Za-z0-9_]{3,20}")
@@ -170,8 +170,12 @@ def cancel_registration(registration: Registration) -> None:
 
 def _delete_unverified(account: AccountItem) -> None:
     # The item's version is a condition too: a verification in between keeps the account.
-    with suppress(DeleteError):
+    try:
         account.delete(condition=AccountItem.email_verified == False)  # noqa: E712
+    except DeleteError:
+        return
+    # Its sessions too: they name only the ID, which the next to register it would inherit.
+    sessions.close_all(account.account_id)
 
 
 def address_owner(address: str) -> str | None:
