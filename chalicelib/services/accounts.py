@@ -265,11 +265,15 @@ def _count(key: str, now: datetime, length: timedelta, by: int = 1) -> int:
     return int(counter.count)
 
 
+def _mail_source_key(source: str) -> str:
+    return f"R#mail#source#{source[:64]}"
+
+
 def allow_account_mail(address: str, account_id: str | None, source: str, now: datetime) -> None:
     """Counts one account mail to ``address``; refuses it past any of the hourly limits."""
     limits = [
         (f"R#mail#address#{address}", MAIL_PER_ADDRESS),
-        (f"R#mail#source#{source[:64]}", MAIL_PER_SOURCE),
+        (_mail_source_key(source), MAIL_PER_SOURCE),
     ]
     if account_id is not None:
         limits.append((f"R#mail#account#{account_id}", MAIL_PER_ACCOUNT))
@@ -277,6 +281,23 @@ def allow_account_mail(address: str, account_id: str | None, source: str, now: d
         raise RateLimited(
             "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
         )
+
+
+def allow_login_link(account: AccountItem | None, source: str, now: datetime) -> bool:
+    """Counts a request for a login link: whether to mail one to ``account`` (if any).
+
+    The source counts every request, known account or not, so that its count tells
+    nothing. The address and account count only login links, apart from other account
+    mail, so that a stranger cannot spend them by registering with someone's address;
+    what a stranger's requests do spend is mailed to the owner as working links.
+    """
+    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE or account is None:
+        return False
+    limits = [
+        (f"R#login-mail#address#{account.email}", MAIL_PER_ADDRESS),
+        (f"R#login-mail#account#{account.account_id}", MAIL_PER_ACCOUNT),
+    ]
+    return not any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits)
 
 
 def login_delay(failures: int) -> timedelta:

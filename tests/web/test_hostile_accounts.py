@@ -1,10 +1,12 @@
 """A hostile second look at logins, sessions and account mail (after issue #9's fixes)."""
 
+import re
 from datetime import timedelta
 
 from chalicelib.services import accounts, sessions
 from chalicelib.storage.repository import load_account
-from tests.web.conftest import PASSWORD, text
+from tests.web.conftest import PASSWORD, mail_text, make_account, sent_mails, text
+from tests.web.test_account_security import LOGIN_LINK
 
 
 def register(browser, account_id, email, password=PASSWORD):
@@ -35,3 +37,69 @@ def test_undoing_a_registration_ends_the_sessions_opened_on_it(clock):
     grant = sessions.open_session("bob", clock())  # a login in the moment before the undo
     accounts.cancel_registration(registration)
     assert sessions.check("bob", grant.session_id, clock()) is None
+
+
+# ----- nobody can spend an owner's login-link mail, or learn from it who is registered -----
+
+
+def ask_login_link(browser, identifier):
+    browser.get("/login")
+    return browser.post("/login/mail", {"identifier": identifier})
+
+
+def mails_to(address):
+    return [m for m in sent_mails() if address in m.destinations]
+
+
+def test_refused_registrations_naming_an_address_do_not_spend_its_mail(new_browser, clock):
+    make_account("alice", clock())
+    stranger = new_browser()
+    for n in range(accounts.MAIL_PER_ADDRESS + 1):
+        refused = register(stranger, f"mallory{n}", "alice@example.jp", password="password")
+        assert refused.status_code == 400  # a weak password: nothing registered, nothing sent
+    assert mails_to("alice@example.jp") == []
+    assert ask_login_link(new_browser(), "alice").status_code == 200
+    assert len(mails_to("alice@example.jp")) == 1, "the owner's login link was not sent"
+
+
+def test_refused_registrations_naming_an_id_do_not_spend_its_mail(new_browser, clock):
+    make_account("alice", clock())
+    stranger = new_browser()
+    for n in range(accounts.MAIL_PER_ACCOUNT + 1):
+        taken = register(stranger, "alice", f"m{n}@example.jp")
+        assert taken.status_code == 409
+    assert ask_login_link(new_browser(), "alice").status_code == 200
+    assert len(mails_to("alice@example.jp")) == 1, "the owner's login link was not sent"
+
+
+def test_registrations_with_an_owners_address_do_not_stop_their_login_link(new_browser, clock):
+    make_account("alice", clock())
+    for n in range(accounts.MAIL_PER_ADDRESS + 1):
+        register(new_browser(), f"mallory{n}", "alice@example.jp")
+    assert ask_login_link(new_browser(), "alice").status_code == 200
+    assert LOGIN_LINK.search(mail_text(mails_to("alice@example.jp")[-1]))
+
+
+def test_a_stranger_asking_login_links_cannot_lock_the_owner_out(new_browser, clock):
+    make_account("alice", clock())
+    stranger = new_browser()
+    for _ in range(accounts.MAIL_PER_ADDRESS + 2):
+        ask_login_link(stranger, "alice")
+    clock.advance(timedelta(minutes=40))
+    owner = new_browser()
+    asked = ask_login_link(owner, "alice")
+    assert asked.status_code == 200
+    # No new mail (the address had its share this hour), but one in the mailbox still works.
+    token = LOGIN_LINK.search(mail_text(mails_to("alice@example.jp")[-1])).group(1)
+    assert owner.post("/login/link", {"token": token}).status_code == 303
+    assert owner.get("/account").status_code == 200
+
+
+def test_asking_login_links_for_an_address_tells_nothing_of_its_account(browser, clock):
+    make_account("alice", clock())
+    answers = set()
+    for identifier in ("alice@example.jp", "nobody@example.jp"):
+        for _ in range(accounts.MAIL_PER_ADDRESS + 1):
+            asked = ask_login_link(browser, identifier)
+            answers.add((asked.status_code, re.sub(r'value="[^"]*"', "", text(asked))))
+    assert len(answers) == 1, "a known address answers otherwise than an unknown one"
