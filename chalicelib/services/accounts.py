@@ -357,10 +357,21 @@ def login(account_id: str, password: str, source: str, now: datetime) -> Account
         raise Unauthorized("IDまたはパスワードが違います")
     if not _password_matches(account, password):
         raise Unauthorized("IDまたはパスワードが違います")
-    # A success forgets this source's failures and gives its try back to the source.
+    forget_failures(account_id, source, now)
+    return account
+
+
+def throttle_password_check(account_id: str, source: str, now: datetime) -> None:
+    """Counts a password check outside the login (the account page asks for it), under the
+    login's throttle: a logged-in browser is no way to guess the password without limit."""
+    ensure_configured()
+    _throttle(account_id, source, now)
+
+
+def forget_failures(account_id: str, source: str, now: datetime) -> None:
+    """A right password forgets this source's failures and gives its try back to the source."""
     CounterItem(_pair_key(account_id, source), "LOGIN").delete()
     _count(f"R#login#source#{source[:64]}", now, LOGIN_WINDOW, by=-1)
-    return account
 
 
 def _password_matches(account: AccountItem | None, password: str) -> bool:

@@ -103,3 +103,36 @@ def test_asking_login_links_for_an_address_tells_nothing_of_its_account(browser,
             asked = ask_login_link(browser, identifier)
             answers.add((asked.status_code, re.sub(r'value="[^"]*"', "", text(asked))))
     assert len(answers) == 1, "a known address answers otherwise than an unknown one"
+
+
+# ----- a session is no way round the password throttle -----
+
+
+def test_guessing_the_password_on_the_account_page_is_throttled_like_a_login(browser, clock):
+    """Someone at a logged-in browser (a shared computer, a copied cookie) must not learn
+    the password by trying it on the account page without limit, and then keep the account."""
+    make_account("alice", clock())
+    browser.login("alice")
+    browser.get("/account")
+    for n in range(accounts.LOGIN_FREE_FAILURES):
+        wrong = {"what": "password", "old": f"guess {n} of mine", "new": "lantern moss 42 x"}
+        assert browser.post("/account", wrong).status_code == 403
+    guess = {"what": "email", "password": PASSWORD, "email": "mallory@example.jp"}
+    assert browser.post("/account", guess).status_code == 429
+    right = {"what": "password", "old": PASSWORD, "new": "lantern moss 42 x"}
+    assert browser.post("/account", right).status_code == 429
+    assert load_account("alice").pending_email is None
+
+
+def test_a_right_password_on_the_account_page_forgets_earlier_slips(browser, clock):
+    make_account("alice", clock())
+    browser.login("alice")
+    browser.get("/account")
+    for _ in range(accounts.LOGIN_FREE_FAILURES - 1):
+        browser.post("/account", {"what": "password", "old": "a slip of mine", "new": "x"})
+    right = {"what": "password", "old": PASSWORD, "new": "lantern moss 42 x"}
+    assert browser.post("/account", right).status_code == 200
+    for _ in range(accounts.LOGIN_FREE_FAILURES - 1):
+        browser.post("/account", {"what": "password", "old": "a slip again", "new": "x"})
+    again = {"what": "password", "old": "lantern moss 42 x", "new": "harbor tulip 77 q"}
+    assert browser.post("/account", again).status_code == 200
