@@ -110,7 +110,9 @@ def send_login_link(identifier: str, source: str, now: datetime) -> None:
         return
     assert account is not None
     token = signing.sign(
-        "login", {"a": account.account_id, "n": secrets.token_urlsafe(12)}, now + LOGIN_LINK_FOR
+        "login",
+        {"a": account.account_id, "e": account.email, "n": secrets.token_urlsafe(12)},
+        now + LOGIN_LINK_FOR,
     )
     _send(
         "login",
@@ -135,6 +137,8 @@ def use_login_link(token: str, now: datetime) -> str:
     except PutError as error:
         raise InvalidInput(invalid) from error
     account = accounts.find_for_login_link(str(payload.get("a")))
-    if account is None:
+    # Only while the account's address is the one it was mailed to: a mailbox left behind
+    # (perhaps because someone else reads it) opens nothing.
+    if account is None or account.email != payload.get("e"):
         raise InvalidInput(invalid)
     return account.account_id

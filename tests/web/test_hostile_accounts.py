@@ -136,3 +136,19 @@ def test_a_right_password_on_the_account_page_forgets_earlier_slips(browser, clo
         browser.post("/account", {"what": "password", "old": "a slip again", "new": "x"})
     again = {"what": "password", "old": "lantern moss 42 x", "new": "harbor tulip 77 q"}
     assert browser.post("/account", again).status_code == 200
+
+
+def test_a_login_link_mailed_to_the_old_address_dies_with_the_change_of_address(
+    browser, new_browser, clock
+):
+    """An owner moves away from a mailbox someone else can read: a login link still lying
+    there must not open the account."""
+    make_account("alice", clock())
+    assert ask_login_link(new_browser(), "alice").status_code == 200
+    old_link = LOGIN_LINK.search(mail_text(mails_to("alice@example.jp")[-1])).group(1)
+    registration = accounts.change_email("alice", PASSWORD, "alice.new@example.jp", clock())
+    accounts.verify_email(registration.token, clock())
+    reader = new_browser()
+    reader.get("/login")
+    assert reader.post("/login/link", {"token": old_link}).status_code == 400
+    assert reader.get("/account").status_code == 401
