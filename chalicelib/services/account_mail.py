@@ -63,11 +63,13 @@ def sign_up(
     account_id: str, password: str, email: str, source: str, now: datetime
 ) -> accounts.Registration:
     """Registers and mails the address; either both happen or neither does."""
-    # Counted once the registration stands (a free ID, a good password): a refused one
-    # spends nobody's mail, so naming someone's ID or address cannot use up theirs.
+    # The source (the sender's own) first, so that a flood is refused before any hashing;
+    # the address and the ID once the registration stands (a free ID, a good password): a
+    # refused one spends nobody's mail, so naming someone's ID or address cannot use theirs.
+    accounts.allow_mail_source(source, now)
     registration = accounts.register(account_id, password, email, now)
     try:
-        accounts.allow_account_mail(registration.email, account_id, source, now)
+        accounts.allow_account_mail(registration.email, account_id, None, now)
         _send_registration(registration, now)
     except (MailUnavailable, RateLimited):
         accounts.cancel_registration(registration)

@@ -269,15 +269,27 @@ def _mail_source_key(source: str) -> str:
     return f"R#mail#source#{source[:64]}"
 
 
-def allow_account_mail(address: str, account_id: str | None, source: str, now: datetime) -> None:
-    """Counts one account mail to ``address``; refuses it past any of the hourly limits."""
-    limits = [
-        (f"R#mail#address#{address}", MAIL_PER_ADDRESS),
-        (_mail_source_key(source), MAIL_PER_SOURCE),
-    ]
+def allow_account_mail(
+    address: str, account_id: str | None, source: str | None, now: datetime
+) -> None:
+    """Counts one account mail to ``address``; refuses it past any of the hourly limits.
+
+    ``source`` None: the source was counted already (allow_mail_source).
+    """
+    limits = [(f"R#mail#address#{address}", MAIL_PER_ADDRESS)]
+    if source is not None:
+        limits.append((_mail_source_key(source), MAIL_PER_SOURCE))
     if account_id is not None:
         limits.append((f"R#mail#account#{account_id}", MAIL_PER_ACCOUNT))
     if any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits):
+        raise RateLimited(
+            "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
+        )
+
+
+def allow_mail_source(source: str, now: datetime) -> None:
+    """Counts one account mail from ``source`` alone, before the work of making it."""
+    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE:
         raise RateLimited(
             "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
         )

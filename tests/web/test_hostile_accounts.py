@@ -152,3 +152,28 @@ def test_a_login_link_mailed_to_the_old_address_dies_with_the_change_of_address(
     reader.get("/login")
     assert reader.post("/login/link", {"token": old_link}).status_code == 400
     assert reader.get("/account").status_code == 401
+
+
+def test_a_flood_of_registrations_from_one_source_is_refused_before_hashing(
+    browser, clock, monkeypatch
+):
+    hashed = []
+
+    class Counting:
+        def __init__(self, hasher):
+            self.hasher = hasher
+
+        def hash(self, password):
+            hashed.append(password)
+            return self.hasher.hash(password)
+
+        def __getattr__(self, name):
+            return getattr(self.hasher, name)
+
+    monkeypatch.setattr(accounts, "_hasher", Counting(accounts._hasher))
+    answers = [
+        register(browser, f"flood{n}", f"flood{n}@example.jp").status_code
+        for n in range(accounts.MAIL_PER_SOURCE + 2)
+    ]
+    assert answers[-1] == 429
+    assert len(hashed) <= accounts.MAIL_PER_SOURCE
