@@ -8,7 +8,6 @@ account expires a day after registration, so nobody can hold someone else's addr
 
 import re
 import unicodedata
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -21,6 +20,7 @@ from .. import signing
 from ..storage.db import ensure_configured, transaction
 from ..storage.models import AccountItem, CounterItem, EmailItem
 from ..storage.repository import account_pk, email_pk, load_account
+from . import sessions
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 
 ACCOUNT_ID = re.compile(r"[A-Za-z0-9_]{3,20}")
@@ -170,8 +170,12 @@ def cancel_registration(registration: Registration) -> None:
 
 def _delete_unverified(account: AccountItem) -> None:
     # The item's version is a condition too: a verification in between keeps the account.
-    with suppress(DeleteError):
+    try:
         account.delete(condition=AccountItem.email_verified == False)  # noqa: E712
+    except DeleteError:
+        return
+    # Its sessions too: they name only the ID, which the next to register it would inherit.
+    sessions.close_all(account.account_id)
 
 
 def address_owner(address: str) -> str | None:
@@ -261,18 +265,51 @@ def _count(key: str, now: datetime, length: timedelta, by: int = 1) -> int:
     return int(counter.count)
 
 
-def allow_account_mail(address: str, account_id: str | None, source: str, now: datetime) -> None:
-    """Counts one account mail to ``address``; refuses it past any of the hourly limits."""
-    limits = [
-        (f"R#mail#address#{address}", MAIL_PER_ADDRESS),
-        (f"R#mail#source#{source[:64]}", MAIL_PER_SOURCE),
-    ]
+def _mail_source_key(source: str) -> str:
+    return f"R#mail#source#{source[:64]}"
+
+
+def allow_account_mail(
+    address: str, account_id: str | None, source: str | None, now: datetime
+) -> None:
+    """Counts one account mail to ``address``; refuses it past any of the hourly limits.
+
+    ``source`` None: the source was counted already (allow_mail_source).
+    """
+    limits = [(f"R#mail#address#{address}", MAIL_PER_ADDRESS)]
+    if source is not None:
+        limits.append((_mail_source_key(source), MAIL_PER_SOURCE))
     if account_id is not None:
         limits.append((f"R#mail#account#{account_id}", MAIL_PER_ACCOUNT))
     if any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits):
         raise RateLimited(
             "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
         )
+
+
+def allow_mail_source(source: str, now: datetime) -> None:
+    """Counts one account mail from ``source`` alone, before the work of making it."""
+    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE:
+        raise RateLimited(
+            "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
+        )
+
+
+def allow_login_link(account: AccountItem | None, source: str, now: datetime) -> bool:
+    """Counts a request for a login link: whether to mail one to ``account`` (if any).
+
+    The source counts every request, known account or not, so that its count tells
+    nothing. The address and account count only login links, apart from other account
+    mail, so that a stranger cannot spend them by registering with someone's address;
+    what a stranger's requests do spend is mailed to the owner as working links.
+    """
+    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE or account is None:
+        return False
+    limits = [
+        (f"R#login-mail#address#{account.email}", MAIL_PER_ADDRESS),
+        (f"R#login-mail#account#{account.account_id}", MAIL_PER_ACCOUNT),
+    ]
+    return not any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits)
 
 
 def login_delay(failures: int) -> timedelta:
@@ -332,10 +369,21 @@ def login(account_id: str, password: str, source: str, now: datetime) -> Account
         raise Unauthorized("IDまたはパスワードが違います")
     if not _password_matches(account, password):
         raise Unauthorized("IDまたはパスワードが違います")
-    # A success forgets this source's failures and gives its try back to the source.
+    forget_failures(account_id, source, now)
+    return account
+
+
+def throttle_password_check(account_id: str, source: str, now: datetime) -> None:
+    """Counts a password check outside the login (the account page asks for it), under the
+    login's throttle: a logged-in browser is no way to guess the password without limit."""
+    ensure_configured()
+    _throttle(account_id, source, now)
+
+
+def forget_failures(account_id: str, source: str, now: datetime) -> None:
+    """A right password forgets this source's failures and gives its try back to the source."""
     CounterItem(_pair_key(account_id, source), "LOGIN").delete()
     _count(f"R#login#source#{source[:64]}", now, LOGIN_WINDOW, by=-1)
-    return account
 
 
 def _password_matches(account: AccountItem | None, password: str) -> bool:

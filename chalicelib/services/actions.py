@@ -1,12 +1,13 @@
 """Saving a member's nightly choices (この内容で行動) and reading them back."""
 
+import hashlib
 from datetime import datetime
 
-from pynamodb.exceptions import TransactWriteError, UpdateError
+from pynamodb.exceptions import DoesNotExist, TransactWriteError, UpdateError
 
 from ..rules import ChoiceError, Choices, Command
 from ..storage.db import transaction
-from ..storage.models import DayItem
+from ..storage.models import CounterItem, DayItem
 from ..storage.repository import VillageRecord, load_village, plain
 from ..timeline import Phase, State
 from ..visibility import Viewer, choices_shown
@@ -101,3 +102,23 @@ def own_choices(record: VillageRecord, account_id: str) -> dict[str, str]:
     return visible_choices(record, Viewer(account_id=account_id, slot=slot), record.game.day).get(
         slot, {}
     )
+
+
+# ----- one-tap choices from mail -----
+
+
+def _quick_link_key(token: str) -> str:
+    return f"R#quick-link#{hashlib.sha256(token.encode()).hexdigest()[:32]}"
+
+
+def quick_link_used(token: str) -> bool:
+    """Whether this one-tap link has already set its choice (which was changed since)."""
+    try:
+        CounterItem.get(_quick_link_key(token), "USED", consistent_read=True)
+    except DoesNotExist:
+        return False
+    return True
+
+
+def mark_quick_link_used(token: str, until: datetime) -> None:
+    CounterItem(_quick_link_key(token), "USED", expires_at=until).save()

@@ -86,7 +86,15 @@ def compose(
                 {
                     "target": target,
                     "url": member_url(
-                        MemberLink(account.account_id, meta.village_id, game.day, key, target, was),
+                        MemberLink(
+                            account.account_id,
+                            meta.village_id,
+                            game.day,
+                            key,
+                            target,
+                            was,
+                            int(now.timestamp()),
+                        ),
                         expires,
                     ),
                 }

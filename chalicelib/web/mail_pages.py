@@ -64,10 +64,12 @@ def member_link(token: str) -> Handler:
         viewer_choices = actions.own_choices(record, link.account_id)
         current = viewer_choices.get(link.key)
         if current != link.target:
-            if current != link.was:
+            # Set back by hand to what it was, after this link had set it: still changed since.
+            if current != link.was or actions.quick_link_used(token):
                 raise BadRequest(CHANGED_SINCE.format(choice=CHOICE_LABELS[link.key]), 409)
             viewer_choices[link.key] = link.target
             actions.save_actions(link.village_id, link.account_id, viewer_choices, ctx.now)
+            actions.mark_quick_link_used(token, until)
         return redirect(f"/villages/{link.village_id}?done=saved#actions", ctx.set_cookie)
 
     return handle
