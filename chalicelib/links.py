@@ -3,7 +3,9 @@
 A member link is bound to an account, a village and a day, and expires at the
 village's next update. A quick link adds one choice (key and target) to it, and
 what that choice was when the mail was made: once the member has changed it since,
-the link is refused rather than undo the change (and a repeat changes nothing).
+the link is refused rather than undo the change (and a repeat changes nothing). A link
+that set its choice is marked used, so that it cannot set it again after the member took
+it back by hand; the mail's time keeps a later mail's same choice a link of its own.
 GET on a link only shows a confirmation page; the POST there acts.
 """
 
@@ -23,12 +25,15 @@ class MemberLink:
     key: str | None = None  # a quick link's choice
     target: str | None = None
     was: str | None = None  # that choice when the mail was made
+    made: int | None = None  # when the mail was made (so that two mails' links differ)
 
 
 def member_token(link: MemberLink, expires_at: datetime) -> str:
     payload = {"a": link.account_id, "v": link.village_id, "d": link.day}
     if link.key:
         payload.update(k=link.key, t=link.target, w=link.was)
+        if link.made is not None:
+            payload["m"] = link.made
     return signing.sign("member", payload, expires_at)
 
 
@@ -48,6 +53,7 @@ def read_member_token(token: str, now: datetime) -> MemberLink | None:
             payload.get("k"),
             payload.get("t"),
             payload.get("w"),
+            payload.get("m"),
         )
     except KeyError:
         return None

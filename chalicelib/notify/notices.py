@@ -76,6 +76,7 @@ def compose(
                             choice.key,
                             target,
                             choice.was,
+                            int(now.timestamp()),
                         ),
                         expires,
                     ),

@@ -6,16 +6,17 @@ cannot be sent, the new account is removed again and the player may simply retry
 """
 
 import secrets
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from .. import runtime, signing
 from ..notify import ses as mail
 from ..render import render
 from ..storage import accounts as store
 from . import accounts
-from .errors import InvalidInput, MailUnavailable
+from .errors import InvalidInput, MailUnavailable, RateLimited
 
-LOGIN_LINK_FOR = timedelta(minutes=30)
+# As long as a window of the mail limits: while more links are refused, the last one works.
+LOGIN_LINK_FOR = accounts.MAIL_WINDOW
 SUBJECTS = {
     "verify": "【メビウス人狼】メールアドレスの確認",
     "already": "【メビウス人狼】このメールアドレスは登録済みです",
@@ -60,12 +61,15 @@ def sign_up(
     account_id: str, password: str, email: str, source: str, now: datetime
 ) -> accounts.Registration:
     """Registers and mails the address; either both happen or neither does."""
-    accounts.check_account_id(account_id)  # it names a counter: only a well-formed one
-    accounts.allow_account_mail(accounts.normalize_email(email), account_id, source, now)
+    # The source (the sender's own) first, so that a flood is refused before any hashing;
+    # the address and the ID once the registration stands (a free ID, a good password): a
+    # refused one spends nobody's mail, so naming someone's ID or address cannot use theirs.
+    accounts.allow_mail_source(source, now)
     registration = accounts.register(account_id, password, email, now)
     try:
+        accounts.allow_account_mail(registration.email, account_id, None, now)
         _send_registration(registration, now)
-    except MailUnavailable:
+    except (MailUnavailable, RateLimited):
         accounts.cancel_registration(registration)
         raise
     return registration
@@ -75,8 +79,9 @@ def change_email(
     account_id: str, password: str, email: str, source: str, now: datetime
 ) -> accounts.Registration:
     """Asks for a new address and mails it (or its owner, when it is another account's)."""
-    accounts.allow_account_mail(accounts.normalize_email(email), account_id, source, now)
+    # Counted after the password check: a wrong one spends nobody's mail.
     registration = accounts.change_email(account_id, password, email, now)
+    accounts.allow_account_mail(registration.email, account_id, source, now)
     _send_registration(registration, now)
     return registration
 
@@ -97,14 +102,17 @@ def resend_verification(account_id: str, source: str, now: datetime) -> str | No
 def send_login_link(identifier: str, source: str, now: datetime) -> None:
     """Mails a one-time login link to the verified address an ID or address names.
 
-    Says nothing about whether it did: the page answers alike for unknown IDs.
+    Says nothing about whether it did: the page answers alike for unknown IDs, and past
+    the hourly limits (a link mailed this hour still works: it lasts as long as a window).
     """
     account = accounts.find_for_login_link(identifier)
-    if account is None:
+    if not accounts.allow_login_link(account, source, now):
         return
-    accounts.allow_account_mail(account.email, account.account_id, source, now)
+    assert account is not None
     token = signing.sign(
-        "login", {"a": account.account_id, "n": secrets.token_urlsafe(12)}, now + LOGIN_LINK_FOR
+        "login",
+        {"a": account.account_id, "e": account.email, "n": secrets.token_urlsafe(12)},
+        now + LOGIN_LINK_FOR,
     )
     _send(
         "login",
@@ -124,6 +132,8 @@ def use_login_link(token: str, now: datetime) -> str:
     if not store.use_once(payload["n"], now + 2 * LOGIN_LINK_FOR):
         raise InvalidInput(invalid)
     account = accounts.find_for_login_link(str(payload.get("a")))
-    if account is None:
+    # Only while the account's address is the one it was mailed to: a mailbox left behind
+    # (perhaps because someone else reads it) opens nothing.
+    if account is None or account.email != payload.get("e"):
         raise InvalidInput(invalid)
     return account.account_id

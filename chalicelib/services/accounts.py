@@ -18,9 +18,15 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from .. import signing
 from ..storage import accounts as store
 from ..storage.errors import Refused
-from ..storage.keys import login_pair_pk, login_source_pk, mail_limit_pk
+from ..storage.keys import (
+    login_mail_limit_pk,
+    login_pair_pk,
+    login_source_pk,
+    mail_limit_pk,
+)
 from ..storage.models import AccountItem
 from ..storage.repository import load_account
+from . import sessions
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 
 ACCOUNT_ID = re.compile(r"[A-Za-z0-9_]{3,20}")
@@ -152,14 +158,22 @@ def _drop_if_expired(account_id: str, now: datetime) -> None:
     if account is None or account.email_verified or account.expires_at is None:
         return
     if account.expires_at < now:
-        store.delete_unverified(account)
+        _delete_unverified(account)
 
 
 def cancel_registration(registration: Registration) -> None:
     """Undoes a registration whose mail could not be sent, so that trying again works."""
     account = load_account(registration.account_id)
     if account is not None and account.email == registration.email:
-        store.delete_unverified(account)
+        _delete_unverified(account)
+
+
+def _delete_unverified(account: AccountItem) -> None:
+    # The item's version is a condition too: a verification in between keeps the account.
+    if not store.delete_unverified(account):
+        return
+    # Its sessions too: they name only the ID, which the next to register it would inherit.
+    sessions.close_all(account.account_id)
 
 
 def address_owner(address: str) -> str | None:
@@ -221,18 +235,51 @@ def _count(key: str, now: datetime, length: timedelta, by: int = 1) -> int:
     return store.count(key, _window(now, length), now + 2 * length, by)
 
 
-def allow_account_mail(address: str, account_id: str | None, source: str, now: datetime) -> None:
-    """Counts one account mail to ``address``; refuses it past any of the hourly limits."""
-    limits = [
-        (mail_limit_pk("address", address), MAIL_PER_ADDRESS),
-        (mail_limit_pk("source", source), MAIL_PER_SOURCE),
-    ]
+def _mail_source_key(source: str) -> str:
+    return mail_limit_pk("source", source)
+
+
+def allow_account_mail(
+    address: str, account_id: str | None, source: str | None, now: datetime
+) -> None:
+    """Counts one account mail to ``address``; refuses it past any of the hourly limits.
+
+    ``source`` None: the source was counted already (allow_mail_source).
+    """
+    limits = [(mail_limit_pk("address", address), MAIL_PER_ADDRESS)]
+    if source is not None:
+        limits.append((_mail_source_key(source), MAIL_PER_SOURCE))
     if account_id is not None:
         limits.append((mail_limit_pk("account", account_id), MAIL_PER_ACCOUNT))
     if any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits):
         raise RateLimited(
             "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
         )
+
+
+def allow_mail_source(source: str, now: datetime) -> None:
+    """Counts one account mail from ``source`` alone, before the work of making it."""
+    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE:
+        raise RateLimited(
+            "短い間に送るメールが多すぎます。1時間ほど待ってから、もう一度お試しください"
+        )
+
+
+def allow_login_link(account: AccountItem | None, source: str, now: datetime) -> bool:
+    """Counts a request for a login link: whether to mail one to ``account`` (if any).
+
+    The source counts every request, known account or not, so that its count tells
+    nothing. The address and account count only login links, apart from other account
+    mail, so that a stranger cannot spend them by registering with someone's address;
+    what a stranger's requests do spend is mailed to the owner as working links.
+    """
+    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE or account is None:
+        return False
+    limits = [
+        (login_mail_limit_pk("address", account.email), MAIL_PER_ADDRESS),
+        (login_mail_limit_pk("account", account.account_id), MAIL_PER_ACCOUNT),
+    ]
+    return not any(_count(key, now, MAIL_WINDOW) > limit for key, limit in limits)
 
 
 def login_delay(failures: int) -> timedelta:
@@ -278,10 +325,20 @@ def login(account_id: str, password: str, source: str, now: datetime) -> Account
         raise Unauthorized("IDまたはパスワードが違います")
     if not _password_matches(account, password):
         raise Unauthorized("IDまたはパスワードが違います")
-    # A success forgets this source's failures and gives its try back to the source.
+    forget_failures(account_id, source, now)
+    return account
+
+
+def throttle_password_check(account_id: str, source: str, now: datetime) -> None:
+    """Counts a password check outside the login (the account page asks for it), under the
+    login's throttle: a logged-in browser is no way to guess the password without limit."""
+    _throttle(account_id, source, now)
+
+
+def forget_failures(account_id: str, source: str, now: datetime) -> None:
+    """A right password forgets this source's failures and gives its try back to the source."""
     store.forget_tries(login_pair_pk(account_id, source))
     _count(login_source_pk(source), now, LOGIN_WINDOW, by=-1)
-    return account
 
 
 def _password_matches(account: AccountItem | None, password: str) -> bool:

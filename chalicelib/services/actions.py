@@ -5,6 +5,7 @@ from datetime import datetime
 from typing import Any
 
 from ..rulesets.base import NotNow, Viewer
+from ..storage import accounts as accounts_store
 from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.repository import VillageRecord
@@ -68,3 +69,15 @@ def own_choices(record: VillageRecord, account_id: str) -> dict[str, str]:
     return visible_choices(record, Viewer(account_id=account_id, slot=slot), record.day).get(
         slot, {}
     )
+
+
+# ----- one-tap choices from mail -----
+
+
+def quick_link_used(token: str) -> bool:
+    """Whether this one-tap link has already set its choice (which was changed since)."""
+    return accounts_store.link_used(token)
+
+
+def mark_quick_link_used(token: str, until: datetime) -> None:
+    accounts_store.mark_link_used(token, until)

@@ -29,7 +29,8 @@ class Grant:
 def open_session(
     account_id: str, now: datetime, village_id: str | None = None, until: datetime | None = None
 ) -> Grant:
-    """A new session; a narrow one (``village_id``) lasts ``until``, a full one 30 days."""
+    """A new session for 30 days at most; ``until`` ends it sooner (a narrow one's village
+    update, an unverified account's day: after that its ID may be someone else's)."""
     session_id = secrets.token_urlsafe(24)
     expires_at = min(until, now + SESSION_FOR) if until else now + SESSION_FOR
     store.open_session(account_id, session_id, village_id, now, expires_at)

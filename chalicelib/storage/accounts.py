@@ -1,6 +1,5 @@
 """Accounts, verified addresses, sessions and counters: their items and conditional writes."""
 
-from contextlib import suppress
 from datetime import UTC, datetime
 
 from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
@@ -8,7 +7,7 @@ from pynamodb.expressions.condition import Condition
 
 from .db import ensure_configured, transaction
 from .errors import Refused, TransactionRefused
-from .keys import account_pk, email_pk, login_link_pk, session_sk
+from .keys import account_pk, email_pk, login_link_pk, quick_link_pk, session_sk
 from .models import AccountItem, CounterItem, EmailItem, SessionItem
 
 EPOCH = datetime.fromtimestamp(0, UTC)
@@ -49,10 +48,14 @@ def new_account(
     )
 
 
-def delete_unverified(account: AccountItem) -> None:
-    """The item's version is a condition too: a verification in between keeps the account."""
-    with suppress(DeleteError):
+def delete_unverified(account: AccountItem) -> bool:
+    """Deletes an unverified account; False when it was verified (or changed) meanwhile: the
+    item's version is a condition too."""
+    try:
         account.delete(condition=AccountItem.email_verified == False)  # noqa: E712
+    except DeleteError:
+        return False
+    return True
 
 
 def address_owner(address: str) -> str | None:
@@ -174,6 +177,20 @@ def use_once(nonce: str, expires_at: datetime) -> bool:
     except PutError:
         return False
     return True
+
+
+def link_used(token: str) -> bool:
+    """Whether a one-tap mail link has set its choice already."""
+    ensure_configured()
+    try:
+        CounterItem.get(quick_link_pk(token), "USED", consistent_read=True)
+    except DoesNotExist:
+        return False
+    return True
+
+
+def mark_link_used(token: str, until: datetime) -> None:
+    CounterItem(quick_link_pk(token), "USED", expires_at=until).save()
 
 
 # ----- sessions -----

@@ -1,5 +1,6 @@
 """Every key of the one table, in one place (docs/access-patterns.md)."""
 
+import hashlib
 from datetime import datetime
 
 OUTBOX_INDEX_KEY = "OUTBOX"
@@ -78,6 +79,16 @@ def login_source_pk(source: str) -> str:
 def mail_limit_pk(what: str, who: str) -> str:
     """``what``: address, account or source."""
     return f"R#mail#{what}#{who[:64] if what == 'source' else who}"
+
+
+def login_mail_limit_pk(what: str, who: str) -> str:
+    """Login links by mail, counted apart from other account mail: ``what`` address or account."""
+    return f"R#login-mail#{what}#{who}"
+
+
+def quick_link_pk(token: str) -> str:
+    """A one-tap mail link that set its choice (by the token's hash)."""
+    return f"R#quick-link#{hashlib.sha256(token.encode()).hexdigest()[:32]}"
 
 
 def login_link_pk(nonce: str) -> str:

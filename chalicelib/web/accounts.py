@@ -63,7 +63,10 @@ def login(ctx: Ctx) -> Response:
             next=target,
             account_value=form.get("account_id", ""),
         )
-    ctx.login_as(account.account_id)
+    # An unverified account's session ends with the account's day: its ID may be someone
+    # else's after that, and a session item names only the ID.
+    until = None if account.email_verified else account.expires_at
+    ctx.login_as(account.account_id, until)
     return redirect(target or "/", ctx.set_cookie)
 
 
@@ -126,28 +129,27 @@ def account_update(ctx: Ctx) -> Response:
     account_id = require_login(ctx)
     form = ctx.form
     what = form.get("what")
+    source = client_ip(ctx.request.context)
     try:
+        if what in ("password", "email"):  # both check the password: throttled as a login
+            accounts.throttle_password_check(account_id, source, ctx.now)
         if what == "password":
             accounts.change_password(account_id, form.get("old", ""), form.get("new", ""))
+            accounts.forget_failures(account_id, source, ctx.now)
             if ctx.grant is not None:  # every other browser is logged out
                 sessions.close_all(account_id, keep=ctx.grant.session_id)
             done = "パスワードを変更しました。ほかの端末はログアウトしました"
         elif what == "email":
             registration = account_mail.change_email(
-                account_id,
-                form.get("password", ""),
-                form.get("email", ""),
-                client_ip(ctx.request.context),
-                ctx.now,
+                account_id, form.get("password", ""), form.get("email", ""), source, ctx.now
             )
+            accounts.forget_failures(account_id, source, ctx.now)
             done = (
                 f"{registration.email} あてに確認メールを送りました。"
                 "確認が済むと、新しいアドレスに切り替わります"
             )
         elif what == "resend":
-            address = account_mail.resend_verification(
-                account_id, client_ip(ctx.request.context), ctx.now
-            )
+            address = account_mail.resend_verification(account_id, source, ctx.now)
             if address is None:
                 raise BadRequest("確認を待っているメールアドレスはありません")
             done = f"{address} あてに確認メールを送り直しました"

@@ -1,6 +1,7 @@
 """HTTP plumbing for pages: responses with security headers, forms, cookies, sessions, CSRF."""
 
 import hmac
+import ipaddress
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -147,5 +148,19 @@ def redirect(location: str, set_cookie: str | None = None) -> Response:
 
 
 def client_ip(context: dict | None) -> str:
+    """The source the login and mail limits count: an IPv4 address, or an IPv6 /64.
+
+    One home or phone is given a whole /64, so its 2**64 addresses are one source;
+    otherwise each would bring its own free tries against every account.
+    """
     identity = (context or {}).get("identity") or {}
-    return identity.get("sourceIp") or "unknown"
+    raw = identity.get("sourceIp") or "unknown"
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw[:64]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)

@@ -60,10 +60,12 @@ def member_link(ctx: Ctx, token: str) -> Response:
     choices: dict[str, str | None] = dict(actions.own_choices(record, link.account_id))
     current = choices.get(link.key)
     if current != link.target:
-        if current != link.was:
+        # Set back by hand to what it was, after this link had set it: still changed since.
+        if current != link.was or actions.quick_link_used(token):
             raise BadRequest(CHANGED_SINCE.format(choice=labels[link.key]), 409)
         choices[link.key] = link.target
         actions.save_actions(link.village_id, link.account_id, choices, ctx.now, ctx.unit)
+        actions.mark_quick_link_used(token, until)
     return redirect(f"/villages/{link.village_id}?done=saved#actions", ctx.set_cookie)
 
 

@@ -108,9 +108,11 @@ class Ctx:
         )
         return html(body, status, self.set_cookie)
 
-    def login_as(self, account_id: str | None) -> None:
+    def login_as(self, account_id: str | None, until: datetime | None = None) -> None:
         """A new session (and CSRF token) on every change of who is logged in."""
-        self._replace(sessions.open_session(account_id, self.now) if account_id else None)
+        self._replace(
+            sessions.open_session(account_id, self.now, until=until) if account_id else None
+        )
 
     def village_pass(self, account_id: str, village_id: str, until: datetime) -> None:
         """A mail link's narrow session, unless this browser already acts for that member."""

@@ -204,8 +204,9 @@ def test_login_links_are_rate_limited_per_address(browser, clock):
     browser.get("/login")
     for _ in range(accounts.MAIL_PER_ADDRESS):
         assert browser.post("/login/mail", {"identifier": "alice"}).status_code == 200
+    # Past the limit the answer is the same (it tells nothing), and nothing more is sent.
     flooded = browser.post("/login/mail", {"identifier": "alice"})
-    assert flooded.status_code == 429
+    assert flooded.status_code == 200
     assert len(sent_mails()) == accounts.MAIL_PER_ADDRESS
 
 
