@@ -369,6 +369,11 @@ def find_for_login_link(identifier: str) -> AccountItem | None:
     return account
 
 
+def find(account_id: str) -> AccountItem | None:
+    """The account as it is now (the account page), or None."""
+    return load_account(account_id)
+
+
 def _existing(account_id: str) -> AccountItem:
     account = load_account(account_id)
     if account is None:

@@ -7,7 +7,6 @@ from chalice import Response
 
 from ..services import account_mail, accounts, sessions
 from ..services.errors import ServiceError
-from ..storage.repository import load_account
 from .http import BadRequest, client_ip, redirect
 from .pages import Ctx, page, require_login
 
@@ -112,7 +111,7 @@ def logout(ctx: Ctx) -> Response:
 
 
 def _account_page(ctx: Ctx, status: int = 200, **context: Any) -> Response:
-    account = load_account(require_login(ctx))
+    account = accounts.find(require_login(ctx))
     if account is None:
         ctx.login_as(None)
         raise BadRequest("ログインしてください", 401)
