@@ -192,6 +192,7 @@ class RuleSet(Protocol):
     page_template: str  # the village page
     notice_templates: tuple[str, str]  # a member's mail: text, HTML
     choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
+    public_board: str  # where the village's own notices go, and the board a page opens on
 
     # ----- the game's state -----
     def create(self, rng: Random, pace: Pace, at: datetime) -> NewGame: ...

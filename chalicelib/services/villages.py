@@ -265,7 +265,7 @@ def _depart(
         # A vacant slot has every choice undecided (RULES §3); a save since the idle
         # check (it counts as access) also calls the auto-departure off.
         clear_choices_of_day=None if opening else record.day,
-        post=SystemPost(record.rules.boards()[0], record.day, f"{name}が村を去りました。", now),
+        post=SystemPost(record.rules.public_board, record.day, f"{name}が村を去りました。", now),
         idle=idle,
     )
     return lock.until if lock else None

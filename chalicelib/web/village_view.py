@@ -33,7 +33,7 @@ def build(
     seats = record.seats()
     order = list(seats)
     readable = rules.readable_boards(record, viewer, now)
-    chosen_board = board if board in readable else readable[0]
+    chosen_board = board if board in readable else rules.public_board
     shown_day = game_day if day is None else max(0, min(day, game_day))
     inner_slot = None
     if rules.personal_board(chosen_board) and rules.others_personal_boards_open(record):
@@ -85,8 +85,8 @@ def build(
         "first_unread": unread[0].n if unread else None,
         "unread_count": len(unread),
         "writable": writable,
-        # With no board open to the viewer, say why (the first board's reason).
-        "write_refusal": None if writable else refusals[rules.boards()[0]],
+        # With no board open to the viewer, say why (the public board's reason).
+        "write_refusal": None if writable else refusals[rules.public_board],
         "viewer": viewer,
         "speech_ban_until": bans.speech_until
         if bans and bans.speech_until and bans.speech_until > now

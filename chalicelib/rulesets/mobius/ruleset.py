@@ -129,6 +129,7 @@ class Mobius:
     page_template = "village.html"
     notice_templates = ("mail/notice.txt", "mail/notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
+    public_board = Board.PUBLIC.value
 
     # ----- the game's state -----
 

@@ -1,0 +1,134 @@
+"""RULES §8, §9 seat rules (chalicelib.membership): pure, no DynamoDB."""
+
+from datetime import UTC, datetime, timedelta
+
+from chalicelib.membership import (
+    Applicant,
+    idle_members,
+    join_refusal,
+    last_access,
+    lock_length,
+    new_lock,
+    occupied,
+    open_seats,
+    persona_refusal,
+)
+from chalicelib.rulesets.base import Pace, Seat, SeatRules, State
+
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+RULES = SeatRules(
+    first_update=timedelta(hours=6),
+    opening_speech_ban=timedelta(minutes=10),
+    opening_idle_limit=timedelta(hours=24),
+    idle_limit=timedelta(minutes=60),
+    public_ban_on_takeover=timedelta(minutes=10),
+    first_access_limit=timedelta(minutes=10),
+)
+
+
+def seat(slot: str, account: str | None = None, persona: str | None = None, seen=None) -> Seat:
+    return Seat(slot, account, persona, slot, last_access=seen)
+
+
+def seats(*given: Seat) -> dict[str, Seat]:
+    return {s.slot: s for s in given}
+
+
+def applicant(**changes) -> Applicant:
+    values = {"account_id": "ann", "verified": True, "lock_until": None, "holds": {}}
+    values.update(changes)
+    return Applicant(**values)
+
+
+def refusal(**changes):
+    values = {
+        "applicant": applicant(),
+        "state": State.OPENING,
+        "pace": Pace.SHORT,
+        "seats": seats(seat("a"), seat("b", "ben")),
+        "presence": None,
+        "slot": "a",
+        "dead": frozenset(),
+        "now": NOW,
+    }
+    values.update(changes)
+    return join_refusal(**values)
+
+
+def test_s9_lock_doubles_with_each_departure_up_to_14_days():
+    assert lock_length(1) == timedelta(hours=3)
+    assert lock_length(2) == timedelta(hours=6)
+    assert lock_length(4) == timedelta(hours=24)
+    assert lock_length(20) == timedelta(days=14)
+
+
+def test_s9_lock_forgets_departures_older_than_30_days_and_keeps_a_longer_lock():
+    old = (NOW - timedelta(days=31)).isoformat()
+    recent = (NOW - timedelta(days=1)).isoformat()
+    lock = new_lock([old, recent], None, NOW)
+    assert lock.departures == [recent, NOW.isoformat()]
+    assert lock.until == NOW + timedelta(hours=6)
+    longer = NOW + timedelta(days=3)
+    assert new_lock([], longer, NOW).until == longer
+
+
+def test_s9_join_refusals_name_the_reason():
+    assert refusal() is None
+    assert refusal(applicant=applicant(verified=False)).kind == "forbidden"
+    locked = refusal(applicant=applicant(lock_until=NOW + timedelta(hours=1)))
+    assert "IDロック中" in str(locked)
+    assert str(refusal(presence=True)) == "一度離脱した村には参加できません"
+    assert refusal(presence=False).kind == "conflict"
+    assert "短期村" in str(refusal(applicant=applicant(holds={"short": "9"})))
+    assert refusal(state=State.ENDING).kind == "forbidden"
+    assert refusal(slot="zz").kind == "invalid"
+    assert str(refusal(slot="b")) == "その席はすでに埋まっています"
+    assert refusal(state=State.RUNNING, dead=frozenset({"a"})).kind == "forbidden"
+
+
+def test_s9_personas_are_one_per_member_and_kept_by_a_takeover():
+    taken = seats(seat("a"), seat("b", "ben", "kaede"))
+    assert persona_refusal(State.OPENING, taken, "a", "kaede", True).kind == "conflict"
+    assert persona_refusal(State.OPENING, taken, "a", "nobody", False).kind == "invalid"
+    assert persona_refusal(State.OPENING, taken, "a", "genzo", True) is None
+    played = seats(seat("a", None, "sayo"), seat("b", "ben", "kaede"))
+    assert persona_refusal(State.RUNNING, played, "a", "anything", False) is None
+
+
+def test_open_seats_are_the_vacant_living_characters():
+    given = seats(seat("a"), seat("b", "ben"), seat("c"))
+    assert open_seats(given, frozenset({"c"})) == 1
+    assert occupied(given) == 1
+
+
+def test_s9_access_is_the_later_of_login_and_save():
+    member = seat("a", "ann", seen=NOW - timedelta(hours=2))
+    assert last_access(member, [{"a": (NOW - timedelta(hours=1)).isoformat()}]) == NOW - timedelta(
+        hours=1
+    )
+    assert last_access(seat("a", "ann"), []) is None
+
+
+def test_s9_idle_members_in_the_opening_after_24_hours():
+    given = seats(seat("a", "ann", seen=NOW - timedelta(hours=24)), seat("b", "ben", seen=NOW))
+    joined = {"a": NOW - timedelta(days=2), "b": NOW - timedelta(days=2)}
+    idle = idle_members(State.OPENING, RULES, given, joined, [], frozenset(), 0, None, NOW)
+    assert idle == ["a"]
+
+
+def test_decision_12_the_dead_are_never_auto_departed():
+    given = seats(seat("a", "ann", seen=NOW - timedelta(hours=5)))
+    joined = {"a": NOW - timedelta(days=1)}
+    args = (joined, [], frozenset({"a"}), 2, NOW - timedelta(hours=1), NOW)
+    assert idle_members(State.RUNNING, RULES, given, *args) == []
+
+
+def test_s9_short_village_wants_every_member_back_soon_after_day_1():
+    start = NOW - timedelta(minutes=10)
+    given = seats(seat("a", "ann", seen=start - timedelta(minutes=1)), seat("b", "ben", seen=NOW))
+    joined = {"a": start - timedelta(hours=1), "b": start - timedelta(hours=1)}
+    assert idle_members(State.RUNNING, RULES, given, joined, [], frozenset(), 1, start, NOW) == [
+        "a"
+    ]
+    early = NOW - timedelta(minutes=1)
+    assert idle_members(State.RUNNING, RULES, given, joined, [], frozenset(), 1, start, early) == []
