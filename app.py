@@ -123,6 +123,16 @@ def village_actions(village_id: str) -> Response:
     return villages.village_actions(_request(), village_id)
 
 
+@app.route("/villages/{village_id}/prologue", methods=["POST"], content_types=FORM)
+def village_prologue(village_id: str) -> Response:
+    return villages.village_prologue(_request(), village_id)
+
+
+@app.route("/villages/{village_id}/will", methods=["POST"], content_types=FORM)
+def village_will(village_id: str) -> Response:
+    return villages.village_will(_request(), village_id)
+
+
 @app.route("/villages/{village_id}/join", methods=["POST"], content_types=FORM)
 def village_join(village_id: str) -> Response:
     return villages.village_join(_request(), village_id)

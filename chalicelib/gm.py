@@ -18,6 +18,17 @@ from .services import update, villages
 from .services.errors import ServiceError
 
 STATES = ("opening", "running", "ending", "ended", "abandoned")
+# A rule set's own options (RULES-CLASSIC §7 and the template), as the lambda event names them.
+OPTION_KEYS = (
+    "opening",
+    "npc_villager",
+    "tie",
+    "heaven_sees_all",
+    "early_close",
+    "min_members",
+    "sunset",
+    "template",
+)
 
 
 def create(event: dict) -> dict:
@@ -37,6 +48,7 @@ def create(event: dict) -> dict:
         first_update=first,
         character_set=str(event.get("character_set", DEFAULT_CHARACTER_SET)),
         rules=str(event.get("rules", rulesets.DEFAULT)),
+        given={key: event[key] for key in OPTION_KEYS if event.get(key) is not None},
     )
     return {"village_id": village_id}
 
@@ -50,6 +62,20 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--first-update", help="最初の更新（ISO 8601、時差なしなら日本時間）")
     make.add_argument("--character-set", default=DEFAULT_CHARACTER_SET, choices=CHARACTER_SETS)
     make.add_argument("--rules", default=rulesets.DEFAULT, choices=sorted(rulesets.REGISTRY))
+    classic = make.add_argument_group("人狼BBS式（--rules classic）の設定")
+    classic.add_argument("--opening", action="store_true", default=None, help="1日目（投票なし）")
+    classic.add_argument(
+        "--npc-villager", action="store_true", default=None, help="身代わり君は村人"
+    )
+    classic.add_argument("--tie", help="同票のとき: random・bbs・runoff")
+    classic.add_argument(
+        "--no-heaven-sees-all", dest="heaven_sees_all", action="store_false", default=None
+    )
+    classic.add_argument("--early-close", dest="early_close", action="store_true", default=None)
+    classic.add_argument("--no-early-close", dest="early_close", action="store_false")
+    classic.add_argument("--min-members", help="最少人数（4〜16）")
+    classic.add_argument("--sunset", help="日没の時刻（長期のみ、HH:MM 日本時間）")
+    classic.add_argument("--template-file", help="最初の表の書き込みになるテンプレート")
     listing = commands.add_parser("list", help="村の一覧")
     listing.add_argument("--state", choices=STATES, default="opening")
     close = commands.add_parser("abandon", help="村を廃村にする")
@@ -57,15 +83,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "create":
-            result = create(
-                {
-                    "pace": args.pace,
-                    "name": args.name,
-                    "first_update": args.first_update,
-                    "character_set": args.character_set,
-                    "rules": args.rules,
-                }
-            )
+            event = {
+                "pace": args.pace,
+                "name": args.name,
+                "first_update": args.first_update,
+                "character_set": args.character_set,
+                "rules": args.rules,
+            }
+            for key in OPTION_KEYS[:-1]:
+                event[key] = getattr(args, key)
+            if args.template_file:
+                try:
+                    with open(args.template_file, encoding="utf-8") as file:
+                        event["template"] = file.read()
+                except OSError as error:
+                    raise ServiceError(f"テンプレートを読めません: {error}") from None
+            result = create(event)
             print(json.dumps(result, ensure_ascii=False))
         elif args.command == "list":
             cursor = None
@@ -73,7 +106,11 @@ def main(argv: list[str] | None = None) -> int:
                 page = villages.lounge(args.state, cursor, limit=50)
                 for v in page.villages:
                     when = jst(v.next_update) if v.next_update else "—"
-                    print(f"{v.village_id}\t{v.pace}\t{v.state}\t{v.occupied}/13\t{when}\t{v.name}")
+                    seats = v.seats or 13
+                    row = [v.village_id, v.pace, v.state, f"{v.occupied}/{seats}", when, v.name]
+                    if (v.rules or rulesets.DEFAULT) != rulesets.DEFAULT:
+                        row.append(rulesets.labels()[v.rules])  # 人狼BBS式: named at the end
+                    print("\t".join(map(str, row)))
                 cursor = page.cursor
                 if not cursor:
                     break

@@ -68,8 +68,10 @@ def join_refusal(
     slot: str,
     dead: frozenset[str],
     now: datetime,
+    takeovers: bool = True,
 ) -> Refusal | None:
-    """Why this account may not take ``slot`` now (RULES §9), or None.
+    """Why this account may not take ``slot`` now (RULES §9), or None. ``takeovers``: whether
+    the rule set lets a newcomer take a vacant seat of a running game (classic: never).
 
     ``presence``: None if the account never was in the village, else whether it left.
     """
@@ -87,7 +89,7 @@ def join_refusal(
         return Refusal("すでにこの村に参加しています", "conflict")
     if pace.value in applicant.holds:
         return Refusal(f"すでに{PACE_LABELS[pace.value]}村に参加しています", "forbidden")
-    if state not in (State.OPENING, State.RUNNING):
+    if state not in (State.OPENING, State.RUNNING) or (state is State.RUNNING and not takeovers):
         return Refusal("この村にはもう参加できません", "forbidden")
     seat = seats.get(slot)
     if seat is None:

@@ -63,7 +63,7 @@ def compose(
         link = f"{base_url()}/villages/{village_id}"
     # One-tap choices (the HTML part), grouped by action: one line of short target links each.
     quick: list[dict[str, Any]] = []
-    if kind in ("start", "morning", "reminder"):
+    if kind in ("start", "morning", "round", "reminder"):
         for choice in rules.quick_choices(record, slot):
             links = [
                 {

@@ -5,11 +5,12 @@ line in ``REGISTRY`` (README: "How to add a rule set"). Nothing else names a gam
 """
 
 from .base import RuleSet
+from .classic.ruleset import CLASSIC
 from .mobius.ruleset import MOBIUS
 
 DEFAULT = "mobius"  # villages stored before rule sets had names play Mobius
 
-REGISTRY: dict[str, RuleSet] = {MOBIUS.name: MOBIUS}
+REGISTRY: dict[str, RuleSet] = {MOBIUS.name: MOBIUS, CLASSIC.name: CLASSIC}
 
 
 def get(name: str | None) -> RuleSet:

@@ -81,6 +81,7 @@ class Seat:
     name: str  # how pages, mail and reports name the character
     last_access: datetime | None = None
     bans: Bans = Bans()
+    will: str | None = None  # a classic member's will (遺書), as last written
 
 
 class VillageView(Protocol):
@@ -148,9 +149,11 @@ class Step:
     day_started_at: datetime | None = None
     seal_day: int | None = None
     open_day: int | None = None
+    check_day: int | None = None  # a day whose saves must be unchanged (read, not sealed)
     posts: tuple[SystemPost, ...] = ()
     mail: str | None = None
     release: frozenset[str] = frozenset()
+    locks: frozenset[str] = frozenset()  # slots whose accounts get an ID lock (sudden death)
     happenings: tuple[str, ...] = ()  # kinds of what happened, in order (a step may end a game)
     detail: Any = None  # e.g. Mobius's Morning
 
@@ -165,6 +168,8 @@ class SeatRules:
     idle_limit: timedelta
     public_ban_on_takeover: timedelta
     first_access_limit: timedelta | None  # short villages: back within this of day 1's start
+    takeovers: bool = True  # a newcomer may take a vacant living seat of a running game
+    leaving_in_game: bool = True  # a member may leave after the start (with an ID lock)
 
 
 @dataclass(frozen=True)
@@ -193,9 +198,14 @@ class RuleSet(Protocol):
     notice_templates: tuple[str, str]  # a member's mail: text, HTML
     choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
     public_board: str  # where the village's own notices go, and the board a page opens on
+    wills: bool  # whether members write a will (classic 遺書)
+    will_length: int
 
     # ----- the game's state -----
-    def create(self, rng: Random, pace: Pace, at: datetime) -> NewGame: ...
+    def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]: ...
+    def create(
+        self, rng: Random, pace: Pace, at: datetime, given: Mapping[str, Any] | None = None
+    ) -> NewGame: ...
     def parse(self, data: Any) -> Any: ...
     def dump(self, game: Any) -> Any: ...
     def day(self, game: Any) -> int: ...
@@ -203,8 +213,15 @@ class RuleSet(Protocol):
     def seat_order(self, game: Any) -> Sequence[str]: ...
     def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> Any: ...
 
-    # ----- the timeline -----
+    # ----- membership -----
     def seat_rules(self, pace: Pace) -> SeatRules: ...
+    def on_join(self, village: VillageView, slot: str, now: datetime) -> Any: ...
+    def on_departure(self, village: VillageView, slot: str, now: datetime) -> tuple[Any, str]: ...
+    def prologue_step(
+        self, village: VillageView, slot: str, action: str, target: str | None, now: datetime
+    ) -> Step: ...
+
+    # ----- the timeline -----
     def phase(self, village: VillageView, now: datetime) -> str: ...
     def deadline(self, village: VillageView) -> datetime | None: ...
     def moments(self, village: VillageView, now: datetime) -> dict[str, datetime]: ...
@@ -213,6 +230,7 @@ class RuleSet(Protocol):
     def reminder(
         self, village: VillageView, now: datetime
     ) -> tuple[datetime | None, list[str] | None]: ...
+    def reminder_key(self, village: VillageView) -> int: ...
 
     # ----- choices -----
     def check_choices(
@@ -229,6 +247,7 @@ class RuleSet(Protocol):
     # ----- boards -----
     def boards(self) -> Sequence[str]: ...
     def personal_board(self, board: str) -> bool: ...
+    def shadow_board(self, board: str) -> tuple[str, str] | None: ...
     def readable_boards(self, village: VillageView, viewer: Viewer, now: datetime) -> list[str]: ...
     def others_personal_boards_open(self, village: VillageView) -> bool: ...
     def write_refusal(

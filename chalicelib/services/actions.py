@@ -51,6 +51,8 @@ def save_actions(
         commit(record, step)
     except Refused:
         fresh = unit.reload(village_id)
+        if step.check_day is not None or step.seal_day is not None:
+            return None  # an early close (classic): the tick or a later save closes it
         if fresh is None or fresh.state.value == "running":
             raise Conflict("混み合っています。もう一度保存してください") from None
     return step.detail
@@ -81,3 +83,69 @@ def quick_link_used(token: str) -> bool:
 
 def mark_quick_link_used(token: str, until: datetime) -> None:
     accounts_store.mark_link_used(token, until)
+
+
+# ----- the prologue (classic: start votes and kicks) -----
+
+PROLOGUE_RETRIES = 17  # one per member who could have voted at the same instant, and one
+
+
+def prologue(
+    village_id: str,
+    account_id: str,
+    action: str,
+    target: str | None,
+    now: datetime,
+    unit: Unit | None = None,
+) -> str:
+    """Sets or withdraws a start vote or a kick vote (RULES-CLASSIC §2.1). Each is one
+    version-checked write of the game, so the last start vote starts the game exactly once,
+    even when two members vote at the same instant. Returns what happened: the action, or
+    ``started``; a member kicked by three others leaves at once."""
+    from . import villages  # villages imports this module's neighbours; keep the cycle out
+
+    unit = unit or Unit()
+    for _ in range(PROLOGUE_RETRIES):
+        record = unit.require(village_id)
+        slot = record.slot_of(account_id)
+        if slot is None:
+            raise Forbidden("この村の村民ではありません")
+        try:
+            step = record.rules.prologue_step(record, slot, action, target, now)
+        except NotNow as error:
+            raise Forbidden(str(error)) from error
+        except ValueError as error:
+            raise InvalidInput(str(error)) from error
+        try:
+            commit(record, step)
+        except Refused:
+            unit.reload(village_id)  # another vote or a join came first: look again
+            continue
+        fresh = unit.reload(village_id)
+        kicked = step.detail
+        if kicked is not None and fresh is not None:
+            villages.kick_out(fresh, kicked, now, unit)
+        return step.kind
+    raise Conflict("混み合っています。もう一度お試しください")
+
+
+def save_will(
+    village_id: str, account_id: str, text: str, now: datetime, unit: Unit | None = None
+) -> None:
+    """Writes (or rewrites, or with an empty text removes) the member's will."""
+    unit = unit or Unit()
+    record = unit.require(village_id)
+    slot = record.slot_of(account_id)
+    if slot is None:
+        raise Forbidden("この村の村民ではありません")
+    rules = record.rules
+    if not rules.wills:
+        raise Forbidden("この村に遺書はありません")
+    if record.state.value not in ("opening", "running") or slot in record.dead():
+        raise Forbidden("遺書は生きているあいだだけ書けます")
+    if len(text) > rules.will_length:
+        raise InvalidInput(f"遺書は{rules.will_length}文字までです（いま{len(text)}文字）")
+    try:
+        store.save_will(record, slot, account_id, text.strip())
+    except Refused as error:
+        raise Forbidden("この村の村民ではありません") from error

@@ -70,8 +70,12 @@ def post(
         author=record.seats()[viewer.slot].name,
         owner=account_id if rules.personal_board(board) else None,
     )
+    shadow = None
+    trace = rules.shadow_board(board)
+    if trace is not None:  # classic howls and whispers: a nameless entry on the public board
+        shadow = store.post_item(village_id, trace[0], record.day, trace[1], now)
     try:
-        store.add_post(record, item, viewer.slot, account_id, now)
+        store.add_post(record, item, viewer.slot, account_id, now, shadow)
     except Refused as error:
         raise RateLimited("連続して書き込めません。少し待ってからどうぞ") from error
     return item

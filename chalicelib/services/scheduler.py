@@ -91,10 +91,11 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
 
     Returns whether the village was written."""
     at, slots = record.rules.reminder(record, now)
-    if at is None or slots is None or record.meta.reminded_day >= record.day:
+    key = record.rules.reminder_key(record)  # Mobius: the day; classic: the round or night
+    if at is None or slots is None or record.meta.reminded_day >= key:
         return False
     accounts = [record.seats()[slot].account_id for slot in slots]
-    store.owe_reminders(record, record.day, [a for a in accounts if a is not None], now)
+    store.owe_reminders(record, key, [a for a in accounts if a is not None], now)
     return True
 
 
@@ -104,7 +105,7 @@ def _reschedule(record: VillageRecord, now: datetime) -> None:
         return
     times = [record.next_update]
     at, _ = record.rules.reminder(record, now)
-    if at is not None and at > now and record.meta.reminded_day < record.day:
+    if at is not None and at > now and record.meta.reminded_day < record.rules.reminder_key(record):
         times.append(at)
     if villages.occupied(record) and record.state is not State.ENDING:
         times.append(now + IDLE_CHECK[record.pace])

@@ -15,6 +15,7 @@ from .. import membership
 from ..rulesets.base import CLOSED_STATES, Step
 from ..storage import villages as store
 from ..storage.errors import Refused
+from ..storage.models import AccountItem
 from ..storage.repository import VillageRecord
 from .errors import Conflict
 from .unit import Unit
@@ -61,12 +62,19 @@ def commit(record: VillageRecord, step: Step) -> None:
     rules = record.rules
     open_seats = membership.open_seats(record.seats(), rules.dead(step.game))
     owed = [s.account_id for s in record.seats().values() if s.account_id is not None]
+
+    def lock_for(account: AccountItem) -> store.Lock:
+        # A classic sudden death: the escalating ID lock of a Mobius mid-game departure.
+        lock = membership.new_lock(account.departures or [], account.lock_until, step.at)
+        return store.Lock(lock.departures, lock.until)
+
     store.commit_step(
         record,
         step,
         rules.dump(step.game),
         open_seats if step.state.value == "running" else 0,
         owed,
+        lock_for,
     )
 
 

@@ -1,15 +1,15 @@
 """Villages: create, the lounge, join, leave (ID locks), access tracking, auto-departure."""
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from .. import membership, rulesets
 from ..membership import lock_length  # noqa: F401 (the lock's formula, tested from here)
 from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
-from ..rulesets.base import CLOSED_STATES, Pace, State, SystemPost
+from ..rulesets.base import CLOSED_STATES, NotNow, Pace, State, SystemPost
 from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.keys import state_key
@@ -62,9 +62,11 @@ def create_village(
     first_update: datetime | None = None,
     character_set: str = DEFAULT_CHARACTER_SET,
     rules: str = rulesets.DEFAULT,
+    given: Mapping[str, Any] | None = None,
 ) -> str:
     """Creates a village of rule set ``rules`` in the opening; returns its id. ``rng`` draws
-    the game's seed."""
+    the game's seed; ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7
+    and the template), all checked before anything is written."""
     try:
         pace_ = Pace(pace)
     except ValueError:
@@ -77,12 +79,16 @@ def create_village(
     if rules not in rulesets.REGISTRY:
         raise InvalidInput("そのルールはありません")
     game_rules = rulesets.get(rules)
+    try:
+        game_rules.check_setup(pace_, given or {})
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
     first = first_update or now + game_rules.seat_rules(pace_).first_update
     if first <= now:
         raise InvalidInput("最初の更新時刻は未来にしてください")
     village_id = store.next_village_id()
     seed = rng.getrandbits(63)
-    new = game_rules.create(random.Random(seed), pace_, now)
+    new = game_rules.create(random.Random(seed), pace_, now, given)
     store.create_village(
         village_id=village_id,
         name=name,
@@ -192,6 +198,7 @@ def _join(
         slot,
         dead,
         now,
+        takeovers=record.rules.seat_rules(pace).takeovers,
     )
     chosen = persona(record.meta.character_set, persona_key)
     refusal = refusal or membership.persona_refusal(
@@ -215,7 +222,13 @@ def _join(
         )
         open_seats = membership.open_seats(seats, dead) - 1
         look_by = None
-    store.claim_slot(record, account, slot, now, change, open_seats, look_by)
+    try:
+        game = record.rules.on_join(record, slot, now)
+    except NotNow as error:
+        raise Forbidden(str(error)) from error
+    if game is not None:
+        game = record.rules.dump(game)
+    store.claim_slot(record, account, slot, now, change, open_seats, look_by, game)
 
 
 @_retrying
@@ -246,6 +259,9 @@ def _depart(
     if state in CLOSED_STATES:
         raise Forbidden("終わった村からは離脱できません")
     opening = state is State.OPENING
+    if not opening and not record.rules.seat_rules(record.pace).leaving_in_game:
+        raise Forbidden("ゲームが始まった後は村を出られません")
+    game, note = record.rules.on_departure(record, slot, now)
     lock = None
     if not opening:
         lock = membership.new_lock(account.departures, account.lock_until, now)
@@ -265,10 +281,33 @@ def _depart(
         # A vacant slot has every choice undecided (RULES §3); a save since the idle
         # check (it counts as access) also calls the auto-departure off.
         clear_choices_of_day=None if opening else record.day,
-        post=SystemPost(record.rules.public_board, record.day, f"{name}が村を去りました。", now),
+        post=SystemPost(
+            record.rules.public_board, record.day, f"{name}が村を去りました。{note}", now
+        ),
         idle=idle,
+        game=record.rules.dump(game) if game is not None else None,
     )
     return lock.until if lock else None
+
+
+def kick_out(record: VillageRecord, slot: str, now: datetime, unit: Unit) -> None:
+    """A prologue member kicked by three others leaves at once (RULES-CLASSIC §2.1)."""
+    for _ in range(RETRIES):
+        member = record.members.get(slot)
+        if member is None or member.account_id is None:
+            return
+        account = load_account(member.account_id)
+        if account is None:
+            return
+        try:
+            _depart(record, account, slot, now)
+            unit.reload(record.village_id)
+            return
+        except Refused:
+            fresh = unit.reload(record.village_id)
+            if fresh is None:
+                return
+            record = fresh
 
 
 def touch(

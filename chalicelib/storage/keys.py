@@ -1,7 +1,7 @@
 """Every key of the one table, in one place (docs/access-patterns.md)."""
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime
 
 OUTBOX_INDEX_KEY = "OUTBOX"
 
@@ -39,7 +39,10 @@ def state_key(state: str) -> str:
 
 
 def time_key(moment: datetime) -> str:
-    """Sortable UTC text for index sort keys."""
+    """Sortable UTC text for index sort keys (an aware time in any zone is converted first:
+    classic deadlines are computed in JST)."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 

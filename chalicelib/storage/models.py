@@ -91,6 +91,7 @@ class MemberItem(Item, discriminator="member"):
     speech_ban_until = UTCDateTimeAttribute(null=True)  # every board (opening join)
     public_ban_until = UTCDateTimeAttribute(null=True)  # public board (mid-game join)
     last_post_at = UTCDateTimeAttribute(null=True)
+    will = UnicodeAttribute(null=True)  # classic: the member's will (遺書), as last written
 
 
 class PresenceItem(Item, discriminator="presence"):

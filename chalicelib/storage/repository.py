@@ -100,6 +100,7 @@ class VillageRecord:
                 name=display_name(self.rules, self.meta.character_set, m),
                 last_access=m.last_access,
                 bans=Bans(speech_until=m.speech_ban_until, public_until=m.public_ban_until),
+                will=m.will,
             )
             for slot, m in ((slot, self.members[slot]) for slot in order)
         }
@@ -148,7 +149,9 @@ def display_name(rules: RuleSet, character_set: str, member: MemberItem) -> str:
     """「占い師A 楓」: the seat's label and, once chosen, the persona."""
     chosen = persona(character_set, member.persona) if member.persona else None
     label = rules.seat_label(member.slot)
-    return f"{label} {chosen.name}" if chosen else label
+    if chosen is None:
+        return label or "空席"  # a seat without a label (classic) is named by its persona
+    return f"{label} {chosen.name}" if label else chosen.name
 
 
 def load_village(village_id: str) -> VillageRecord | None:

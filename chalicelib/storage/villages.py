@@ -7,7 +7,7 @@ reload and look again, or tell the player.
 
 import contextlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -192,6 +192,7 @@ def claim_slot(
     change: SeatChange,
     open_seats: int | None,
     look_by: datetime | None,
+    game: Any = None,
 ) -> None:
     """A join: the slot is taken once (vacant member), once per account (presence), one
     village per pace per account (the hold), only while the village takes members.
@@ -203,6 +204,8 @@ def claim_slot(
     member = record.members[slot]
     pace = meta.pace
     meta_actions: list[Action] = [VillageItem.occupied.add(1)]
+    if game is not None:  # the rule set keeps the join in its game (classic: join order)
+        meta_actions.append(VillageItem.game.set(game))
     if open_seats is not None:
         meta_actions.append(VillageItem.open_seats.set(open_seats))
     if look_by is not None:
@@ -274,6 +277,7 @@ def vacate_slot(
     clear_choices_of_day: int | None,
     post: SystemPost,
     idle: bool = False,
+    game: Any = None,
 ) -> None:
     """A departure: the slot vacant, the presence ``left`` (never rejoin), the hold released,
     the lock set, the day's choices of the slot undecided, and a post saying so.
@@ -300,6 +304,8 @@ def vacate_slot(
     if opening:
         member_actions.append(MemberItem.persona.remove())
     meta_actions: list[Action] = [VillageItem.occupied.add(-1)]
+    if game is not None:  # the rule set's game after the departure (classic: start votes cleared)
+        meta_actions.append(VillageItem.game.set(game))
     if open_seats is not None:
         meta_actions.append(VillageItem.open_seats.set(open_seats))
     member_condition = MemberItem.account_id == account.account_id
@@ -356,11 +362,18 @@ def save_choices(
 
 
 def commit_step(
-    record: VillageRecord, step: Step, game: Any, open_seats: int, owed_to: Iterable[str]
+    record: VillageRecord,
+    step: Step,
+    game: Any,
+    open_seats: int,
+    owed_to: Iterable[str],
+    lock_for: Callable[[AccountItem], "Lock"] | None = None,
 ) -> None:
     """One update step at once: META conditioned on the version read (a step commits once),
     the day it consumed sealed with its ``saves`` unchanged (a save after the read aborts
-    the step), the next day, the village's posts, the holds it ends and the mail it owes.
+    the step; ``check_day``: the same condition without sealing), the ID locks it sets
+    (classic sudden deaths), the next day, the village's posts, the holds it ends and the
+    mail it owes.
     """
     vid = record.village_id
     try:
@@ -372,12 +385,20 @@ def commit_step(
                     actions=[DayItem.sealed.set(True)],
                     condition=DayItem.saves == sealed.saves,
                 )
+            checked = record.days.get(step.check_day) if step.check_day is not None else None
+            if checked is not None:
+                t.condition_check(
+                    DayItem,
+                    checked.pk,
+                    checked.sk,
+                    condition=DayItem.saves == checked.saves,
+                )
             _save_meta(t, record, step, game, open_seats)
             if step.open_day is not None:
                 t.save(_new_day(vid, step.open_day), condition=DayItem.pk.does_not_exist())
             for post in step.posts:
                 t.save(_system(vid, post))
-            _release_holds(t, record, step.release)
+            _release_holds(t, record, step.release, step.locks, lock_for)
             if step.mail is not None:
                 for account_id in owed_to:
                     t.save(_owed(vid, step.day, step.mail, account_id, step.at))
@@ -412,19 +433,53 @@ def _save_meta(
     t.update(record.meta, actions=actions)
 
 
-def _release_holds(t: TransactWrite, record: VillageRecord, slots: frozenset[str]) -> None:
-    """RULES §9: the hold on a pace ends when the character dies or the game ends."""
+def _release_holds(
+    t: TransactWrite,
+    record: VillageRecord,
+    slots: frozenset[str],
+    locks: frozenset[str] = frozenset(),
+    lock_for: Callable[[AccountItem], "Lock"] | None = None,
+) -> None:
+    """RULES §9: the hold on a pace ends when the character dies or the game ends; a
+    classic sudden death also locks the account (one update per account, one batch read)."""
     pace = record.meta.pace
+    locked = {m.account_id for m in record.members.values() if m.account_id and m.slot in locks}
     keys = [
         (account_pk(m.account_id), "ACCOUNT")
         for m in record.members.values()
-        if m.account_id is not None and m.slot in slots
+        if m.account_id is not None and (m.slot in slots or m.slot in locks)
     ]
     if not keys:
         return
     for account in AccountItem.batch_get(keys):
-        if plain(account.holds).get(pace) == record.village_id:
-            t.update(account, actions=[AccountItem.holds[pace].remove()])
+        actions: list[Action] = []
+        if m_slot_released(record, account.account_id, slots) and (
+            plain(account.holds).get(pace) == record.village_id
+        ):
+            actions.append(AccountItem.holds[pace].remove())
+        if account.account_id in locked and lock_for is not None:
+            lock = lock_for(account)
+            actions += [
+                AccountItem.departures.set(lock.departures),
+                AccountItem.lock_until.set(lock.until),
+            ]
+        if actions:
+            t.update(account, actions=actions)
+
+
+def m_slot_released(record: VillageRecord, account_id: str, slots: frozenset[str]) -> bool:
+    return any(m.account_id == account_id and m.slot in slots for m in record.members.values())
+
+
+def save_will(record: VillageRecord, slot: str, account_id: str, text: str) -> None:
+    """A member's will (classic), rewritten whole; refused once the member left."""
+    try:
+        record.members[slot].update(
+            actions=[MemberItem.will.set(text) if text else MemberItem.will.remove()],
+            condition=MemberItem.account_id == account_id,
+        )
+    except UpdateError as error:
+        raise Refused("save_will: not a member") from error
 
 
 def record_access(record: VillageRecord, slot: str, account_id: str, now: datetime) -> None:
@@ -474,13 +529,21 @@ def record_access_checking_session(
 
 
 def add_post(
-    record: VillageRecord, item: PostItem, slot: str, account_id: str, now: datetime
+    record: VillageRecord,
+    item: PostItem,
+    slot: str,
+    account_id: str,
+    now: datetime,
+    shadow: PostItem | None = None,
 ) -> None:
-    """A member's post; refused (``Refused``) within 5 s of its last one or once it left."""
+    """A member's post; refused (``Refused``) within 5 s of its last one or once it left.
+    ``shadow``: its nameless trace on another board, written with it (classic howls)."""
     member = record.members[slot]
     try:
         with transaction() as t:
             t.save(item)
+            if shadow is not None:
+                t.save(shadow)
             t.update(
                 member,
                 actions=[MemberItem.last_post_at.set(now)],

@@ -112,7 +112,9 @@ def _village_page(
 
 @page
 def village(ctx: Ctx, village_id: str) -> Response:
-    return _village_page(ctx, village_id, done=ctx.request.query.get("done"))
+    # ``confirm``: a short classic village's vote, shown once more before it is cast.
+    query = ctx.request.query
+    return _village_page(ctx, village_id, done=query.get("done"), confirm=query.get("confirm"))
 
 
 @page
@@ -141,6 +143,39 @@ def village_actions(ctx: Ctx, village_id: str) -> Response:
         return _village_page(ctx, village_id, error.status, str(error))
     done = "ending" if command is not None else "saved"
     return redirect(f"/villages/{village_id}?done={done}#actions")
+
+
+@page
+def village_prologue(ctx: Ctx, village_id: str) -> Response:
+    """A start vote or a kick vote, set or withdrawn (classic prologue)."""
+    _check_village_id(village_id)
+    account_id = _require_member(ctx, village_id)
+    form = ctx.form
+    try:
+        done = actions.prologue(
+            village_id,
+            account_id,
+            form.get("action", ""),
+            form.get("target") or None,
+            ctx.now,
+            ctx.unit,
+        )
+    except ServiceError as error:
+        ctx.unit.reload(village_id)
+        return _village_page(ctx, village_id, error.status, str(error))
+    return redirect(f"/villages/{village_id}?done={done}")
+
+
+@page
+def village_will(ctx: Ctx, village_id: str) -> Response:
+    _check_village_id(village_id)
+    account_id = _require_member(ctx, village_id)
+    text = ctx.form.get("text", "")
+    try:
+        actions.save_will(village_id, account_id, text, ctx.now, ctx.unit)
+    except ServiceError as error:
+        return _village_page(ctx, village_id, error.status, str(error), will_draft=text)
+    return redirect(f"/villages/{village_id}?done=will#will")
 
 
 @page

@@ -173,6 +173,12 @@ ROUTES = [
     ),
     Route("POST", "/villages/{village_id}/actions", form=dict.fromkeys(CHOICE_LABELS, SLOTS)),
     Route("POST", "/villages/{village_id}/join", form={"slot": SLOTS, "persona": PERSONAS}),
+    Route(
+        "POST",
+        "/villages/{village_id}/prologue",
+        form={"action": ("start", "unstart", "kick", "unkick", "dance"), "target": SLOTS},
+    ),
+    Route("POST", "/villages/{village_id}/will", form={"text": ("遺書です",)}),
     Route("GET", "/villages/{village_id}/leave"),
     Route("POST", "/villages/{village_id}/leave"),
     Route("GET", "/m/{token}"),

@@ -130,10 +130,26 @@ class Mobius:
     notice_templates = ("mail/notice.txt", "mail/notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
     public_board = Board.PUBLIC.value
+    wills = False
+    will_length = 0
 
     # ----- the game's state -----
 
-    def create(self, rng: random.Random, pace: Pace, at: datetime) -> NewGame:
+    def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Mobius villages have no options: anything given is refused."""
+        if any(value is not None for value in given.values()):
+            names = "、".join(sorted(k for k, v in given.items() if v is not None))
+            raise ValueError(f"メビウスの村には設定（{names}）はありません")
+        return {}
+
+    def create(
+        self,
+        rng: random.Random,
+        pace: Pace,
+        at: datetime,
+        given: Mapping[str, Any] | None = None,
+    ) -> NewGame:
+        self.check_setup(pace, given or {})
         game = Village.create(rng)
         lines = [
             f"{labels.SLOT_LABELS[seer]}の初日ランダム占い先は{labels.SLOT_LABELS[target]}です。"
@@ -163,6 +179,19 @@ class Mobius:
 
     def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> dict[str, Choices]:
         return {slot: Choices.from_dict(c) for slot, c in saved.items()}
+
+    # ----- membership -----
+
+    def on_join(self, village: VillageView, slot: str, now: datetime) -> Any:
+        return None  # the seat is the character: nothing in the game changes
+
+    def on_departure(self, village: VillageView, slot: str, now: datetime) -> tuple[Any, str]:
+        return None, ""
+
+    def prologue_step(
+        self, village: VillageView, slot: str, action: str, target: str | None, now: datetime
+    ) -> Step:
+        raise NotNow("この村に開始投票やキックはありません")
 
     # ----- the timeline -----
 
@@ -335,6 +364,10 @@ class Mobius:
             if seat.account_id is not None and slot not in game.deaths and slot not in saved
         ]
 
+    def reminder_key(self, village: VillageView) -> int:
+        """One reminder a day."""
+        return _game(village).day
+
     # ----- choices -----
 
     def check_choices(
@@ -408,6 +441,9 @@ class Mobius:
 
     def personal_board(self, board: str) -> bool:
         return board == Board.INNER.value
+
+    def shadow_board(self, board: str) -> tuple[str, str] | None:
+        return None  # no board leaves a trace on another
 
     def readable_boards(self, village: VillageView, viewer: Viewer, now: datetime) -> list[str]:
         boards = visibility.readable_boards(_game(village), _phase(village, now), viewer)

@@ -1,0 +1,419 @@
+"""What a classic village shows one viewer, on its page and in its mail (RULES-CLASSIC §6).
+
+Every secret goes through the engine's ``visibility`` module (who reads which board, who sees
+roles, whose will is published); this module only gathers what it allows, keyed by seat.
+"""
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ...rules.classic import NPC, Ability, Cause, Role, Village
+from ...rules.classic import visibility as secrecy
+from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS
+from ...rules.classic.night import counting, counting_attack, counting_attacker, holder
+from ...rules.classic.visibility import Board, Moment
+from ..base import State, Viewer, VillageView
+from . import labels, seats, timeline
+from .game import ClassicGame
+from .timeline import Event
+
+DEADLINE_LABELS = {
+    Event.ABANDON: "廃村になる時刻",
+    Event.SUNSET: "日没",
+    Event.ROUND: "投票の締め切り",
+    Event.NIGHT: "夜明け",
+    Event.CLOSE: "村が閉じる時刻",
+}
+
+
+def viewer_of(game: ClassicGame, viewer: Viewer) -> secrecy.Viewer:
+    """The engine's viewer: a character with its role and life, a prologue member (its seat,
+    no role), or a visitor."""
+    if viewer.slot is None:
+        return secrecy.VISITOR
+    engine = game.village
+    character = seats.character(game, viewer.slot)
+    if engine is None or character is None:
+        return secrecy.Viewer(character=viewer.slot)
+    return secrecy.Viewer(character, engine.roles[character], character not in engine.deaths)
+
+
+def cast_counts(engine: Village) -> dict[Role, int]:
+    """The public cast list (配役), the scapegoat's card included, in deck-table order."""
+    counts = Counter(engine.roles.values())
+    return {role: counts[role] for role in DECK_ORDER if counts[role]}
+
+
+def sees_roles(game: ClassicGame, who: secrecy.Viewer, moment: Moment) -> bool:
+    return secrecy.sees_roles(who, moment, heaven_sees_all=game.options.heaven_sees_all)
+
+
+def _night(engine: Village) -> int | None:
+    return engine.coming_night
+
+
+def choices_shown(
+    game: ClassicGame, saved: Mapping[str, Mapping[str, str]], slot: str
+) -> dict[str, dict[str, str]]:
+    """The member's own choices today (its vote of the open round under ``vote``) and, for a
+    living werewolf, every living wolf's attack."""
+    engine = game.village
+    if engine is None:
+        return {}
+    key = f"vote@{len(engine.rounds)}"
+    own = dict(saved.get(slot, {}))
+    shown: dict[str, dict[str, str]] = {}
+    mine = {k: v for k, v in own.items() if k in ("attack", "divine", "guard")}
+    if key in own and engine.voting:
+        mine["vote"] = own[key]
+    if mine:
+        shown[slot] = mine
+    actor = seats.character(game, slot)
+    if actor is not None and engine.roles[actor] is Role.WEREWOLF and actor not in engine.deaths:
+        for wolf in engine.living(Role.WEREWOLF):
+            other = seats.seat(game, wolf)
+            if other is None or other == slot:
+                continue
+            attack = saved.get(other, {}).get("attack")
+            if attack is not None:
+                shown[other] = {"attack": attack}
+    return shown
+
+
+def wolf_attacks(
+    game: ClassicGame,
+    saved: Mapping[str, Mapping[str, str]],
+    saved_at: Mapping[str, str],
+    names: Mapping[str, str],
+) -> dict[str, Any]:
+    """§3: every living wolf's attack choice and which one counts (the latest saved)."""
+    engine = game.village
+    assert engine is not None
+    night = _night(engine)
+    choices = seats.night_choices(game, saved, saved_at)
+    rows = []
+    for wolf in engine.living(Role.WEREWOLF):
+        target = choices.get(wolf)
+        if target is not None and target.attack is not None:
+            rows.append(
+                {
+                    "wolf": names[seats.seat(game, wolf) or wolf],
+                    "target": names[seats.seat(game, target.attack) or target.attack],
+                }
+            )
+    counts = None
+    if night is not None and night >= 2:
+        found = counting_attacker(choices, roles=engine.roles, alive=engine.alive, night=night)
+        if found is not None:
+            counts = {
+                "wolf": names[seats.seat(game, found[0]) or found[0]],
+                "target": names[seats.seat(game, found[1]) or found[1]],
+            }
+    return {"rows": rows, "counts": counts, "first_night": night == 1}
+
+
+def unset_abilities(
+    game: ClassicGame, saved: Mapping[str, Mapping[str, str]], saved_at: Mapping[str, str]
+) -> list[str]:
+    """Seats of the living ability holders whose choice for tonight does not count."""
+    engine = game.village
+    assert engine is not None
+    night = _night(engine)
+    if night is None:
+        return []
+    choices = seats.night_choices(game, saved, saved_at)
+    roles, alive = engine.roles, engine.alive
+    out: list[str] = []
+    if night >= 2 and counting_attack(choices, roles=roles, alive=alive, night=night) is None:
+        out += [game.seats[w] for w in engine.living(Role.WEREWOLF)]
+    for role, ability, first in ((Role.SEER, Ability.DIVINE, 1), (Role.HUNTER, Ability.GUARD, 2)):
+        actor = holder(roles, role)
+        if actor is None or actor not in alive or night < first:
+            continue
+        if counting(choices, actor, ability, roles=roles, alive=alive, night=night) is None:
+            out.append(game.seats[actor])
+    return [s for s in game.seats.values() if s in out]
+
+
+def write_refusal_text(board: Board, who: secrecy.Viewer, moment: Moment) -> str:
+    if who.visitor:
+        return "村の参加者だけが書き込めます"
+    if moment is Moment.OVERTIME and who.alive:
+        return "超過時間中は独り言にしか書き込めません"
+    if who.dead:
+        return "亡くなった人は墓下にだけ書き込めます"
+    if board is Board.HEAVEN:
+        return "墓下には亡くなった人だけが書き込めます"
+    if board in (Board.WOLVES, Board.MASONS):
+        return "この掲示板には書き込めません"
+    return "いまは書き込めません"
+
+
+@dataclass(frozen=True)
+class Member:
+    seat: str
+    name: str
+    alive: bool
+    death_day: int | None
+    role: str | None  # only when the viewer may know it
+    start_voted: bool
+    kicks: int
+
+
+def _private(
+    game: ClassicGame, character: str | None, names: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """§6: the viewer's own role, partners and results (never anyone else's)."""
+    engine = game.village
+    if engine is None or character is None:
+        return None
+    info = engine.start_info(character)
+    partners = [names[seats.seat(game, p) or p] for p in info["partners"]]
+    news = []
+    for morning in engine.mornings:
+        item = morning.news.get(character)
+        if item is None:
+            continue
+        lines = []
+        if item.divination is not None:
+            target = names[seats.seat(game, item.divination.target) or item.divination.target]
+            lines.append(
+                f"占い：{target}は{'人狼' if item.divination.result == 'wolf' else '人間'}でした。"
+            )
+        if item.medium is not None:
+            target = names[seats.seat(game, item.medium.target) or item.medium.target]
+            lines.append(
+                f"霊能：{target}は{'人狼' if item.medium.result == 'wolf' else '人間'}でした。"
+            )
+        if item.gj:
+            lines.append("護衛成功：昨夜、あなたの護衛が襲撃を防ぎました。")
+        if item.attacked:
+            lines.append("昨夜、あなたは人狼に襲われましたが、生き延びました。")
+        news.append({"day": morning.day, "lines": lines})
+    death = engine.deaths.get(character)
+    return {
+        "role": info["role"],
+        "role_label": labels.ROLE_LABELS[Role(info["role"])],
+        "partners": partners,
+        "news": news,
+        "alive": death is None,
+        "sudden": death is not None and death.cause is Cause.SUDDEN,
+    }
+
+
+def names_of(village: VillageView, game: ClassicGame) -> dict[str, str]:
+    return seats.names(game, {s: seat.name for s, seat in village.seats().items()})
+
+
+def page(
+    village: VillageView, game: ClassicGame, viewer: Viewer, now: datetime, day: int
+) -> dict[str, Any]:
+    """The classic part of the village page for ``viewer``."""
+    engine = game.village
+    moment = (
+        Moment.EPILOGUE
+        if village.state in (State.ENDING, State.ENDED)
+        else timeline.moment(game, now)
+    )
+    who = viewer_of(game, viewer)
+    names = names_of(village, game)
+    seat_map = village.seats()
+    reveal = engine is not None and sees_roles(game, who, moment)
+    members = []
+    for seat_ in seats.order(game):
+        if seat_ not in seat_map or (seat_map[seat_].account_id is None and engine is None):
+            continue
+        character = seats.character(game, seat_)
+        if engine is not None and character is None:
+            continue  # a seat nobody played
+        death = engine.deaths.get(character) if engine is not None and character else None
+        role = None
+        if engine is not None and character is not None and (reveal or character == who.character):
+            role = labels.ROLE_LABELS[engine.roles[character]]
+        members.append(
+            Member(
+                seat=seat_,
+                name=names[seat_],
+                alive=death is None,
+                death_day=death.day if death else None,
+                role=role,
+                start_voted=seat_ in game.prologue.start_votes,
+                kicks=len(game.prologue.kicks.get(seat_, ())),
+            )
+        )
+    due = timeline.next_event(game, village.created_at)
+    context: dict[str, Any] = {
+        "phase": moment.value,
+        "moment_word": labels.MOMENT_LABELS[moment],
+        "deadline": due.at if due else None,
+        "deadline_label": DEADLINE_LABELS[due.event] if due else None,
+        "members": members,
+        "names": names,
+        "options": game.options,
+        "tie_label": labels.TIE_LABELS[game.options.tie],
+        "conduct": labels.CONDUCT,
+        "private": None,
+        "vote_form": None,
+        "night_form": None,
+        "wolves": None,
+        "will": None,
+        "ending": None,
+        "npc_role": None,
+        "rounds": [],
+        **labels_context(),
+    }
+    if engine is None:
+        count = len(game.prologue.members)
+        context["prologue"] = {
+            "count": count,
+            "min_members": game.options.min_members,
+            "cast_line": labels.cast_line(count),
+            "start_votes": len(game.prologue.start_votes),
+            "mine": viewer.slot in game.prologue.start_votes if viewer.slot else False,
+            "my_kicks": sorted(
+                t for t, voters in game.prologue.kicks.items() if viewer.slot in voters
+            ),
+            "minimum": MIN_PLAYERS,
+        }
+        return context
+    context["prologue"] = None
+    context["cast"] = [
+        {"role": labels.ROLE_LABELS[r], "count": n} for r, n in cast_counts(engine).items()
+    ]
+    if reveal:
+        context["npc_role"] = labels.ROLE_LABELS[engine.roles[NPC]]
+    context["rounds"] = [
+        {
+            "day": r.day,
+            "round": r.round,
+            "votes": [
+                (names[seats.seat(game, v) or v], names[seats.seat(game, t) or t])
+                for v, t in r.votes.items()
+            ],
+        }
+        for r in engine.rounds
+        if r.published and r.votes
+    ]
+    if engine.ending is not None:
+        context["ending"] = {"winner": labels.WINNER_LABELS[engine.ending.winner]}
+    character = who.character if engine is not None and who.character in engine.roles else None
+    context["private"] = _private(game, character, names)
+    if character is None or viewer.slot is None or village.state is not State.RUNNING:
+        return context
+    seat_ = viewer.slot
+    context["will"] = seat_map[seat_].will if seat_ in seat_map else None
+    if character in engine.deaths:
+        return context
+    saved = village.saved(engine.day)
+    own = choices_shown(game, saved, seat_).get(seat_, {})
+    if engine.voting and character in engine.voters():
+        targets = [seats.seat(game, t) or t for t in engine.vote_targets(character)]
+        context["vote_form"] = {
+            "targets": targets,
+            "current": own.get("vote"),
+            "final": not engine.options.votes_changeable,
+            "round": engine.round,
+            "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
+            if engine.candidates
+            else None,
+            "overtime": moment is Moment.OVERTIME,
+        }
+    rows = []
+    for ability in engine.choice_keys(character):
+        rows.append(
+            {
+                "key": ability.value,
+                "label": {"attack": "襲撃", "divine": "占い", "guard": "護衛"}[ability.value],
+                "targets": [
+                    seats.seat(game, t) or t for t in engine.choice_targets(character, ability)
+                ],
+                "selected": own.get(ability.value),
+            }
+        )
+    if rows:
+        context["night_form"] = {"rows": rows, "night": engine.coming_night}
+    if engine.roles[character] is Role.WEREWOLF:
+        context["wolves"] = wolf_attacks(game, saved, village.saved_at(engine.day), names)
+    return context
+
+
+def labels_context() -> dict[str, Any]:
+    return {
+        "board_label": {str(k): v for k, v in labels.BOARD_LABELS.items()},
+        "role_label": {str(k): v for k, v in labels.ROLE_LABELS.items()},
+    }
+
+
+def notice(
+    village: VillageView, game: ClassicGame, slot: str, kind: str, now: datetime
+) -> dict[str, Any] | None:
+    """What one member's mail says: only their own news (RULES-CLASSIC §6)."""
+    engine = game.village
+    names = names_of(village, game)
+    character = seats.character(game, slot)
+    due = timeline.next_event(game, village.created_at)
+    context: dict[str, Any] = {
+        "name": names.get(slot, ""),
+        "names": names,
+        "deadline": due.at if due else None,
+        "deadline_label": DEADLINE_LABELS[due.event] if due else None,
+        "conduct": labels.CONDUCT,
+        "private": None,
+        "morning": None,
+        "round": None,
+        "ending": None,
+        "cast": None,
+    }
+    if engine is None:
+        return context if kind == "abandoned" else None
+    if character is None:
+        return None
+    context["private"] = _private(game, character, names)
+    context["alive"] = character not in engine.deaths
+    context["cast"] = "、".join(
+        f"{labels.ROLE_LABELS[r]}{n}" for r, n in cast_counts(engine).items()
+    )
+    if kind in ("morning", "ending") and engine.mornings:
+        morning = engine.mornings[-1]
+        context["morning"] = {
+            "day": morning.day,
+            "dead": [names[seats.seat(game, c) or c] for c in morning.found_dead],
+            "wills": [
+                names[seats.seat(game, c) or c]
+                for c in morning.wills
+                if village.seats().get(game.seats.get(c, ""), None) is not None
+                and village.seats()[game.seats[c]].will
+            ],
+            "news": next(
+                (
+                    n["lines"]
+                    for n in (context["private"] or {}).get("news", [])
+                    if n["day"] == morning.day
+                ),
+                [],
+            ),
+        }
+    if kind in ("round", "reminder") and engine.voting:
+        context["round"] = {
+            "number": engine.round,
+            "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
+            if engine.candidates
+            else None,
+        }
+    if kind == "reminder":
+        context["reminder"] = "vote" if engine.voting else "night"
+    if kind == "ending" and engine.ending is not None:
+        role = engine.roles[character]
+        team = {
+            Role.WEREWOLF: "wolves",
+            Role.MADMAN: "wolves",
+            Role.FOX: "fox",
+        }.get(role, "village")
+        context["ending"] = {
+            "winner": labels.WINNER_LABELS[engine.ending.winner],
+            "won": engine.ending.winner.value == team,
+        }
+    return context

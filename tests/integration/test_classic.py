@@ -1,0 +1,321 @@
+"""A classic village on the platform (issue 13): GM options, the prologue, the start exactly once,
+vote rounds and nights as scheduled events, early close, sudden death with its ID lock, wills,
+howls, overtime, the epilogue. Through the services against moto."""
+
+from datetime import timedelta
+
+import pytest
+
+from chalicelib import rulesets
+from chalicelib.rules.classic import Role
+from chalicelib.rulesets.base import VISITOR, State, Viewer
+from chalicelib.services import actions, posts, update, villages
+from chalicelib.services.errors import Forbidden, InvalidInput
+from chalicelib.storage.repository import load_account, load_village
+
+from .classic_helpers import (
+    account_of,
+    create,
+    game,
+    join_all,
+    living_seats,
+    seat_of_role,
+    start,
+    to_due,
+)
+from .conftest import make_account
+
+MIN = timedelta(minutes=1)
+
+
+@pytest.fixture
+def five(clock):
+    return [make_account(f"cl{n:02d}", clock()) for n in range(6)]
+
+
+def test_classic_is_registered_with_its_lounge_label():
+    assert rulesets.labels()["classic"] == "人狼BBS式"
+    assert rulesets.labels()["mobius"] == "メビウス"
+
+
+def test_gm_options_and_template_are_kept_and_the_template_is_the_first_post(clock, rng):
+    vid = create(clock, rng, tie="runoff", opening=True, template="この村のルールです。")
+    g = game(vid)
+    assert g.options.tie.value == "runoff" and g.options.opening
+    record = load_village(vid)
+    first = posts.read(record, VISITOR, "public", 0, clock()).posts[0]
+    assert first.text == "この村のルールです。"
+
+
+@pytest.mark.parametrize(
+    "given",
+    [{"tie": "coin"}, {"min_members": 2}, {"sunset": "21:00"}, {"template": "あ" * 5001}],
+)
+def test_bad_gm_options_are_refused_and_create_nothing(clock, rng, given):
+    before = villages.lounge("opening").villages
+    with pytest.raises(InvalidInput):
+        create(clock, rng, **given)
+    assert villages.lounge("opening").villages == before
+
+
+def test_mobius_refuses_classic_options(clock, rng):
+    with pytest.raises(InvalidInput):
+        villages.create_village(pace="short", name="村", now=clock(), rng=rng, given={"tie": "bbs"})
+
+
+def test_s2_1_joining_keeps_join_order_and_no_role_is_chosen(clock, rng, five):
+    vid = create(clock, rng)
+    seated = join_all(vid, five[:4], clock)
+    assert game(vid).prologue.members == [seated[a] for a in five[:4]]
+
+
+def test_s2_1_the_last_start_vote_starts_the_game_exactly_once(clock, rng, five):
+    vid = create(clock, rng)
+    join_all(vid, five[:5], clock)
+    done = start(vid, five[:5], clock)
+    assert done == ["start"] * 4 + ["started"]
+    record = load_village(vid)
+    assert record.state is State.RUNNING and record.day == 1
+    assert len(game(vid).seats) == 5
+    # the night 1 close is the next scheduled event: 15 minutes later
+    assert record.next_update == clock() + 15 * MIN
+
+
+def test_s2_1_start_waits_for_min_members(clock, rng, five):
+    vid = create(clock, rng, min_members=6)
+    join_all(vid, five[:5], clock)
+    assert start(vid, five[:5], clock)[-1] == "start"
+    assert load_village(vid).state is State.OPENING
+
+
+def test_s2_1_a_departure_clears_every_start_vote_and_says_so(clock, rng, five):
+    vid = create(clock, rng)
+    join_all(vid, five[:5], clock)
+    start(vid, five[:3], clock)
+    villages.leave(vid, five[4], clock())
+    assert game(vid).prologue.start_votes == set()
+    record = load_village(vid)
+    texts = [p.text for p in posts.read(record, VISITOR, "public", 0, clock()).posts]
+    assert any("開始投票はすべて取り消されました" in t for t in texts)
+
+
+def test_s2_1_three_kicks_remove_a_member_at_once(clock, rng, five):
+    vid = create(clock, rng)
+    seated = join_all(vid, five[:5], clock)
+    target = seated[five[4]]
+    for voter in five[:3]:
+        actions.prologue(vid, voter, "kick", target, clock())
+    record = load_village(vid)
+    assert record.slot_of(five[4]) is None
+    assert target not in game(vid).prologue.members
+    with pytest.raises(Forbidden):
+        villages.join(vid, five[4], "s16", "natsu", clock())
+
+
+def test_s2_1_kick_votes_can_be_withdrawn(clock, rng, five):
+    vid = create(clock, rng)
+    seated = join_all(vid, five[:5], clock)
+    target = seated[five[4]]
+    actions.prologue(vid, five[0], "kick", target, clock())
+    actions.prologue(vid, five[0], "unkick", target, clock())
+    assert target not in game(vid).prologue.kicks
+
+
+def test_s8_no_joining_or_leaving_after_the_start(clock, rng, five):
+    vid = create(clock, rng)
+    join_all(vid, five[:5], clock)
+    start(vid, five[:5], clock)
+    with pytest.raises(Forbidden):
+        villages.join(vid, five[5], "s16", "natsu", clock())
+    with pytest.raises(Forbidden):
+        villages.leave(vid, five[0], clock())
+
+
+def test_s2_1_abandoned_72_hours_after_creation(clock, rng, five):
+    vid = create(clock, rng)
+    join_all(vid, five[:2], clock)
+    created = clock()
+    happened = to_due(vid, clock)
+    assert [h.kind for h in happened] == ["abandoned"]
+    assert clock() == created + timedelta(hours=72)
+    assert load_village(vid).state is State.ABANDONED
+    assert load_account(five[0]).holds.as_dict() == {} if load_account(five[0]).holds else True
+
+
+def started_village(clock, rng, five, **given):
+    vid = create(clock, rng, **given)
+    join_all(vid, five[:5], clock)
+    start(vid, five[:5], clock)
+    return vid
+
+
+def test_night_1_close_opens_day_2_with_its_first_round(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    happened = to_due(vid, clock)
+    assert [h.kind for h in happened] == ["night"]
+    g = game(vid)
+    assert g.village is not None and g.village.day == 2 and g.village.voting
+    assert "npc" in g.village.deaths  # the scapegoat dies on night 1
+    record = load_village(vid)
+    assert record.next_update == clock() + 45 * MIN  # sunset 40 min + overtime 5 min
+
+
+def vote_all(vid, clock, choose):
+    """Every living voter votes ``choose(seat, living)``; returns the last save's result."""
+    living = living_seats(vid)
+    result = None
+    for seat in living:
+        target = choose(seat, living)
+        if target is not None:
+            result = actions.save_actions(vid, account_of(vid, seat), {"vote": target}, clock())
+    return result
+
+
+def test_s7_early_close_the_vote_that_completes_the_round_closes_it(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    clock.now += 5 * MIN
+    wolf = seat_of_role(vid, Role.WEREWOLF)
+    target = next(s for s in living_seats(vid) if s != wolf)
+    vote_all(vid, clock, lambda seat, _: target if seat != target else wolf)
+    g = game(vid)
+    assert g.village is not None
+    assert g.village.rounds[-1].executed is not None
+    record = load_village(vid)
+    texts = [p.text for p in posts.read(record, VISITOR, "public", 2, clock()).posts]
+    assert any("→" in t and "処刑されました" in t for t in texts)  # the full vote list
+
+
+def test_s2_3_short_vote_is_final(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    seats = living_seats(vid)
+    voter, a, b = seats[0], seats[1], seats[2]
+    actions.save_actions(vid, account_of(vid, voter), {"vote": a}, clock())
+    with pytest.raises(InvalidInput):
+        actions.save_actions(vid, account_of(vid, voter), {"vote": b}, clock())
+
+
+def test_s2_3_long_vote_can_be_changed(clock, rng, five):
+    vid = started_village(clock, rng, five, pace="long")
+    to_due(vid, clock)
+    seats = living_seats(vid)
+    voter, a, b = seats[0], seats[1], seats[2]
+    actions.save_actions(vid, account_of(vid, voter), {"vote": a}, clock())
+    actions.save_actions(vid, account_of(vid, voter), {"vote": b}, clock())
+    record = load_village(vid)
+    own = actions.own_choices(record, account_of(vid, voter))
+    assert own["vote"] == b
+
+
+def test_s2_3_4_1_sudden_death_announced_by_name_with_an_id_lock(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    seats = living_seats(vid)
+    silent = seats[0]
+    silent_account = account_of(vid, silent)
+    for seat in seats[1:]:
+        target = seats[0] if seat != seats[0] else seats[1]
+        actions.save_actions(vid, account_of(vid, seat), {"vote": target}, clock())
+    happened = to_due(vid, clock)
+    assert happened[0].kind == "round"
+    g = game(vid)
+    assert g.village is not None
+    assert g.village.rounds[-1].sudden
+    account = load_account(silent_account)
+    assert account.lock_until is not None and account.lock_until > clock()
+    record = load_village(vid)
+    name = record.seats()[silent].name
+    texts = [p.text for p in posts.read(record, VISITOR, "public", 2, clock()).posts]
+    assert any("突然死" in t and name in t for t in texts)
+
+
+def test_s6_howl_shows_on_the_public_board_without_name_or_text(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    wolf = seat_of_role(vid, Role.WEREWOLF)
+    posts.post(vid, account_of(vid, wolf), "wolves", "今夜は誰を襲う？", clock())
+    record = load_village(vid)
+    public = posts.read(record, VISITOR, "public", 1, clock()).posts
+    howls = [p for p in public if p.text == "遠吠えが聞こえた"]
+    assert len(howls) == 1 and howls[0].slot is None and howls[0].author is None
+    assert all("今夜は誰を襲う" not in p.text for p in public)
+
+
+def test_s6_overtime_allows_only_the_monologue(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    clock.now += 41 * MIN  # after sunset, before the round's close
+    seat = living_seats(vid)[0]
+    with pytest.raises(Forbidden):
+        posts.post(vid, account_of(vid, seat), "public", "まだ話したい", clock())
+    posts.post(vid, account_of(vid, seat), "monologue", "ひとりごと", clock())
+
+
+def test_s6_wills_are_published_at_the_morning_after_an_execution(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    wolf = seat_of_role(vid, Role.WEREWOLF)
+    victim = next(s for s in living_seats(vid) if s != wolf)
+    actions.save_will(vid, account_of(vid, victim), "犯人は別にいる。", clock())
+    vote_all(vid, clock, lambda seat, _: victim if seat != victim else wolf)
+    g = game(vid)
+    if g.village is not None and g.village.ending is None:
+        to_due(vid, clock)
+        record = load_village(vid)
+        texts = [p.text for p in posts.read(record, VISITOR, "public", 3, clock()).posts]
+        assert any("犯人は別にいる。" in t for t in texts)
+
+
+def test_s6_a_will_is_at_most_1000_characters(clock, rng, five):
+    vid = create(clock, rng)
+    join_all(vid, five[:1], clock)
+    with pytest.raises(InvalidInput):
+        actions.save_will(vid, five[0], "あ" * 1001, clock())
+
+
+def test_s2_5_the_epilogue_opens_every_board_and_closes_after_60_minutes(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    to_due(vid, clock)  # nobody votes: everyone dies suddenly, a draw
+    record = load_village(vid)
+    assert record.state is State.ENDING
+    assert set(record.rules.readable_boards(record, VISITOR, clock())) >= {
+        "public",
+        "wolves",
+        "masons",
+        "heaven",
+    }
+    to_due(vid, clock)
+    assert load_village(vid).state is State.ENDED
+
+
+def test_s2_4_wolves_see_each_others_attack_and_which_counts(clock, rng):
+    accounts = [make_account(f"w{n:02d}", clock()) for n in range(9)]
+    vid = create(clock, rng)
+    join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    wolves = [
+        s
+        for s in living_seats(vid)
+        if game(vid).village.roles[next(c for c, x in game(vid).seats.items() if x == s)]
+        is Role.WEREWOLF
+    ]
+    assert len(wolves) == 2
+    to_due(vid, clock)  # night 1 → day 2: choices for night 2 may be set now
+    target = next(s for s in living_seats(vid) if s not in wolves)
+    actions.save_actions(vid, account_of(vid, wolves[0]), {"attack": target}, clock())
+    record = load_village(vid)
+    viewer = Viewer(account_of(vid, wolves[1]), wolves[1])
+    shown = record.rules.visible_choices(record, viewer, record.day)
+    assert shown[wolves[0]] == {"attack": target}
+    page = record.rules.page(record, viewer, clock(), record.day)
+    assert page["wolves"]["counts"]["target"] == record.seats()[target].name
+
+
+def test_update_is_idempotent_for_a_round_close(clock, rng, five):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    clock.now = load_village(vid).meta.next_update
+    first = update.advance(vid, clock())
+    again = update.advance(vid, clock())
+    assert first and not again

@@ -1,0 +1,65 @@
+"""The GM creates classic villages (issue 13): ``gm create --rules classic`` with the options of
+RULES-CLASSIC §7 and a template file, the lambda with the same keys; bad options are one clear
+sentence and create nothing."""
+
+import json
+
+from chalicelib import gm, jobs
+from chalicelib.services import villages
+from chalicelib.storage.repository import load_village
+
+
+def test_the_cli_creates_a_classic_village_with_the_issue_s_options(tmp_path, capsys):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("この村では昼に必ず一言どうぞ。\n", encoding="utf-8")
+    argv = ["create", "--rules", "classic", "--pace", "long", "--name", "BBS村"]
+    argv += ["--sunset", "22:00", "--opening", "--tie", "runoff", "--npc-villager"]
+    argv += ["--min-members", "8", "--no-heaven-sees-all", "--template-file", str(notes)]
+    assert gm.main(argv) == 0
+    vid = json.loads(capsys.readouterr().out)["village_id"]
+    record = load_village(vid)
+    assert record.meta.rules == "classic"
+    options = record.game.options
+    assert options.to_json() == {
+        "pace": "long",
+        "opening": True,
+        "npc_villager": True,
+        "tie": "runoff",
+        "heaven_sees_all": False,
+        "early_close": False,
+        "min_members": 8,
+        "sunset": "22:00",
+    }
+    assert record.game.template == "この村では昼に必ず一言どうぞ。"
+    assert gm.main(["list"]) == 0
+    row = capsys.readouterr().out.splitlines()[0].split("\t")
+    assert row[0] == vid and row[3] == "0/16" and row[-1] == "人狼BBS式"
+
+
+def test_bad_classic_options_are_a_clear_error_and_create_nothing(capsys):
+    argv = ["create", "--rules", "classic", "--pace", "short", "--name", "村"]
+    assert gm.main([*argv, "--tie", "coin"]) == 2
+    assert "tie は random・bbs・runoff のいずれかです" in capsys.readouterr().err
+    assert gm.main([*argv, "--sunset", "21:00"]) == 2
+    assert "長期の村だけ" in capsys.readouterr().err
+    assert gm.main([*argv, "--min-members", "20"]) == 2
+    assert "最少人数" in capsys.readouterr().err
+    assert gm.main(["create", "--pace", "short", "--name", "村", "--opening"]) == 2
+    assert "メビウスの村には設定" in capsys.readouterr().err
+    assert villages.lounge("opening").villages == []
+
+
+def test_the_lambda_takes_the_same_options():
+    answer = jobs.gm_create_village(
+        {
+            "rules": "classic",
+            "pace": "short",
+            "name": "ラムダ村",
+            "tie": "bbs",
+            "template": "ルール",
+        }
+    )
+    record = load_village(answer["village_id"])
+    assert record.game.options.tie.value == "bbs" and record.game.template == "ルール"
+    refused = jobs.gm_create_village({"rules": "classic", "pace": "short", "name": "x", "tie": "?"})
+    assert "error" in refused
