@@ -31,6 +31,9 @@ def environment() -> Environment:
         board_label=labels.BOARD_LABELS,
         state_label=labels.STATE_LABELS,
     )
+    from . import static  # static.py reads TEMPLATES from this module
+
+    env.globals["static_url"] = static.url  # content-hashed: /static/app.<hash>.css
     return env
 
 

@@ -38,6 +38,8 @@ def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
     assert resources["AdvanceQueue"]["Type"] == "AWS::SQS::Queue"
     assert resources["SesNotificationsTopic"]["Type"] == "AWS::SNS::Topic"
     assert resources["GmCreateVillage"]["Type"] == "AWS::Serverless::Function"
+    # Pages and the stylesheet of 1 KB or more go gzipped.
+    assert resources["RestAPI"]["Properties"]["MinimumCompressionSize"] == 1024
     lint = subprocess.run(
         [str(Path(sys.executable).parent / "cfn-lint"), str(template)],
         capture_output=True,
