@@ -28,7 +28,7 @@ def accepts_gzip(accept_encoding: str | None) -> bool:
 
 
 def should_compress(headers: dict, body: bytes, accept_encoding: str | None) -> bool:
-    """A text body of at least ``MINIMUM_SIZE`` not already encoded, for a client that takes gzip."""
+    """A text body of ``MINIMUM_SIZE`` or more, not yet encoded, for a client that takes gzip."""
     lowered = {name.lower(): value for name, value in headers.items()}
     content_type = str(lowered.get("content-type", "")).lower()
     return (
