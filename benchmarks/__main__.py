@@ -2,7 +2,7 @@
 
 import json
 
-from . import classic, requests, rules, scheduler, startup
+from . import classic, package, requests, rules, scheduler, startup
 
 
 def main() -> int:
@@ -12,6 +12,7 @@ def main() -> int:
         "requests": requests.figures(),
         "scheduler": scheduler.figures(),
         "startup": startup.figures(),
+        "package": package.figures(),
     }
     print(json.dumps(figures, ensure_ascii=False))
     return 0

@@ -29,6 +29,29 @@ def test_package_holds_app_chalicelib_and_templates(template):
     assert not any(name.startswith(("tests/", "devserver/", "moto/")) for name in names)
 
 
+def test_package_ships_bytecode_for_its_runtime_and_leaves_the_aws_sdk_to_it(template):
+    body = json.loads(template.read_text(encoding="utf-8"))
+    runtimes = {
+        r["Properties"]["Runtime"]
+        for r in body["Resources"].values()
+        if r["Type"] == "AWS::Serverless::Function"
+    }
+    tag = sys.implementation.cache_tag  # cpython-311
+    assert runtimes == {f"python{sys.version_info.major}.{sys.version_info.minor}"}
+    with zipfile.ZipFile(template.parent / "deployment.zip") as package:
+        names = set(package.namelist())
+        sources = [n for n in names if n.endswith(".py")]
+        assert "chalicelib/web/__pycache__/pages." + tag + ".pyc" in names
+        for source in sources:
+            folder, _, module = source.rpartition("/")
+            cached = f"{folder}/__pycache__/{module[:-3]}.{tag}.pyc".lstrip("/")
+            assert cached in names, source
+        header = package.read(f"__pycache__/app.{tag}.pyc")[:8]
+    # PEP 552: hash-based and unchecked (flags 0b01), so no source mtime is compared.
+    assert int.from_bytes(header[4:8], "little") == 0b01
+    assert not any(n.split("/")[0] in ("boto3", "botocore", "s3transfer", "urllib3") for n in names)
+
+
 def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
     body = json.loads(template.read_text(encoding="utf-8"))
     resources = body["Resources"]
@@ -54,7 +77,8 @@ def test_a_page_renders_from_the_package(template, tmp_path):
         package.extractall(tmp_path / "package")
     env = {
         **os.environ,
-        # The package first, then this venv only for moto (the test's fake AWS).
+        # The package first, then this venv for moto (the fake AWS) and for boto3, which
+        # the Lambda runtime provides as this venv does here.
         "PYTHONPATH": str(tmp_path / "package"),
     }
     done = subprocess.run(
