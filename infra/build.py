@@ -27,6 +27,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from .front import FRONTS, use_http_api
 from .resources import resources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,11 +38,12 @@ AWS_SDK = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "urllib3",
 AWS_SDK_DISTRIBUTIONS = (*AWS_SDK, "python_dateutil")
 
 
-def build(stage: str) -> Path:
-    OUT.mkdir(parents=True, exist_ok=True)
-    merge = OUT / "resources.json"
-    merge.write_text(json.dumps(resources(), ensure_ascii=False, indent=2), encoding="utf-8")
-    packaged = OUT / "chalice"
+def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
+    """Writes ``out``/template.json and ``out``/deployment.zip; ``front``: the API in front."""
+    out.mkdir(parents=True, exist_ok=True)
+    merge = out / "resources.json"
+    merge.write_text(json.dumps(resources(front), ensure_ascii=False, indent=2), encoding="utf-8")
+    packaged = out / "chalice"
     shutil.rmtree(packaged, ignore_errors=True)
     subprocess.run(
         [
@@ -59,9 +61,11 @@ def build(stage: str) -> Path:
     )
     template = json.loads((packaged / "sam.json").read_text(encoding="utf-8"))
     check_runtime(template)
-    (OUT / "template.json").write_text(json.dumps(template, indent=2), encoding="utf-8")
-    finish_zip(packaged / "deployment.zip", OUT / "deployment.zip")
-    return OUT / "template.json"
+    if front == "http":
+        template = use_http_api(template)
+    (out / "template.json").write_text(json.dumps(template, indent=2), encoding="utf-8")
+    finish_zip(packaged / "deployment.zip", out / "deployment.zip")
+    return out / "template.json"
 
 
 def check_runtime(template: dict) -> None:
@@ -117,8 +121,11 @@ def finish_zip(source: Path, target: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="SAM テンプレートとデプロイ用 zip を作る")
     parser.add_argument("--stage", default="dev", choices=("dev", "prod"))
+    parser.add_argument(
+        "--front", default="http", choices=FRONTS, help="HTTP API (default) or REST API"
+    )
     args = parser.parse_args(argv)
-    print(build(args.stage))
+    print(build(args.stage, args.front))
     return 0
 
 

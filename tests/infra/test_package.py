@@ -61,8 +61,10 @@ def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
     assert resources["AdvanceQueue"]["Type"] == "AWS::SQS::Queue"
     assert resources["SesNotificationsTopic"]["Type"] == "AWS::SNS::Topic"
     assert resources["GmCreateVillage"]["Type"] == "AWS::Serverless::Function"
-    # Pages and the stylesheet of 1 KB or more go gzipped.
-    assert resources["RestAPI"]["Properties"]["MinimumCompressionSize"] == 1024
+    assert_lints(template)
+
+
+def assert_lints(template: Path) -> None:
     lint = subprocess.run(
         [str(Path(sys.executable).parent / "cfn-lint"), str(template)],
         capture_output=True,
@@ -70,6 +72,34 @@ def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
         check=False,
     )
     assert lint.returncode == 0, lint.stdout + lint.stderr
+
+
+def test_every_route_is_behind_the_http_api_with_payload_format_1_0(template):
+    from app import app
+
+    resources = json.loads(template.read_text(encoding="utf-8"))["Resources"]
+    assert "RestAPI" not in resources and "NotFoundResponse" not in resources
+    assert resources["HttpApi"]["Type"] == "AWS::Serverless::HttpApi"
+    handler = resources["APIHandler"]["Properties"]
+    assert handler["Handler"] == "app.http_api"
+    events = [e["Properties"] for e in handler["Events"].values()]
+    assert all(e["Type"] == "HttpApi" for e in handler["Events"].values())
+    assert all(e["PayloadFormatVersion"] == "1.0" for e in events)
+    assert all(e["ApiId"] == {"Ref": "HttpApi"} for e in events)
+    routed = {(e["Method"], e["Path"]) for e in events if "Path" in e}
+    assert routed == {(method, path) for path, views in app.routes.items() for method in views}
+    # Everything else goes to the $default route: the app's 404 page.
+    assert [e for e in events if "Path" not in e and "Method" not in e] != []
+
+
+def test_the_rest_api_front_still_builds_with_compression_and_its_404_page(tmp_path):
+    template = build("dev", front="rest", out=tmp_path)
+    resources = json.loads(template.read_text(encoding="utf-8"))["Resources"]
+    assert resources["RestAPI"]["Properties"]["MinimumCompressionSize"] == 1024
+    assert resources["NotFoundResponse"]["Properties"]["StatusCode"] == "404"
+    assert resources["APIHandler"]["Properties"]["Handler"] == "app.app"
+    assert "HttpApi" not in resources
+    assert_lints(template)
 
 
 def test_a_page_renders_from_the_package(template, tmp_path):
@@ -94,3 +124,6 @@ def test_a_page_renders_from_the_package(template, tmp_path):
     assert result["app_file"].startswith(str(tmp_path / "package"))
     assert result["status"] == 200
     assert "ラウンジ" in result["body"]
+    assert result["http_status"] == 200
+    assert "ラウンジ" in result["http_body"]
+    assert result["http_missing_status"] == 404
