@@ -2,9 +2,10 @@
 
 The zip is built as ``make package`` builds it and unpacked to a temporary directory; each
 run is a fresh interpreter with the package first on ``sys.path`` that may not write
-bytecode (Lambda's ``/var/task`` is read-only), so it pays what a cold start pays. boto3 and
-botocore come from this environment's compiled site-packages, as the Lambda runtime's come
-from its own path.
+bytecode (Lambda's ``/var/task`` is read-only), so it pays what a cold start pays. The figure
+is the best of ``RUNS``: other work on the machine only adds to it. boto3 and botocore come
+from this environment's compiled site-packages, as the Lambda runtime's come from its own
+path.
 """
 
 import os
@@ -19,14 +20,15 @@ from infra.build import build
 
 RUNS = 7
 IMPORT_APP = (
-    "import time; started = time.perf_counter(); import app; "
-    "print((time.perf_counter() - started) * 1000)"
+    "import time; started, cpu = time.perf_counter(), time.process_time(); import app; "
+    "print((time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000)"
 )
 
 
-def cold_import_milliseconds(package: Path) -> float:
+def cold_imports(package: Path) -> tuple[list[float], list[float]]:
+    """Milliseconds of each run's ``import app``: wall clock, and CPU time of the process."""
     env = {**os.environ, "PYTHONPATH": str(package), "PYTHONDONTWRITEBYTECODE": "1"}
-    times = []
+    wall, cpu = [], []
     for _ in range(RUNS):
         done = subprocess.run(
             [sys.executable, "-c", IMPORT_APP],
@@ -36,8 +38,10 @@ def cold_import_milliseconds(package: Path) -> float:
             text=True,
             check=True,
         )
-        times.append(float(done.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
+        seconds = done.stdout.strip().splitlines()[-1].split()
+        wall.append(float(seconds[0]))
+        cpu.append(float(seconds[1]))
+    return wall, cpu
 
 
 def figures() -> dict[str, float]:
@@ -46,10 +50,14 @@ def figures() -> dict[str, float]:
         package = Path(work) / "package"
         with zipfile.ZipFile(deployment) as zipped:
             zipped.extractall(package)
-        import_ms = cold_import_milliseconds(package)
+        wall, cpu = cold_imports(package)
     return {
         "zip_bytes": deployment.stat().st_size,
-        "cold_import_ms": round(import_ms, 1),
+        "cold_import_ms": round(min(wall), 1),
+        # CPU time barely depends on what else the machine runs; the median wall clock shows
+        # how busy it was.
+        "cold_import_cpu_ms": round(min(cpu), 1),
+        "cold_import_ms_median": round(statistics.median(wall), 1),
     }
 
 
