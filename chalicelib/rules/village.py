@@ -268,13 +268,13 @@ class Village:
         """
         if not self.running:
             raise PhaseError("いまは夜を解決できません")
-        alive = self.alive
+        living = self.living()  # before anyone dies tonight, in slot order
+        alive = frozenset(living)
         valid = {
             slot: self._still_valid(slot, choices[slot], alive) if slot in choices else UNDECIDED
             for slot in SLOTS
         }
 
-        living = self.living()  # before anyone dies tonight, in slot order
         judged = self._judged(valid, living, rng)
         attack = self._attack(valid, living, rng)
         assassination = self._assassination(valid, attack)
@@ -302,7 +302,7 @@ class Village:
                 guarding.setdefault(guard, striker)
         dying = [s for s in SLOTS if s == judged or s in struck or s in blocked or s in guarding]
         deaths = {s: DeathKind.ASH if s == judged else DeathKind.CORPSE for s in dying}
-        survivors = alive - set(deaths)
+        survivors = alive.difference(deaths)
         # RULES §5.7: the struck learn who struck them; a fallen guard whom it intercepted.
         killers = {s: struck.get(s) or guarding[s] for s in dying if s in struck or s in guarding}
 
