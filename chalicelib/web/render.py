@@ -33,6 +33,9 @@ def environment() -> Environment:
         choice_label=labels.CHOICE_LABELS_SHORT,
         ability_label=labels.ABILITY_LABELS,
     )
+    from . import static  # static.py reads TEMPLATES from this module
+
+    env.globals["static_url"] = static.url  # content-hashed: /static/app.<hash>.css
     return env
 
 
