@@ -37,4 +37,4 @@ clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
 
 package: $(STAMP)
-	$(PY) -m infra.build --stage $(or $(STAGE),dev)
+	$(PY) -m infra.build --stage $(or $(STAGE),dev) --front $(or $(FRONT),http)

@@ -3,9 +3,15 @@
 from chalice import Chalice, Rate, Response
 
 from chalicelib import jobs
-from chalicelib.web import accounts, dev_pages, mail_links, pages, static, villages
+from chalicelib.web import accounts, dev_pages, front, mail_links, pages, static, villages
 
 app = Chalice(app_name="mobius-village")
+
+
+def http_api(event: dict, context: object) -> dict:
+    """The Lambda handler behind the HTTP API (infra/): the app, the 404 page and gzip."""
+    return front.handle(app, event, context)
+
 
 # Only POST routes name content types: Chalice checks them on every method of a route,
 # and a browser's GET has no Content-Type (it would get a 415). Beyond the browser's form

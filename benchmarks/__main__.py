@@ -2,7 +2,7 @@
 
 import json
 
-from . import classic, duel, requests, rules, scheduler, startup
+from . import classic, duel, package, requests, rules, scheduler, startup
 
 
 def main() -> int:
@@ -13,6 +13,7 @@ def main() -> int:
         "scheduler": scheduler.figures(),
         "startup": startup.figures(),
         "duel": duel.figures(),
+        "package": package.figures(),
     }
     print(json.dumps(figures, ensure_ascii=False))
     return 0

@@ -13,6 +13,8 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.ses.models import ses_backends
 from pynamodb.connection.base import Connection
 
+from chalicelib import runtime
+from chalicelib.links import MemberLink, member_token
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
 from chalicelib.services import (
@@ -27,7 +29,9 @@ from chalicelib.services import (
 )
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
-from chalicelib.web import village_view
+from chalicelib.web import mail_links, village_view
+from chalicelib.web.http import fresh_session
+from chalicelib.web.pages import Request
 from devserver.moto_local import like_dynamodb
 
 POSTS_BEFORE_VIEW = 200  # the page must not cost more with a long day
@@ -65,6 +69,40 @@ def view_village(
     assert live is not None
     viewer = posts.viewer_of(record, live.account_id)
     village_view.build(record, viewer, now, None, None, None)
+
+
+def quick_link(village_id: str, account_id: str, now: datetime) -> int:
+    """A one-tap link from mail, posted from a browser without a session: the link's check,
+    the narrow session, the access and the save, with one load of the village."""
+    record = load_village(village_id)
+    assert record is not None
+    slot = record.slot_of(account_id)
+    assert slot is not None
+    target = next(s for s in record.game.legal_targets(slot, "pray"))
+    link = MemberLink(account_id, village_id, record.game.day, "pray", target, None, 1)
+    token = member_token(link, now + timedelta(hours=1))
+    cookie = fresh_session()
+    runtime.set_clock(lambda: now)
+    try:
+        with counting() as calls:
+            response = mail_links.member_link(
+                Request(
+                    method="POST",
+                    path=f"/m/{token}",
+                    headers={
+                        "content-type": "application/x-www-form-urlencoded",
+                        "cookie": cookie.cookie(now).split(";")[0],
+                    },
+                    query={},
+                    raw_body=f"csrf={cookie.csrf}".encode(),
+                    context={},
+                ),
+                token,
+            )
+    finally:
+        runtime.set_clock(runtime.system_clock)
+    assert response.status_code == 303, response.body
+    return sum(calls.values())
 
 
 def fake_aws() -> None:
@@ -125,6 +163,7 @@ def figures() -> dict[str, int]:
         with counting() as calls:
             view_village(village, grant, now, touch=True)
         result["view_village_with_access"] = sum(calls.values())
+        result["quick_link"] = quick_link(village, players[4], now)
         for account, slot in zip(players, SLOTS, strict=True):
             if slot != target:
                 actions.save_actions(village, account, {"pray": target}, now)

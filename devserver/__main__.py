@@ -115,7 +115,7 @@ class LocalVillage:
 def _not_found_handler():
     from chalice.local import ChaliceRequestHandler, ForbiddenError
 
-    from chalicelib.web import pages
+    from chalicelib.web import compression, pages
 
     class Handler(ChaliceRequestHandler):
         """API Gateway answers unknown paths with 403; we give players a 404 page."""
@@ -129,6 +129,16 @@ def _not_found_handler():
                 self._send_http_response(404, response["headers"], response["body"])
                 return
             super()._send_error_response(error)
+
+        def _send_http_response(self, code, headers, body) -> None:
+            """Gzips as API Gateway does in AWS (text of 1 KB or more, when accepted)."""
+            if body is not None:
+                raw = body if isinstance(body, bytes) else body.encode("utf-8")
+                if compression.should_compress(headers, raw, self.headers.get("Accept-Encoding")):
+                    headers = {**headers, "Content-Encoding": "gzip"}
+                    compression.vary(headers)
+                    body = compression.compress(raw)
+            super()._send_http_response(code, headers, body)
 
     return Handler
 

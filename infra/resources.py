@@ -46,7 +46,33 @@ def table() -> dict[str, Any]:
     }
 
 
-def resources() -> dict[str, Any]:
+def not_found_response() -> dict[str, Any]:
+    """The REST API answers unknown paths itself (403): players get a 404 page instead.
+
+    (Behind the HTTP API they reach the app's ``$default`` route: infra/front.py.)
+    """
+    return {
+        "Type": "AWS::ApiGateway::GatewayResponse",
+        "Properties": {
+            "RestApiId": {"Ref": "RestAPI"},
+            "ResponseType": "MISSING_AUTHENTICATION_TOKEN",
+            "StatusCode": "404",
+            "ResponseParameters": {
+                "gatewayresponse.header.Content-Type": "'text/html; charset=utf-8'"
+            },
+            "ResponseTemplates": {"application/json": NOT_FOUND_PAGE},
+        },
+    }
+
+
+def resources(front: str = "http") -> dict[str, Any]:
+    merged = _resources()
+    if front == "rest":
+        merged["Resources"]["NotFoundResponse"] = not_found_response()
+    return merged
+
+
+def _resources() -> dict[str, Any]:
     return {
         "Globals": {
             "Function": {
@@ -80,18 +106,6 @@ def resources() -> dict[str, Any]:
             "SesNotificationsTopic": {
                 "Type": "AWS::SNS::Topic",
                 "Properties": {"TopicName": jobs.SES_TOPIC_NAME},
-            },
-            "NotFoundResponse": {
-                "Type": "AWS::ApiGateway::GatewayResponse",
-                "Properties": {
-                    "RestApiId": {"Ref": "RestAPI"},
-                    "ResponseType": "MISSING_AUTHENTICATION_TOKEN",
-                    "StatusCode": "404",
-                    "ResponseParameters": {
-                        "gatewayresponse.header.Content-Type": "'text/html; charset=utf-8'"
-                    },
-                    "ResponseTemplates": {"application/json": NOT_FOUND_PAGE},
-                },
             },
         },
         "Outputs": {

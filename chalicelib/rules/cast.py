@@ -1,6 +1,7 @@
 """The cast of a Mobius village (RULES §1): slots, jobs, sides and verdicts."""
 
 from enum import StrEnum
+from functools import cache
 
 
 class Job(StrEnum):
@@ -67,5 +68,6 @@ def verdict_of(side: Side) -> Verdict:
     return Verdict.ONI if side is Side.ONI else Verdict.HUMAN
 
 
+@cache  # asked on every night: the slots of a job never change
 def slots_of(job: Job) -> tuple[str, ...]:
     return tuple(slot for slot in SLOTS if JOBS[slot] is job)

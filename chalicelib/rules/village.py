@@ -13,7 +13,6 @@ from enum import StrEnum
 from typing import Any
 
 from .cast import (
-    JOBS,
     MADMAN_COUNT,
     ONI_COUNT,
     PARTNERS,
@@ -182,6 +181,11 @@ class Village:
     assassination_used: bool = False
     mornings: list[Morning] = field(default_factory=list)
     ending: Ending | None = None
+    # The oni side is fixed by the sides: listed once, not on every night.
+    _oni_side: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._oni_side = tuple(slot for slot in SLOTS if is_oni_side(self.sides[slot]))
 
     # ----- creation (RULES §1, §5.1) -----
 
@@ -198,12 +202,17 @@ class Village:
         return frozenset(slot for slot in SLOTS if slot not in self.deaths)
 
     def living(self, *sides: Side) -> list[str]:
-        return [s for s in SLOTS if s not in self.deaths and (not sides or self.sides[s] in sides)]
+        living = [slot for slot in SLOTS if slot not in self.deaths]
+        return [slot for slot in living if self.sides[slot] in sides] if sides else living
+
+    def _on_side(self, slots: Iterable[str], side: Side) -> list[str]:
+        """Those of ``slots`` on ``side``, in their order."""
+        return [slot for slot in slots if self.sides[slot] is side]
 
     @property
     def oni_side(self) -> list[str]:
         """The 3 oni and the madman, alive or dead."""
-        return [slot for slot in SLOTS if is_oni_side(self.sides[slot])]
+        return list(self._oni_side)
 
     @property
     def running(self) -> bool:
@@ -255,8 +264,8 @@ class Village:
 
     def command(self, choices: Mapping[str, Choices]) -> Command | None:
         """The oni-side command in effect: set by at least 3 members (RULES §7)."""
-        for command in Command:
-            setters = [s for s in self.oni_side if getattr(_of(choices, s), command) is not None]
+        for command in (Command.VICTORY, Command.RESIGN):  # never both: 3 + 3 > 4 members
+            setters = [s for s in self._oni_side if getattr(_of(choices, s), command) is not None]
             if len(setters) >= COMMAND_QUORUM:
                 return command
         return None
@@ -287,18 +296,22 @@ class Village:
         """
         if not self.running:
             raise PhaseError("いまは夜を解決できません")
-        alive = self.alive
-        valid = {slot: self._still_valid(slot, _of(choices, slot), alive) for slot in SLOTS}
+        living = self.living()  # before anyone dies tonight, in slot order
+        alive = frozenset(living)
+        valid = {
+            slot: self._still_valid(slot, choices[slot], alive) if slot in choices else UNDECIDED
+            for slot in SLOTS
+        }
 
-        judged = self._judged(valid, rng)
-        attack = self._attack(valid, rng)
+        judged = self._judged(valid, living, rng)
+        attack = self._attack(valid, living, rng)
         assassination = self._assassination(valid, attack)
 
         outcome = _strike(attack, assassination, _guards_on(valid, alive))
         struck, blocked, guarding = outcome.struck, outcome.blocked, outcome.guarding
         dying = [s for s in SLOTS if s == judged or s in struck or s in blocked or s in guarding]
         deaths = {s: DeathKind.ASH if s == judged else DeathKind.CORPSE for s in dying}
-        survivors = alive - set(deaths)
+        survivors = alive.difference(deaths)
         # RULES §5.7: the struck learn who struck them; a fallen guard whom it intercepted.
         killers = {s: struck.get(s) or guarding[s] for s in dying if s in struck or s in guarding}
 
@@ -349,10 +362,11 @@ class Village:
 
     def winner(self) -> Winner | None:
         """RULES §6, on the living characters."""
-        oni = len(self.living(Side.ONI))
-        humans = len(self.living(Side.HUMAN))
+        living = self.living()
+        oni = len(self._on_side(living, Side.ONI))
+        humans = len(self._on_side(living, Side.HUMAN))
         if oni == 0:
-            return Winner.ONI if not self.alive else Winner.HUMAN
+            return Winner.ONI if not living else Winner.HUMAN
         if oni >= humans:
             return Winner.ONI
         return None
@@ -393,19 +407,18 @@ class Village:
             is None
         ]
 
-    def _judged(self, valid: Mapping[str, Choices], rng: random.Random) -> str:
+    def _judged(self, valid: Mapping[str, Choices], living: list[str], rng: random.Random) -> str:
         """RULES §4.1 and forced judgment (§7)."""
-        forced = Counter(f for s in self.oni_side if (f := valid[s].force) is not None)
+        forced = Counter(f for s in self._oni_side if (f := valid[s].force) is not None)
         for target, count in forced.items():
             if count >= COMMAND_QUORUM:
                 return target
-        living = self.living()
         prayers = Counter(p for s in living if (p := valid[s].pray) is not None)
         most = max((prayers[s] for s in living), default=0)
         tied = [s for s in living if prayers[s] == most]
         if len(tied) == 1:
             return tied[0]
-        humans = self.living(Side.HUMAN)
+        humans = self._on_side(living, Side.HUMAN)
         human_prayers = {valid[h].pray for h in humans}
         if (
             len(humans) == len(living) - len(humans)
@@ -417,15 +430,17 @@ class Village:
             return prayed
         return rng.choice(tied)
 
-    def _attack(self, valid: Mapping[str, Choices], rng: random.Random) -> Attack | None:
+    def _attack(
+        self, valid: Mapping[str, Choices], living: list[str], rng: random.Random
+    ) -> Attack | None:
         """RULES §4.2: the attacker is drawn first, then the target, each from one vote."""
-        living_oni = self.living(Side.ONI)
+        living_oni = self._on_side(living, Side.ONI)
         if not living_oni:
             return None
-        attackers = [a for s in self.oni_side if (a := valid[s].attacker) is not None]
+        attackers = [a for s in self._oni_side if (a := valid[s].attacker) is not None]
         attacker = rng.choice(attackers or living_oni)
-        targets = [t for s in self.oni_side if (t := valid[s].attack) is not None]
-        candidates = targets or self.living(Side.HUMAN)
+        targets = [t for s in self._oni_side if (t := valid[s].attack) is not None]
+        candidates = targets or self._on_side(living, Side.HUMAN)
         if not candidates:
             return None
         return Attack(target=rng.choice(candidates), attacker=attacker)
@@ -464,20 +479,22 @@ class Village:
         deaths: Mapping[str, DeathKind],
         survivors: frozenset[str],
     ) -> dict[str, Result]:
-        """RULES §5.1, §5.2, §5.6: results reach only characters alive next morning."""
+        """RULES §5.1, §5.2, §5.6: results reach only characters alive next morning.
+
+        Listed in slot order (seers, mediums, then the assassin), as every listing is.
+        """
         results = {}
-        for slot in SLOTS:
-            if slot not in survivors:
-                continue
-            job = JOBS[slot]
-            target = valid[slot].divine
-            if job is Job.SEER and target is not None:
+        for seer in slots_of(Job.SEER):
+            target = valid[seer].divine
+            if seer in survivors and target is not None:
                 verdict = Verdict.UNKNOWN if target in deaths else verdict_of(self.sides[target])
-                results[slot] = Result(target, str(verdict))
-            elif job is Job.MEDIUM:
-                results[slot] = Result(judged, str(verdict_of(self.sides[judged])))
-            elif job is Job.ASSASSIN and assassination is not None:
-                results[slot] = Result(assassination, str(verdict_of(self.sides[assassination])))
+                results[seer] = Result(target, str(verdict))
+        judged_verdict = str(verdict_of(self.sides[judged]))
+        for medium in slots_of(Job.MEDIUM):
+            if medium in survivors:
+                results[medium] = Result(judged, judged_verdict)
+        if "assassin" in survivors and assassination is not None:
+            results["assassin"] = Result(assassination, str(verdict_of(self.sides[assassination])))
         return results
 
     # ----- serialization -----

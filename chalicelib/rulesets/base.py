@@ -140,7 +140,6 @@ class Step:
     the pace end (RULES §9: death or the game's end).
     """
 
-    kind: str  # what happened, for the mail and the caller: started, morning, ending, …
     state: State
     game: Any
     day: int

@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
 from .. import membership, rulesets
-from ..membership import lock_length  # noqa: F401 (the lock's formula, tested from here)
 from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
 from ..rulesets.base import CLOSED_STATES, NotNow, Pace, State, SystemPost
 from ..storage import villages as store
@@ -20,9 +19,9 @@ from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
 from .unit import Unit
 
-MAX_SEATS = 16  # retries of a use case that lost a race: one per seat that could have moved
+MAX_SEATS = 16  # the most seats any rule set has (classic: 16 players)
 # Retries of a use case whose transaction lost a race: each retry reloads and re-checks.
-# Each lost race means another join or leave committed in between, so with every slot
+# Each lost race means another join or leave committed in between, so with every seat
 # joined at once the last one still gets through.
 RETRIES = MAX_SEATS + 1
 

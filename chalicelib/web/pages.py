@@ -16,6 +16,7 @@ from ..render import render
 from ..services import sessions
 from ..services.errors import ServiceError
 from ..services.unit import Unit
+from . import static
 from .http import (
     BadRequest,
     Session,
@@ -104,6 +105,7 @@ class Ctx:
             pass_village=self.grant.village_id if self.grant else None,
             now=self.now,
             dev_tools=runtime.dev_tools() is not None,
+            static_url=static.url,  # content-hashed: /static/app.<hash>.css
             **context,
         )
         return html(body, status, self.set_cookie)

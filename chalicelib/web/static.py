@@ -1,4 +1,18 @@
-"""The stylesheet and other static files, served from templates/static with long caching."""
+"""Static files (templates/static) under content-hashed names, cached for a year.
+
+Pages link ``/static/app.<sha256[:12]>.css`` (the ``static_url`` Jinja global), so a phone
+fetches the stylesheet once per release and never revalidates it. The names are computed
+once per process from the files themselves: a new release with a changed file links a new
+name. A hashed name that is not the current one (a page of the previous release racing a
+deploy) is redirected to the current file, not refused: a page never loses its styles. The
+plain name (``/static/app.css``) is still served, with a short cache, for anything that
+linked it before names were hashed.
+"""
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import cache
 
 from chalice import Response
 
@@ -6,16 +20,65 @@ from ..render import TEMPLATES
 from .http import SECURITY_HEADERS
 
 TYPES = {".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+IMMUTABLE = "public, max-age=31536000, immutable"
+SHORT = "public, max-age=3600"
+HASHED_NAME = re.compile(r"(?P<stem>[\w-]+)\.(?P<digest>[0-9a-f]{12})(?P<suffix>\.\w+)")
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    name: str  # app.css
+    hashed_name: str  # app.0123456789ab.css
+    content_type: str
+    body: str
+
+
+@cache
+def files() -> dict[str, StaticFile]:
+    """Every static file by its plain name, read and hashed once per process."""
+    found = {}
+    for path in sorted((TEMPLATES / "static").iterdir()):
+        if path.suffix not in TYPES or not path.is_file():
+            continue
+        body = path.read_text(encoding="utf-8")
+        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
+        found[path.name] = StaticFile(
+            name=path.name,
+            hashed_name=f"{path.stem}.{digest}{path.suffix}",
+            content_type=TYPES[path.suffix],
+            body=body,
+        )
+    return found
+
+
+def url(name: str) -> str:
+    """The versioned URL of a static file; an unknown name is a template bug (KeyError)."""
+    return f"/static/{files()[name].hashed_name}"
 
 
 def serve(name: str) -> Response:
-    suffix = name[name.rfind(".") :] if "." in name else ""
-    path = TEMPLATES / "static" / name
-    if suffix not in TYPES or "/" in name or ".." in name or not path.is_file():
-        return Response(body="見つかりません", status_code=404, headers={**SECURITY_HEADERS})
+    known = files()
+    hashed = HASHED_NAME.fullmatch(name)
+    if hashed:
+        static = known.get(hashed["stem"] + hashed["suffix"])
+        if static is None:
+            return _not_found()
+        if name != static.hashed_name:
+            headers: dict[str, str | list[str]] = {**SECURITY_HEADERS, "Location": url(static.name)}
+            return Response(body="", status_code=307, headers=headers)
+        return _file(static, IMMUTABLE)
+    static = known.get(name)
+    return _file(static, SHORT) if static else _not_found()
+
+
+def _file(static: StaticFile, cache_control: str) -> Response:
     headers: dict[str, str | list[str]] = {
         **SECURITY_HEADERS,
-        "Content-Type": TYPES[suffix],
-        "Cache-Control": "public, max-age=3600",
+        "Content-Type": static.content_type,
+        "Cache-Control": cache_control,
     }
-    return Response(body=path.read_text(encoding="utf-8"), status_code=200, headers=headers)
+    return Response(body=static.body, status_code=200, headers=headers)
+
+
+def _not_found() -> Response:
+    return Response(body="見つかりません", status_code=404, headers={**SECURITY_HEADERS})

@@ -39,12 +39,27 @@ with mock_aws():
         "isBase64Encoded": False,
     }
     response = app.app(event, None)
+    # The same request as an HTTP API (payload format 1.0) sends it.
+    http_event = {
+        **event,
+        "version": "1.0",
+        "headers": {"host": "example.jp"},
+        "multiValueHeaders": {"host": ["example.jp"]},
+        "requestContext": {**event["requestContext"], "routeKey": "GET /", "stage": "$default"},
+    }
+    http_response = app.http_api(http_event, None)
+    missing = app.http_api(
+        {**http_event, "path": "/nowhere", "resource": "$default", "requestContext": {}}, None
+    )
     print(
         json.dumps(
             {
                 "app_file": app.__file__,
                 "status": response["statusCode"],
                 "body": response["body"],
+                "http_status": http_response["statusCode"],
+                "http_body": http_response["body"],
+                "http_missing_status": missing["statusCode"],
             },
             ensure_ascii=False,
         )

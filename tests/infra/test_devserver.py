@@ -1,5 +1,6 @@
 """``make run``'s local village: serves the lounge, seeds a village, keeps data across restarts."""
 
+import gzip
 import os
 import signal
 import socket
@@ -52,6 +53,14 @@ def get(port: int, path: str) -> tuple[int, str]:
         return error.code, error.read().decode("utf-8")
 
 
+def get_gzip(port: int, path: str) -> tuple[str | None, bytes]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", headers={"Accept-Encoding": "gzip"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.headers.get("Content-Encoding"), response.read()
+
+
 def stop(process: subprocess.Popen) -> str:
     process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=30)
@@ -69,6 +78,10 @@ def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
         status, missing = get(port, "/no/such/page")
         assert status == 404
         assert "ページが見つかりません" in missing
+        # Gzip as API Gateway in AWS: pages of 1 KB or more, when the browser accepts it.
+        encoding, body = get_gzip(port, "/")
+        assert encoding == "gzip"
+        assert "はじめての短期村" in gzip.decompress(body).decode("utf-8")
     finally:
         output = stop(process)
     assert "http://127.0.0.1:" in output

@@ -29,6 +29,29 @@ def test_package_holds_app_chalicelib_and_templates(template):
     assert not any(name.startswith(("tests/", "devserver/", "moto/")) for name in names)
 
 
+def test_package_ships_bytecode_for_its_runtime_and_leaves_the_aws_sdk_to_it(template):
+    body = json.loads(template.read_text(encoding="utf-8"))
+    runtimes = {
+        r["Properties"]["Runtime"]
+        for r in body["Resources"].values()
+        if r["Type"] == "AWS::Serverless::Function"
+    }
+    tag = sys.implementation.cache_tag  # cpython-311
+    assert runtimes == {f"python{sys.version_info.major}.{sys.version_info.minor}"}
+    with zipfile.ZipFile(template.parent / "deployment.zip") as package:
+        names = set(package.namelist())
+        sources = [n for n in names if n.endswith(".py")]
+        assert "chalicelib/web/__pycache__/pages." + tag + ".pyc" in names
+        for source in sources:
+            folder, _, module = source.rpartition("/")
+            cached = f"{folder}/__pycache__/{module[:-3]}.{tag}.pyc".lstrip("/")
+            assert cached in names, source
+        header = package.read(f"__pycache__/app.{tag}.pyc")[:8]
+    # PEP 552: hash-based and unchecked (flags 0b01), so no source mtime is compared.
+    assert int.from_bytes(header[4:8], "little") == 0b01
+    assert not any(n.split("/")[0] in ("boto3", "botocore", "s3transfer", "urllib3") for n in names)
+
+
 def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
     body = json.loads(template.read_text(encoding="utf-8"))
     resources = body["Resources"]
@@ -38,6 +61,10 @@ def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
     assert resources["AdvanceQueue"]["Type"] == "AWS::SQS::Queue"
     assert resources["SesNotificationsTopic"]["Type"] == "AWS::SNS::Topic"
     assert resources["GmCreateVillage"]["Type"] == "AWS::Serverless::Function"
+    assert_lints(template)
+
+
+def assert_lints(template: Path) -> None:
     lint = subprocess.run(
         [str(Path(sys.executable).parent / "cfn-lint"), str(template)],
         capture_output=True,
@@ -47,12 +74,41 @@ def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
     assert lint.returncode == 0, lint.stdout + lint.stderr
 
 
+def test_every_route_is_behind_the_http_api_with_payload_format_1_0(template):
+    from app import app
+
+    resources = json.loads(template.read_text(encoding="utf-8"))["Resources"]
+    assert "RestAPI" not in resources and "NotFoundResponse" not in resources
+    assert resources["HttpApi"]["Type"] == "AWS::Serverless::HttpApi"
+    handler = resources["APIHandler"]["Properties"]
+    assert handler["Handler"] == "app.http_api"
+    events = [e["Properties"] for e in handler["Events"].values()]
+    assert all(e["Type"] == "HttpApi" for e in handler["Events"].values())
+    assert all(e["PayloadFormatVersion"] == "1.0" for e in events)
+    assert all(e["ApiId"] == {"Ref": "HttpApi"} for e in events)
+    routed = {(e["Method"], e["Path"]) for e in events if "Path" in e}
+    assert routed == {(method, path) for path, views in app.routes.items() for method in views}
+    # Everything else goes to the $default route: the app's 404 page.
+    assert [e for e in events if "Path" not in e and "Method" not in e] != []
+
+
+def test_the_rest_api_front_still_builds_with_compression_and_its_404_page(tmp_path):
+    template = build("dev", front="rest", out=tmp_path)
+    resources = json.loads(template.read_text(encoding="utf-8"))["Resources"]
+    assert resources["RestAPI"]["Properties"]["MinimumCompressionSize"] == 1024
+    assert resources["NotFoundResponse"]["Properties"]["StatusCode"] == "404"
+    assert resources["APIHandler"]["Properties"]["Handler"] == "app.app"
+    assert "HttpApi" not in resources
+    assert_lints(template)
+
+
 def test_a_page_renders_from_the_package(template, tmp_path):
     with zipfile.ZipFile(template.parent / "deployment.zip") as package:
         package.extractall(tmp_path / "package")
     env = {
         **os.environ,
-        # The package first, then this venv only for moto (the test's fake AWS).
+        # The package first, then this venv for moto (the fake AWS) and for boto3, which
+        # the Lambda runtime provides as this venv does here.
         "PYTHONPATH": str(tmp_path / "package"),
     }
     done = subprocess.run(
@@ -68,3 +124,6 @@ def test_a_page_renders_from_the_package(template, tmp_path):
     assert result["app_file"].startswith(str(tmp_path / "package"))
     assert result["status"] == 200
     assert "ラウンジ" in result["body"]
+    assert result["http_status"] == 200
+    assert "ラウンジ" in result["http_body"]
+    assert result["http_missing_status"] == 404

@@ -234,7 +234,6 @@ class Mobius:
         if village.state is State.RUNNING:
             return self._night_update(village, game, at)
         return Step(
-            "closed",
             State.ENDED,
             game,
             game.day,
@@ -251,7 +250,6 @@ class Mobius:
         if sum(1 for s in seats.values() if s.account_id is not None) >= MIN_PLAYERS:
             game.start()
             return Step(
-                "started",
                 State.RUNNING,
                 game,
                 1,
@@ -265,7 +263,6 @@ class Mobius:
             )
         if at - village.created_at >= timing.abandon_age:
             return Step(
-                "abandoned",
                 State.ABANDONED,
                 game,
                 0,
@@ -277,7 +274,6 @@ class Mobius:
                 happenings=("abandoned",),
             )
         return Step(
-            "extended",
             State.OPENING,
             game,
             0,
@@ -311,7 +307,6 @@ class Mobius:
             happenings.append("ending")
         turn = TIMINGS[village.pace].turn
         return Step(
-            "ending" if ended else "morning",
             State.ENDING if ended else State.RUNNING,
             game,
             game.day,
@@ -333,7 +328,6 @@ class Mobius:
         game = _game(village)
         post = SystemPost(Board.PUBLIC.value, game.day, text, at)
         return Step(
-            "abandoned",
             State.ABANDONED,
             game,
             game.day,
@@ -393,7 +387,6 @@ class Mobius:
         game.end_by_command(command, at_night=False)
         text = ending_report(_names(village), game)
         return Step(
-            "ending",
             State.ENDING,
             game,
             game.day,
