@@ -125,7 +125,7 @@ def prologue(
         kicked = step.detail
         if kicked is not None and fresh is not None:
             villages.kick_out(fresh, kicked, now, unit)
-        return step.kind
+        return step.happenings[-1] if step.happenings else action
     raise Conflict("混み合っています。もう一度お試しください")
 
 

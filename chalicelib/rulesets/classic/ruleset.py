@@ -219,7 +219,7 @@ class Classic:
         if due is None:
             raise NotNow("この村に予定はありません")
         if at < due.at:  # looked in early (a GM's first update): wait for the event
-            return Step("waiting", village.state, game, self.day(game), at, due.at)
+            return Step(village.state, game, self.day(game), at, due.at)
         if due.event is Event.ABANDON:
             return self.abandon(village, at, "72時間以内に始まらなかったため、廃村になりました。")
         return self._event(village, game, due.event, at)
@@ -287,7 +287,6 @@ class Classic:
             release = frozenset(village.seats())
         due = timeline.next_event(game, village.created_at)
         return Step(
-            kind=event.value,
             state=_state(game),
             game=game,
             day=mail_day(game),
@@ -309,7 +308,6 @@ class Classic:
         game = _copy(_game(village))
         game.abandoned = True
         return Step(
-            "abandoned",
             State.ABANDONED,
             game,
             self.day(game),
@@ -391,7 +389,6 @@ class Classic:
         if kicked is None and prologue.ready(game.options.min_members):
             return self._start(village, game, now)
         return Step(
-            action,
             State.OPENING,
             game,
             0,
@@ -416,7 +413,6 @@ class Classic:
         due = timeline.next_event(game, village.created_at)
         assert due is not None
         return Step(
-            "started",
             State.RUNNING,
             game,
             1,
