@@ -10,6 +10,7 @@ list, private news and mail hold only what is theirs. The expectations are writt
 book, not from the rule set's visibility module.
 """
 
+import contextlib
 import email
 import random
 import re
@@ -112,10 +113,8 @@ def act(play: Play, clock, *, silent: str | None) -> None:
             if targets:
                 data[ability.value] = game.seats[play.rng.choice(targets)]
         if data:
-            try:
+            with contextlib.suppress(ServiceError):  # the round closed early meanwhile
                 actions.save_actions(play.vid, account, data, clock())
-            except ServiceError:
-                pass  # the round closed early meanwhile
         record = play.record()
         game = record.game
         engine = game.village
