@@ -184,7 +184,73 @@ def figures() -> dict[str, int]:
             scheduler.process_village(village, due)
         result["process_village"] = sum(calls.values())
         result["process_village_mails"] = _sent() - sent
+        result |= classic_figures(players[:5], now + timedelta(days=1))
     return result
+
+
+def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
+    """The requests of a five-player short classic village (issue 13): a page view, a vote, a
+    night choice, the last start vote (the start), a round's close, a night's close with its
+    mails (the mails are counted on their own)."""
+    from chalicelib.rules.classic import NPC
+
+    for account in players:  # free of their Mobius village (it ended or they died)
+        accounts_store_release(account)
+    village = villages.create_village(
+        pace="short", name="計測BBS村", now=now, rng=random.Random(2), rules="classic"
+    )
+    for n, account in enumerate(players):
+        villages.join(village, account, f"s{n + 1}", YAMAZATO[n].key, now)
+    result: dict[str, int] = {}
+    for account in players[:-1]:
+        actions.prologue(village, account, "start", None, now)
+    with counting() as calls:
+        assert actions.prologue(village, players[-1], "start", None, now) == "started"
+    result["classic_start"] = sum(calls.values())
+    # Night 1 closes (the scheduler): day 2 and its first round.
+    record = load_village(village)
+    outbox.deliver(now)
+    now = record.meta.next_update
+    sent = _sent()
+    with counting() as calls:
+        scheduler.process_village(village, now)
+    result["classic_night_close"] = sum(calls.values())
+    result["classic_night_close_mails"] = _sent() - sent
+    record = load_village(village)
+    game = record.game
+    living = [game.seats[c] for c in game.village.living() if c != NPC]
+    account_of = {seat: record.seats()[seat].account_id for seat in living}
+    grant = sessions.open_session(account_of[living[0]], now)
+    with counting() as calls:
+        view_village(village, grant, now)
+    result["classic_view"] = sum(calls.values())
+    wolf = next(game.seats[c] for c, r in game.village.roles.items() if r == "werewolf")
+    prey = next(s for s in living if s != wolf)
+    with counting() as calls:
+        actions.save_actions(village, account_of[wolf], {"attack": prey}, now)
+    result["classic_night_choice"] = sum(calls.values())
+    # Everyone but one votes (a vote each); the round closes at its deadline with a sudden death.
+    voters = [s for s in living if s != living[-1]]
+    with counting() as calls:
+        actions.save_actions(village, account_of[voters[0]], {"vote": voters[1]}, now)
+    result["classic_vote"] = sum(calls.values())
+    for seat in voters[1:]:
+        actions.save_actions(village, account_of[seat], {"vote": voters[0]}, now)
+    record = load_village(village)
+    with counting() as calls:
+        update.advance(village, record.meta.next_update)
+    result["classic_round_close"] = sum(calls.values())
+    return result
+
+
+def accounts_store_release(account_id: str) -> None:
+    """Clears an account's holds (the bench reuses the Mobius village's players)."""
+    from chalicelib.storage.models import AccountItem
+    from chalicelib.storage.repository import load_account
+
+    account = load_account(account_id)
+    assert account is not None
+    account.update(actions=[AccountItem.holds.set({})])
 
 
 def _sent() -> int:

@@ -147,12 +147,28 @@ def _seed_village(now: datetime) -> None:
     from chalicelib.services import villages
 
     page = villages.lounge("opening", limit=50)
-    if any(v.pace == "short" for v in page.villages):
-        return
-    village_id = villages.create_village(
-        pace="short", name="はじめての短期村", now=now, rng=random.Random(secrets.randbits(64))
-    )
-    log.info("seeded short village %s", village_id)
+    if not any(v.pace == "short" and (v.rules or "mobius") == "mobius" for v in page.villages):
+        village_id = villages.create_village(
+            pace="short", name="はじめての短期村", now=now, rng=random.Random(secrets.randbits(64))
+        )
+        log.info("seeded short village %s", village_id)
+    if not any(v.rules == "classic" for v in page.villages):
+        village_id = villages.create_village(
+            pace="short",
+            name="はじめての人狼BBS村",
+            now=now,
+            rng=random.Random(secrets.randbits(64)),
+            rules="classic",
+            given={"template": CLASSIC_TEMPLATE},
+        )
+        log.info("seeded short classic village %s", village_id)
+
+
+# The first public post of the seeded classic village (the GM's template).
+CLASSIC_TEMPLATE = (
+    "人狼BBS式の短期村です。4人以上集まり、全員が開始投票をするとゲームが始まります。\n"
+    "昼は40分、投票の超過時間は5分、夜は15分です。投票しないまま締め切られると突然死します。"
+)
 
 
 def main(argv: list[str] | None = None) -> int:

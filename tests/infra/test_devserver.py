@@ -73,6 +73,7 @@ def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
         status, lounge = get(port, "/")
         assert status == 200
         assert "はじめての短期村" in lounge
+        assert "はじめての人狼BBS村" in lounge and "人狼BBS式・短期" in lounge
         assert get(port, "/dev/outbox")[0] == 200
         assert get(port, "/dev/clock")[0] == 200
         status, missing = get(port, "/no/such/page")
@@ -93,6 +94,7 @@ def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
         assert status == 200
         # The same one village: restored, not seeded again.
         assert lounge.count("はじめての短期村") == 1
+        assert lounge.count("はじめての人狼BBS村") == 1
         assert 'href="/villages/1"' in lounge
     finally:
         stop(process)
