@@ -4,7 +4,7 @@ game), a will, a tie and its re-vote (the phone's vote through the confirmation 
 death, an execution whose will is published the next morning, and the epilogue's reveal.
 
 A GJ needs a hunter, whom RULES-CLASSIC §1 deals only from ten players: the five-player story
-cannot show one (the GJ is covered by the engine's clause tests and the secrecy test's games).
+cannot show one (the GJ is covered by the engine's clause tests and a ten-player integration test).
 Every page is checked at 360 px (Phone.check). Screenshots: test-artifacts/e2e/.
 """
 

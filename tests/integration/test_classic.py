@@ -319,3 +319,29 @@ def test_update_is_idempotent_for_a_round_close(clock, rng, five):
     first = update.advance(vid, clock())
     again = update.advance(vid, clock())
     assert first and not again
+
+
+def test_s4_1_a_gj_reaches_the_hunter_alone_on_the_page(clock, rng):
+    accounts = [make_account(f"h{n:02d}", clock()) for n in range(10)]
+    vid = create(clock, rng)
+    join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    to_due(vid, clock)  # night 1 → day 2: night 2's choices may be set now
+    hunter = seat_of_role(vid, Role.HUNTER)
+    g = game(vid)
+    wolves = [g.seats[c] for c, r in g.village.roles.items() if r is Role.WEREWOLF]
+    prey = next(s for s in living_seats(vid) if s != hunter and s not in wolves)
+    actions.save_actions(vid, account_of(vid, hunter), {"guard": prey}, clock())
+    for wolf in wolves:
+        actions.save_actions(vid, account_of(vid, wolf), {"attack": prey}, clock())
+    victim = next(s for s in living_seats(vid) if s not in (hunter, prey, *wolves))
+    vote_all(vid, clock, lambda seat, _: victim if seat != victim else prey)
+    assert game(vid).village.phase.value == "night"
+    to_due(vid, clock)  # night 2 closes: the guard holds
+    record = load_village(vid)
+    assert prey not in record.dead()
+    for seat in living_seats(vid):
+        viewer = Viewer(account_of(vid, seat), seat)
+        page = record.rules.page(record, viewer, clock(), record.day)
+        lines = [line for n in page["private"]["news"] for line in n["lines"]]
+        assert any("護衛成功" in line for line in lines) == (seat == hunter)
