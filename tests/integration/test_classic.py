@@ -345,3 +345,20 @@ def test_s4_1_a_gj_reaches_the_hunter_alone_on_the_page(clock, rng):
         page = record.rules.page(record, viewer, clock(), record.day)
         lines = [line for n in page["private"]["news"] for line in n["lines"]]
         assert any("護衛成功" in line for line in lines) == (seat == hunter)
+
+
+def test_s2_1_an_idle_prologue_member_is_removed_after_24_hours(clock, rng, five):
+    from chalicelib.services import scheduler
+
+    vid = create(clock, rng)
+    join_all(vid, five[:3], clock)
+    start(vid, five[:2], clock)
+    clock.now += timedelta(hours=23)
+    for account in five[:2]:
+        villages.touch(vid, account, clock())
+    clock.now += timedelta(hours=1, minutes=1)
+    scheduler.process_village(vid, clock())
+    record = load_village(vid)
+    assert record.slot_of(five[2]) is None
+    assert record.slot_of(five[0]) is not None
+    assert game(vid).prologue.start_votes == set()

@@ -155,3 +155,15 @@ def test_deadline_is_shown_in_jst(clock, new_browser):
     page = text(browsers["bb1"].get(f"/villages/{vid}"))
     deadline = load_village(vid).meta.next_update + timedelta(hours=9)
     assert f"{deadline:%H:%M}" in page
+
+
+def test_epilogue_opens_each_members_monologue(clock, new_browser, browser):
+    vid, browsers = play_to_day_2(clock, new_browser)
+    from chalicelib.services import posts
+
+    posts.post(vid, "bb3", "monologue", "ひとりごとの中身", clock())
+    clock.now = load_village(vid).meta.next_update
+    update.advance(vid, clock())  # nobody voted: the epilogue
+    seat = seated(vid)["bb3"]
+    page = text(browser.get(f"/villages/{vid}", board="monologue", of=seat, day=2))
+    assert "だれの独り言" in page and "ひとりごとの中身" in page
