@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 
 from chalicelib.rules.classic import NPC, Role
-from chalicelib.services import update, villages
+from chalicelib.services import posts, update, villages
 from chalicelib.storage.repository import load_village
 
 from .conftest import make_account, text
@@ -158,9 +158,7 @@ def test_deadline_is_shown_in_jst(clock, new_browser):
 
 
 def test_epilogue_opens_each_members_monologue(clock, new_browser, browser):
-    vid, browsers = play_to_day_2(clock, new_browser)
-    from chalicelib.services import posts
-
+    vid, _ = play_to_day_2(clock, new_browser)
     posts.post(vid, "bb3", "monologue", "ひとりごとの中身", clock())
     clock.now = load_village(vid).meta.next_update
     update.advance(vid, clock())  # nobody voted: the epilogue
