@@ -362,3 +362,48 @@ def test_s2_1_an_idle_prologue_member_is_removed_after_24_hours(clock, rng, five
     assert record.slot_of(five[2]) is None
     assert record.slot_of(five[0]) is not None
     assert game(vid).prologue.start_votes == set()
+
+
+def test_s2_1_two_last_start_votes_at_the_same_instant_start_the_game_once(clock, rng, five):
+    from tests.integration.test_concurrency import race
+
+    vid = create(clock, rng)
+    join_all(vid, five[:5], clock)
+    start(vid, five[:3], clock)
+    results = race(
+        lambda: actions.prologue(vid, five[3], "start", None, clock()),
+        lambda: actions.prologue(vid, five[4], "start", None, clock()),
+    )
+    assert sorted(results) == ["start", "started"]
+    record = load_village(vid)
+    assert record.state is State.RUNNING and record.day == 1
+    texts = [p.text for p in posts.read(record, VISITOR, "public", 1, clock()).posts]
+    assert sum("ゲームが始まりました" in t for t in texts) == 1
+
+
+def test_s7_an_early_close_and_a_tick_at_once_close_the_round_once(clock, rng, five):
+    from tests.integration.test_concurrency import race
+
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    living = living_seats(vid)
+    wolf = seat_of_role(vid, Role.WEREWOLF)
+    target = next(s for s in living if s != wolf)
+    for seat in living[:-1]:
+        actions.save_actions(
+            vid, account_of(vid, seat), {"vote": target if seat != target else wolf}, clock()
+        )
+    last = living[-1]
+    clock.now = load_village(vid).meta.next_update - timedelta(seconds=1)
+    deadline = load_village(vid).meta.next_update
+    race(
+        lambda: actions.save_actions(
+            vid, account_of(vid, last), {"vote": target if last != target else wolf}, clock()
+        ),
+        lambda: update.advance(vid, deadline),
+    )
+    g = game(vid)
+    assert len([r for r in g.village.rounds if r.day == 2]) == 1
+    record = load_village(vid)
+    texts = [p.text for p in posts.read(record, VISITOR, "public", 2, clock()).posts]
+    assert sum("第1回投票" in t for t in texts) == 1
