@@ -72,7 +72,10 @@ def commit(record: VillageRecord, step: Step) -> None:
         record,
         step,
         rules.dump(step.game),
-        open_seats if step.state.value == "running" else 0,
+        # The lounge's "seats to take over": none where the rule set has no takeovers.
+        open_seats
+        if step.state.value == "running" and rules.seat_rules(record.pace).takeovers
+        else 0,
         owed,
         lock_for,
     )

@@ -165,3 +165,10 @@ def test_epilogue_opens_each_members_monologue(clock, new_browser, browser):
     seat = seated(vid)["bb3"]
     page = text(browser.get(f"/villages/{vid}", board="monologue", of=seat, day=2))
     assert "だれの独り言" in page and "ひとりごとの中身" in page
+
+
+def test_lounge_offers_no_takeover_seats_in_a_running_classic_village(clock, new_browser, browser):
+    vid, _ = play_to_day_2(clock, new_browser)
+    assert load_village(vid).meta.open_seats == 0
+    page = text(browser.get("/", state="running"))
+    assert "人狼BBS式・短期" in page and "途中参加できる席" not in page
