@@ -32,6 +32,7 @@ from .worlds import Beliefs, beliefs
 # Tuned against each other and against random play with the simulator (simulate.py).
 INFO_LOSS = 0.2  # executing a claimer that is the real seer/medium loses what it tells
 CROSS = 1.0  # a seer claimer divining another whose realness is open
+FOX_HUNT = 1.0  # a real seer's divination kills the fox
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
@@ -105,6 +106,7 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         scores = {
             c: known.wolf[c] * (1 - known.wolf[c])
             + CROSS * cross.get(c, 0.0)
+            + FOX_HUNT * known.real.get(seer, 0.0) * known.fox[c]
             + 0.01 * known.wolf[c]
             for c in legal.living
             if c != seer and c not in masons and c not in seen
@@ -178,15 +180,9 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
             "oracle": WHITE,
             "nights": [WHITE] * nights,
         }
-        claims = [entry]
-        pairs = {(c, r) for c, r in question["pairs"]}
-        mediums = [c for c in o["wolves"] if (c, "medium") in pairs]
-        # Only where the fox may be a second medium claimer: elsewhere, with the madman
-        # spent on the seer, a second medium claimer would mark a werewolf.
-        fox_deck = view["rules"]["deck"].get("fox", 0) > 0
-        if mediums and fox_deck and o["executions"] == 0:
-            claims.append({"card": rng.choice(mediums), "role": "medium"})
-        return {"do": "answer", "claims": claims}
+        # No werewolf contests the medium: a second medium claimer marks a werewolf or the
+        # fox, and either way the village learns where to look.
+        return {"do": "answer", "claims": [entry]}
     pairs = {(c, r) for c, r in question["pairs"]}
     fakers = [c for c in o["wolves"] if (c, "seer") in pairs]
     if not fakers:

@@ -9,6 +9,7 @@ the fakes a world needs, the heavier it is. Only a view is read, never the cards
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -22,6 +23,7 @@ BLACK_ONLY_FAKE = 0.1  # the madman sent to a black-seer-only request (a blind b
 PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
+CURSED_ALONE = 0.3  # the fox cursed on a night with no other death
 MAX_WORLDS = 1200  # above this, a deterministic stride sample of the placements
 
 
@@ -34,9 +36,45 @@ class Beliefs:
     worlds: int  # worlds with positive weight
 
 
-# Value of an execution in one world: the last werewolf (the game won, or lost to a living
-# fox), another werewolf, the fox, or a human.
-WIN, LOST, WOLF, FOX, HUMAN = 1.0, -1.0, 0.8, 0.6, -0.3
+# The value of an execution in one world is the village's chance to win from what is left
+# (werewolves w, fox x, humans h), in a coarse model of the rest of the game: each night
+# the attack takes a human unless it is guarded, the fox may be cursed; each day A's
+# execution hits a werewolf or the fox SKILL times likelier than a human, but shies away
+# from the last werewolf while the fox lives.
+SKILL = 2.5
+LAST_WOLF_SHY = 0.2
+NIGHT_GJ = 0.15
+NIGHT_CURSE = 0.15
+
+
+@cache
+def after_execution(w: int, x: int, h: int) -> float:
+    """The village's chance once the execution leaves w werewolves, x foxes, h humans."""
+    if w == 0:
+        return 0.0 if x else 1.0
+    if w >= h:
+        return 0.0
+    value = 0.0
+    for guarded, p_gj in ((True, NIGHT_GJ), (False, 1 - NIGHT_GJ)):
+        left = h if guarded else h - 1
+        if w >= left:
+            continue
+        for cursed, p_curse in ((True, NIGHT_CURSE * x), (False, 1 - NIGHT_CURSE * x)):
+            if p_curse > 0:
+                value += p_gj * p_curse * _day(w, 0 if cursed else x, left)
+    return value
+
+
+@cache
+def _day(w: int, x: int, h: int) -> float:
+    """The village's chance at the start of a day."""
+    odds = {
+        (w - 1, x, h): SKILL * w * (LAST_WOLF_SHY if w == 1 and x else 1.0),
+        (w, 0, h): SKILL * x,
+        (w, x, h - 1): float(h),
+    }
+    total = sum(odds.values())
+    return sum(p / total * after_execution(*state) for state, p in odds.items() if p)
 
 
 def _reports_true(
@@ -130,6 +168,18 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
     # The fox is never a mason, the cat, the madman, nor a hunter/cat/gidra claimer.
     not_fox = {c for c, claim in claims.items() if claim["role"] in ("hunter", "cat", "gidra")}
     asked = {(c, r) for c, r in view["asked"]}
+    # A card dead at night n is the attack's victim, or the fox cursed by the real seer
+    # that night: the seer claimers that divined it then (§6.3).
+    night_of = {c: e["day"] - 1 for e in events if e["type"] == "morning" for c in e["dead"]}
+    cursers = {
+        c: [
+            s
+            for s, claim in claims.items()
+            if claim["role"] == "seer"
+            and any(r["night"] == n and r["target"] == c for r in claim.get("nights", []))
+        ]
+        for c, n in night_of.items()
+    }
     return {
         "deck": deck,
         "board": view["board"],
@@ -144,6 +194,9 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "claims": claims,
         "asked": asked,
         "madman_used": view["madman_used"],
+        "whole_seer": view["whole_seer"],
+        "night_of": night_of,
+        "cursers": cursers,
         "missing": view["rules"]["missing"],
         "fox_black": deck.get("werewolf", 0) / max(1, view["board"] - 2),
         "fox_modes": ["latent"] + [r for r in ("seer", "medium") if deck.get(r, 0)],
@@ -183,6 +236,15 @@ def _weight(
                 weight *= PEACE_ON_FOX_CLAIMER
             else:
                 weight *= PEACE_ON_FOX
+    # A fox dead at night was cursed: the real seer divined it that night, one of the
+    # claimers that did unless the seer may be latent; alone, the attack hit the fox or a GJ.
+    cursed_by: list[int] | None = None
+    if fox is not None and fox in f["night_of"]:
+        cursed_by = f["cursers"][fox]
+        if not cursed_by and f["whole_seer"]:
+            return 0.0, {}
+        if f["dead_by_night"][f["night_of"][fox]] == {fox}:
+            weight *= CURSED_ALONE
     fakes = 0
     real: dict[int, float] = {}
     by_role: dict[str, list[int]] = {}
@@ -216,6 +278,10 @@ def _weight(
             for c in claimers
             if role in ("hunter", "cat") or _reports_true(f, f["claims"][c], wolves, fox)
         ]
+        if role == "seer" and cursed_by and f["whole_seer"]:
+            true = [c for c in true if c in cursed_by]
+            if not true:
+                return 0.0, {}
         if in_deck and true:
             fakes += len(claimers) - 1
             # Which one is real: each choice makes the others the madman's (B's colors).
@@ -285,14 +351,16 @@ def beliefs(view: Mapping[str, Any]) -> Beliefs:
             fox_p[fox] += weight
         for c, share in shares.items():
             real[c] += weight * share
-        living_wolves = len(alive & wolves)
-        fox_alive = fox is not None and fox in alive
+        w = len(alive & wolves)
+        x = int(fox is not None and fox in alive)
+        h = len(alive) - w - x
         for c in execute:
             if c in wolves:
-                last = living_wolves == 1
-                value = (LOST if fox_alive else WIN) if last else WOLF
+                value = after_execution(w - 1, x, h)
+            elif c == fox:
+                value = after_execution(w, 0, h)
             else:
-                value = FOX if c == fox else HUMAN
+                value = after_execution(w, x, h - 1)
             execute[c] += weight * value
     if total <= 0:  # nothing fits (a reading the weighing does not cover): know nothing
         half = {c: 0.5 for c in wolf}
