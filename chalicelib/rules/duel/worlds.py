@@ -9,7 +9,6 @@ the fakes a world needs, the heavier it is. Only a view is read, never the cards
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -36,45 +35,9 @@ class Beliefs:
     worlds: int  # worlds with positive weight
 
 
-# The value of an execution in one world is the village's chance to win from what is left
-# (werewolves w, fox x, humans h), in a coarse model of the rest of the game: each night
-# the attack takes a human unless it is guarded, the fox may be cursed; each day A's
-# execution hits a werewolf or the fox SKILL times likelier than a human, but shies away
-# from the last werewolf while the fox lives.
-SKILL = 2.5
-LAST_WOLF_SHY = 0.2
-NIGHT_GJ = 0.15
-NIGHT_CURSE = 0.15
-
-
-@cache
-def after_execution(w: int, x: int, h: int) -> float:
-    """The village's chance once the execution leaves w werewolves, x foxes, h humans."""
-    if w == 0:
-        return 0.0 if x else 1.0
-    if w >= h:
-        return 0.0
-    value = 0.0
-    for guarded, p_gj in ((True, NIGHT_GJ), (False, 1 - NIGHT_GJ)):
-        left = h if guarded else h - 1
-        if w >= left:
-            continue
-        for cursed, p_curse in ((True, NIGHT_CURSE * x), (False, 1 - NIGHT_CURSE * x)):
-            if p_curse > 0:
-                value += p_gj * p_curse * _day(w, 0 if cursed else x, left)
-    return value
-
-
-@cache
-def _day(w: int, x: int, h: int) -> float:
-    """The village's chance at the start of a day."""
-    odds = {
-        (w - 1, x, h): SKILL * w * (LAST_WOLF_SHY if w == 1 and x else 1.0),
-        (w, 0, h): SKILL * x,
-        (w, x, h - 1): float(h),
-    }
-    total = sum(odds.values())
-    return sum(p / total * after_execution(*state) for state, p in odds.items() if p)
+# Value of an execution in one world: the last werewolf (the game won, or lost to a living
+# fox), another werewolf, the fox, or a human.
+WIN, LOST, WOLF, FOX, HUMAN = 1.0, -1.0, 0.8, 0.6, -0.3
 
 
 def _reports_true(
@@ -351,16 +314,14 @@ def beliefs(view: Mapping[str, Any]) -> Beliefs:
             fox_p[fox] += weight
         for c, share in shares.items():
             real[c] += weight * share
-        w = len(alive & wolves)
-        x = int(fox is not None and fox in alive)
-        h = len(alive) - w - x
+        living_wolves = len(alive & wolves)
+        fox_alive = fox is not None and fox in alive
         for c in execute:
             if c in wolves:
-                value = after_execution(w - 1, x, h)
-            elif c == fox:
-                value = after_execution(w, 0, h)
+                last = living_wolves == 1
+                value = (LOST if fox_alive else WIN) if last else WOLF
             else:
-                value = after_execution(w, x, h - 1)
+                value = FOX if c == fox else HUMAN
             execute[c] += weight * value
     if total <= 0:  # nothing fits (a reading the weighing does not cover): know nothing
         half = {c: 0.5 for c in wolf}
