@@ -11,14 +11,15 @@ given its RNG.
   fox; never the last werewolf while the fox may live; sparing the likely real seer and
   medium), has seer claimers divine each other while it is open which is real and else
   the most uncertain card, and sends the hunter to the likeliest real seer.
-- :func:`deceiver` (CPU-B) has the madman fake the seer with white reports (a werewolf
-  when the madman is spent); frames humans with the madman's black when A's public
-  candidates make it safe; answers `none` when named; reads which seer claimer is its
-  madman and always guesses at a PP offer (a wrong guess costs nothing); and attacks the
-  likeliest real information role where A's guards (public orders, the auto-guard
-  priorities) are least likely to be — weighing each seer claimer as the real seer, its
-  own madman or the fox from its reports and the werewolves B knows — sparing cards that
-  survived its attacks (the fox, or guarded) and cat claimers.
+- :func:`deceiver` (CPU-B) has the madman fake the seer — a blind black in the
+  black-seer-only request, else white reports (a werewolf when the madman is spent);
+  frames humans with the madman's black when A's public candidates make it safe; answers
+  `none` when named; reads which seer claimer is its madman and always guesses at a PP
+  offer (a wrong guess costs nothing); and attacks the likeliest real information role
+  where A's guards (public orders, the auto-guard priorities) are least likely to be —
+  weighing each seer claimer as the real seer, its own madman or the fox from its reports
+  and the werewolves B knows — sparing cards that survived its attacks (the fox, or
+  guarded) and cat claimers.
 - :func:`random_player`: a random legal move, for either side.
 """
 
@@ -169,7 +170,11 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
         }
     request = question["request"]
     if request["black_only"]:
-        return {"do": "answer", "claims": []}  # a blind black would too often expose a werewolf
+        if not o["madman"]:
+            return {"do": "answer", "claims": []}  # a werewolf's black would expose its own
+        # The madman's blind black: its drawn target is a human four times in five (framed),
+        # and a real seer that comes out only with a black looks no different.
+        return {"do": "answer", "claims": [{"card": "madman", "role": "seer", "oracle": BLACK}]}
     if "seer" not in request["roles"]:
         return {"do": "answer", "claims": []}
     nights = len(o["nights_alive"])

@@ -17,7 +17,10 @@ from typing import Any
 WOLF_FAKE = 0.3
 NO_MADMAN_CLAIM = 0.3
 COIN = 0.5  # a color B chose, seen without knowing B's plan
-BLACK_ONLY_FAKE = 0.1  # the madman sent to a black-seer-only request (a blind black)
+# The madman sent to a black-seer-only request (a blind black that frames a human four
+# times in five): as likely as any fake, since the real seer comes out there only on a
+# black first-day result.
+BLACK_ONLY_FAKE = 1.0
 # How likely a night with no death is: B attacked the fox (a claimer, or not), or a GJ.
 PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
