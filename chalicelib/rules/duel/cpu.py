@@ -16,16 +16,13 @@ given its RNG.
   frames humans with the madman's black when A's public candidates make it safe; answers
   `none` when named; reads which seer claimer is its madman and always guesses at a PP
   offer (a wrong guess costs nothing); and attacks the likeliest real information role
-  where A's guards (public orders, the auto-guard priorities) are least likely to be —
-  weighing each seer claimer as the real seer, its own madman or the fox from its reports
-  and the werewolves B knows — sparing cards that survived its attacks (the fox, or
-  guarded) and cat claimers.
+  where A's guards (public orders, the auto-guard priorities) are least likely to be,
+  sparing cards that survived its attacks (the fox, or guarded) and cat claimers.
 - :func:`random_player`: a random legal move, for either side.
 """
 
 import random
 from collections.abc import Callable, Mapping
-from itertools import product
 from typing import Any
 
 from .legal import Legal
@@ -234,51 +231,6 @@ def _madman_odds(view: Mapping[str, Any], living: list[int]) -> dict[int, float]
     return odds
 
 
-def _seer_types(view: Mapping[str, Any], seers: list[int]) -> dict[int, dict[str, float]]:
-    """Per living non-werewolf seer claimer: how likely it is the real seer, B's madman or
-    the fox, as B reads their reports knowing its werewolves. The real seer's results are
-    true; the madman's first-day result is the deceiver's white and its frames are blacks
-    on non-werewolves; the fox's colors are drawn (black with p, §5)."""
-    deck = view["rules"]["deck"]
-    p = deck.get("werewolf", 0) / max(1, view["board"] - 2)
-    wolves = set(view["wolves"])
-    likely: dict[int, dict[str, float]] = {}
-    for c in seers:
-        claim = view["claims"][str(c)]
-        odds = {"real": 1.0, "madman": 1.0 if view["madman_used"] else 0.0, "fox": 0.0}
-        if deck.get("fox", 0):
-            odds["fox"] = 1 / (2 + (deck.get("medium", 0) > 0))  # its mode: latent, seer(, medium)
-        oracle = claim.get("oracle")
-        if oracle and oracle["result"] == BLACK:
-            odds["madman"] *= 0.05
-        for r in ([oracle] if oracle else []) + claim.get("nights", []):
-            black = r["result"] == BLACK
-            if black != (r["target"] in wolves):
-                odds["real"] = 0.0
-            if r["target"] in wolves:
-                odds["madman"] *= 0.1 if black else 1.0
-            else:
-                odds["madman"] *= 0.5
-            odds["fox"] *= p if black else 1 - p
-        likely[c] = odds
-    # One real seer, one madman, one fox at most: weigh each assignment of kinds to claimers.
-    kinds = ("real", "madman", "fox")
-    shares = {c: dict.fromkeys(kinds, 0.0) for c in seers}
-    total = 0.0
-    for assignment in product(kinds, repeat=len(seers)):
-        if len(set(assignment)) < len(assignment):
-            continue
-        weight = 1.0
-        for c, kind in zip(seers, assignment, strict=True):
-            weight *= likely[c][kind]
-        total += weight
-        for c, kind in zip(seers, assignment, strict=True):
-            shares[c][kind] += weight
-    if total <= 0:
-        return {c: {"real": 1 / 3, "madman": 1 / 3, "fox": 1 / 3} for c in seers}
-    return {c: {k: v / total for k, v in share.items()} for c, share in shares.items()}
-
-
 def _b_pp(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
     o = legal.options
     if not o["offered"]:
@@ -338,15 +290,14 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
     claims = {int(c): k for c, k in view["claims"].items()}
     mad = _madman_odds(view, o["attack"])
     seers = [c for c in o["attack"] if claims.get(c, {}).get("role") == "seer"]
-    kinds = _seer_types(view, seers)
+    mad_total = sum(mad[c] for c in seers) or 1.0
     value: dict[int, float] = {}
     for c in o["attack"]:
         claim = claims.get(c)
         role = claim["role"] if claim else None
         if role == "seer":
-            # Worth the most when it is the real seer; nothing when it is our madman or
-            # the fox (an attack on the fox is wasted).
-            value[c] = 0.3 + 4.0 * kinds[c]["real"]
+            # Worth the most when it is the real seer, nothing when it is our madman.
+            value[c] = 0.5 + 4.0 * (1 - mad[c] / mad_total) if len(seers) > 1 else 4.0
         elif role == "medium":
             value[c] = 2.5
         elif role == "hunter":

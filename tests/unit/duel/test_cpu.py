@@ -11,7 +11,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from chalicelib.rules.duel import PRESETS, Draws, Duel, play, preset, view
-from chalicelib.rules.duel.cpu import _seer_types, deceiver, deducer, random_player
+from chalicelib.rules.duel.cpu import deceiver, deducer, random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rules.duel.simulate import main, play_game
 from chalicelib.rules.duel.worlds import beliefs
@@ -102,38 +102,3 @@ def test_the_deducer_reads_a_night_death_nobody_divined_as_no_fox() -> None:
     known = beliefs(view(duel, "A"))
     assert known.fox[9] == 0  # after a whole seer request only the claimed seer can curse
     assert known.fox[7] == pytest.approx(1.0)
-
-
-def test_the_deceiver_tells_its_framing_madman_from_the_real_seer() -> None:
-    # The madman (6) claims seer and frames the real seer (1) black on night 1.
-    duel = _b12(
-        [
-            ("A", {"do": "co", "roles": ["seer"]}),
-            (
-                "B",
-                {"do": "answer", "claims": [{"card": "madman", "role": "seer", "oracle": "white"}]},
-            ),
-            ("A", {"do": "execute", "card": 8}),
-            (
-                "A",
-                {
-                    "do": "night",
-                    "divine": [{"card": 1, "to": [6]}, {"card": 6, "to": [1]}],
-                    "guard": [],
-                },
-            ),
-            (
-                "B",
-                {
-                    "do": "night",
-                    "attack": 9,
-                    "divine": [],
-                    "medium": [],
-                    "guard": [],
-                    "madman": {"divine": "black"},
-                },
-            ),
-        ]
-    )
-    kinds = _seer_types(view(duel, "B"), [1, 6])
-    assert kinds[6]["real"] == 0 and kinds[1]["real"] > 0.5
