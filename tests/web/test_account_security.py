@@ -121,6 +121,26 @@ def test_registration_when_mail_fails_leaves_nothing_and_can_be_retried(browser,
     assert [set(m.destinations) for m in sent_mails()] == [{"alice@example.jp"}]
 
 
+def test_a_change_of_address_when_mail_fails_can_simply_be_retried(browser, clock, monkeypatch):
+    make_account("alice", clock())
+    browser.login("alice")
+    browser.get("/account")
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("SES is down")
+
+    monkeypatch.setattr(mail, "send", broken)
+    form = {"what": "email", "password": PASSWORD, "email": "new@example.jp"}
+    failed = browser.post("/account", form)
+    assert failed.status_code == 503
+    assert "メールを送れませんでした" in alert(failed)
+    assert load_account("alice").email == "alice@example.jp"  # nothing was taken
+    monkeypatch.undo()
+    retried = browser.post("/account", form)
+    assert retried.status_code == 200
+    assert "確認メールを送りました" in text(retried)
+
+
 def test_the_account_page_resends_the_verification_mail(browser):
     register(browser)
     browser.login("alice")
