@@ -389,6 +389,14 @@ def change_password(account_id: str, old: str, new: str) -> None:
     store.set_password_hash(account, _hasher.hash(new))
 
 
+def reset_password(account_id: str, new: str) -> None:
+    """A new password without the old one: only for a session a login link opened (the
+    mailbox proved the owner), within the hour (sessions.RESET_FOR)."""
+    account = _existing(account_id)
+    check_password(new, account_id, account.email, account.email.split("@")[0])
+    store.set_password_hash(account, _hasher.hash(new))
+
+
 def change_email(account_id: str, password: str, email: str, now: datetime) -> Registration:
     """Asks for a new address: it replaces the old one once verified (mail goes to the old
     one until then). Answers alike whether or not the address is another account's."""

@@ -11,6 +11,9 @@ from datetime import datetime, timedelta
 from ..storage import accounts as store
 
 SESSION_FOR = timedelta(days=30)
+# A login link's session may set a new password without the old one for this long: the way
+# back in for a member who forgot it.
+RESET_FOR = timedelta(hours=1)
 SESSION_ID_LENGTH = 32  # characters of token_urlsafe(24)
 
 
@@ -21,20 +24,27 @@ class Grant:
     account_id: str
     session_id: str
     village_id: str | None
+    may_reset: bool = False  # opened by a login link within the hour: a new password needs no old
 
     def acts_in(self, village_id: str) -> bool:
         return self.village_id is None or self.village_id == village_id
 
 
 def open_session(
-    account_id: str, now: datetime, village_id: str | None = None, until: datetime | None = None
+    account_id: str,
+    now: datetime,
+    village_id: str | None = None,
+    until: datetime | None = None,
+    reset: bool = False,
 ) -> Grant:
     """A new session for 30 days at most; ``until`` ends it sooner (a narrow one's village
-    update, an unverified account's day: after that its ID may be someone else's)."""
+    update, an unverified account's day: after that its ID may be someone else's).
+    ``reset``: opened by a login link, it may set a new password for an hour."""
     session_id = secrets.token_urlsafe(24)
     expires_at = min(until, now + SESSION_FOR) if until else now + SESSION_FOR
-    store.open_session(account_id, session_id, village_id, now, expires_at)
-    return Grant(account_id, session_id, village_id)
+    reset_until = now + RESET_FOR if reset else None
+    store.open_session(account_id, session_id, village_id, now, expires_at, reset_until)
+    return Grant(account_id, session_id, village_id, reset)
 
 
 def check(account_id: str, session_id: str, now: datetime) -> Grant | None:
@@ -44,7 +54,8 @@ def check(account_id: str, session_id: str, now: datetime) -> Grant | None:
     item = store.read_session(account_id, session_id)
     if item is None or item.expires_at is None or item.expires_at <= now:
         return None
-    return Grant(account_id, session_id, item.village_id)
+    may_reset = item.reset_until is not None and now < item.reset_until
+    return Grant(account_id, session_id, item.village_id, may_reset)
 
 
 def close(grant: Grant) -> None:

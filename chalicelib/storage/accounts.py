@@ -197,7 +197,12 @@ def mark_link_used(token: str, until: datetime) -> None:
 
 
 def open_session(
-    account_id: str, session_id: str, village_id: str | None, now: datetime, expires_at: datetime
+    account_id: str,
+    session_id: str,
+    village_id: str | None,
+    now: datetime,
+    expires_at: datetime,
+    reset_until: datetime | None = None,
 ) -> None:
     ensure_configured()
     SessionItem(
@@ -207,6 +212,7 @@ def open_session(
         village_id=village_id,
         created_at=now,
         expires_at=expires_at,
+        reset_until=reset_until,
     ).save()
 
 

@@ -176,6 +176,7 @@ class SessionItem(Item, discriminator="session"):
     account_id = UnicodeAttribute()
     village_id = UnicodeAttribute(null=True)
     created_at = UTCDateTimeAttribute()
+    reset_until = UTCDateTimeAttribute(null=True)  # opened by a login link: may set a password
 
 
 class CounterItem(Item, discriminator="counter"):

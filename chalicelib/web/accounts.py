@@ -87,7 +87,7 @@ def login_link(ctx: Ctx) -> Response:
     if ctx.request.method == "GET":
         return ctx.page("login_link.html", token=token[:2000])
     account_id = account_mail.use_login_link(token, ctx.now)
-    ctx.login_as(account_id)
+    ctx.login_as(account_id, reset=True)  # a member who forgot the password may set one now
     return redirect("/account", ctx.set_cookie)
 
 
@@ -115,7 +115,8 @@ def _account_page(ctx: Ctx, status: int = 200, **context: Any) -> Response:
     if account is None:
         ctx.login_as(None)
         raise BadRequest("ログインしてください", 401)
-    return ctx.page("account.html", status, account=account, **context)
+    may_reset = ctx.grant is not None and ctx.grant.may_reset
+    return ctx.page("account.html", status, account=account, may_reset=may_reset, **context)
 
 
 @page
@@ -147,6 +148,15 @@ def account_update(ctx: Ctx) -> Response:
                 f"{registration.email} あてに確認メールを送りました。"
                 "確認が済むと、新しいアドレスに切り替わります"
             )
+        elif what == "reset":
+            if ctx.grant is None or not ctx.grant.may_reset:
+                raise BadRequest(
+                    "パスワードの再設定は、メールのリンクでログインしてから1時間以内にできます", 403
+                )
+            accounts.reset_password(account_id, form.get("new", ""))
+            sessions.close_all(account_id)
+            ctx.login_as(account_id)  # a plain session: the reset is used up
+            done = "新しいパスワードを設定しました。ほかの端末はログアウトしました"
         elif what == "resend":
             address = account_mail.resend_verification(account_id, source, ctx.now)
             if address is None:

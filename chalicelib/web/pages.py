@@ -110,10 +110,14 @@ class Ctx:
         )
         return html(body, status, self.set_cookie)
 
-    def login_as(self, account_id: str | None, until: datetime | None = None) -> None:
+    def login_as(
+        self, account_id: str | None, until: datetime | None = None, reset: bool = False
+    ) -> None:
         """A new session (and CSRF token) on every change of who is logged in."""
         self._replace(
-            sessions.open_session(account_id, self.now, until=until) if account_id else None
+            sessions.open_session(account_id, self.now, until=until, reset=reset)
+            if account_id
+            else None
         )
 
     def village_pass(self, account_id: str, village_id: str, until: datetime) -> None:

@@ -121,6 +121,26 @@ def test_registration_when_mail_fails_leaves_nothing_and_can_be_retried(browser,
     assert [set(m.destinations) for m in sent_mails()] == [{"alice@example.jp"}]
 
 
+def test_a_change_of_address_when_mail_fails_can_simply_be_retried(browser, clock, monkeypatch):
+    make_account("alice", clock())
+    browser.login("alice")
+    browser.get("/account")
+
+    def broken(*args, **kwargs):
+        raise ConnectionError("SES is down")
+
+    monkeypatch.setattr(mail, "send", broken)
+    form = {"what": "email", "password": PASSWORD, "email": "new@example.jp"}
+    failed = browser.post("/account", form)
+    assert failed.status_code == 503
+    assert "メールを送れませんでした" in alert(failed)
+    assert load_account("alice").email == "alice@example.jp"  # nothing was taken
+    monkeypatch.undo()
+    retried = browser.post("/account", form)
+    assert retried.status_code == 200
+    assert "確認メールを送りました" in text(retried)
+
+
 def test_the_account_page_resends_the_verification_mail(browser):
     register(browser)
     browser.login("alice")
@@ -259,3 +279,62 @@ def test_a_members_page_view_costs_at_most_three_requests(game, browser, new_bro
     assert f'action="/villages/{vid}/actions"' not in text(seen)
     assert load_village(vid).members["seer_a"].last_access < clock()
     assert copy.get("/account").status_code == 401
+
+
+# ----- a member who forgot the password gets back in and sets a new one -----
+
+
+def test_a_login_link_lets_a_member_set_a_new_password_within_the_hour(browser, new_browser, clock):
+    make_account("alice", clock())
+    phone = new_browser()
+    phone.login("alice")
+    browser.get("/login")
+    browser.post("/login/mail", {"identifier": "alice"})
+    token = login_link("alice@example.jp")
+    browser.get("/login/link", token=token)
+    browser.post("/login/link", {"token": token})
+    page = browser.get("/account")
+    assert "新しいパスワードを設定" in text(page)
+    assert 'name="old"' in text(page)  # the usual form is there too
+    done = browser.post("/account", {"what": "reset", "new": "lantern moss 42"})
+    assert done.status_code == 200
+    assert "新しいパスワードを設定しました" in text(done)
+    assert "新しいパスワードを設定</h2>" not in text(done)  # used up
+    assert phone.get("/account").status_code == 401  # other browsers are out
+    assert browser.get("/account").status_code == 200
+    again = browser.post("/account", {"what": "reset", "new": "another moss 43"})
+    assert again.status_code == 403
+    other = new_browser()
+    other.login("alice", "lantern moss 42")
+
+
+def test_setting_a_password_without_the_old_one_needs_a_fresh_login_link(
+    browser, new_browser, clock
+):
+    make_account("alice", clock())
+    browser.login("alice")
+    browser.get("/account")
+    plain = browser.post("/account", {"what": "reset", "new": "lantern moss 42"})
+    assert plain.status_code == 403
+    assert "メールのリンクでログインしてから1時間以内" in alert(plain)
+    linked = new_browser()
+    linked.get("/login")
+    linked.post("/login/mail", {"identifier": "alice"})
+    token = login_link("alice@example.jp")
+    linked.post("/login/link", {"token": token})
+    assert "新しいパスワードを設定</h2>" in text(linked.get("/account"))
+    clock.advance(timedelta(hours=1, seconds=1))
+    assert "新しいパスワードを設定</h2>" not in text(linked.get("/account"))
+    late = linked.post("/account", {"what": "reset", "new": "lantern moss 42"})
+    assert late.status_code == 403
+    assert "1時間以内" in alert(late)
+    weak = new_browser()
+    weak.get("/login")
+    weak.post("/login/mail", {"identifier": "alice"})
+    weak.post("/login/link", {"token": login_link("alice@example.jp")})
+    weak.get("/account")
+    refused = weak.post("/account", {"what": "reset", "new": "password"})
+    assert refused.status_code == 400
+    assert "推測されやすい" in alert(refused)
+    browser.post("/logout")
+    assert new_browser().login("alice") is not None  # the old password still works

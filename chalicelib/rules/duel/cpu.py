@@ -11,9 +11,9 @@ given its RNG.
   fox; never the last werewolf while the fox may live; sparing the likely real seer and
   medium), has seer claimers divine each other while it is open which is real and else
   the most uncertain card, and sends the hunter to the likeliest real seer.
-- :func:`deceiver` (CPU-B) has the madman fake the seer with white reports (a werewolf
-  when the madman is spent) and, in fox decks, a werewolf contest the medium; frames
-  humans with the madman's black when A's public candidates make it safe; answers
+- :func:`deceiver` (CPU-B) has the madman fake the seer — a blind black in the
+  black-seer-only request, else white reports (a werewolf when the madman is spent);
+  frames humans with the madman's black when A's public candidates make it safe; answers
   `none` when named; reads which seer claimer is its madman and always guesses at a PP
   offer (a wrong guess costs nothing); and attacks the likeliest real information role
   where A's guards (public orders, the auto-guard priorities) are least likely to be,
@@ -167,7 +167,11 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
         }
     request = question["request"]
     if request["black_only"]:
-        return {"do": "answer", "claims": []}  # a blind black would too often expose a werewolf
+        if not o["madman"]:
+            return {"do": "answer", "claims": []}  # a werewolf's black would expose its own
+        # The madman's blind black: its drawn target is a human four times in five (framed),
+        # and a real seer that comes out only with a black looks no different.
+        return {"do": "answer", "claims": [{"card": "madman", "role": "seer", "oracle": BLACK}]}
     if "seer" not in request["roles"]:
         return {"do": "answer", "claims": []}
     nights = len(o["nights_alive"])
@@ -178,15 +182,9 @@ def _b_answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict
             "oracle": WHITE,
             "nights": [WHITE] * nights,
         }
-        claims = [entry]
-        pairs = {(c, r) for c, r in question["pairs"]}
-        mediums = [c for c in o["wolves"] if (c, "medium") in pairs]
-        # Only where the fox may be a second medium claimer: elsewhere, with the madman
-        # spent on the seer, a second medium claimer would mark a werewolf.
-        fox_deck = view["rules"]["deck"].get("fox", 0) > 0
-        if mediums and fox_deck and o["executions"] == 0:
-            claims.append({"card": rng.choice(mediums), "role": "medium"})
-        return {"do": "answer", "claims": claims}
+        # No werewolf contests the medium: a second medium claimer marks a werewolf or the
+        # fox, and either way the village learns where to look.
+        return {"do": "answer", "claims": [entry]}
     pairs = {(c, r) for c, r in question["pairs"]}
     fakers = [c for c in o["wolves"] if (c, "seer") in pairs]
     if not fakers:

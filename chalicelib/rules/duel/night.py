@@ -9,7 +9,7 @@ from .errors import MoveError
 from .questions import card_list, open_request
 from .reports import check_keys, divined_by, fixed_color
 from .roles import COLORS, GJ_CO_EXTRAS, WHITE, color_of, request_sort
-from .state import Duel
+from .state import Duel, copy_json
 
 # ----- A's orders (§6.1) -----
 
@@ -134,16 +134,8 @@ def order_night(duel: Duel, move: Mapping[str, Any]) -> None:
         "gj_co": gj_co,
     }
     duel.orders.append(orders)
-    duel.events.append(_copy(orders))
+    duel.events.append(copy_json(orders))
     duel.phase = "B:night"
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 # ----- B's night (§6.2) -----

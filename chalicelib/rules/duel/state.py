@@ -158,26 +158,26 @@ class Duel:
             "rules": self.rules.to_json(),
             "cards": list(self.cards),
             "alive": sorted(self.alive),
-            "oracle": _copy(self.oracle),
+            "oracle": copy_json(self.oracle),
             "fox_mode": self.fox_mode,
             "day": self.day,
             "phase": self.phase,
-            "fox_oracle": _copy(self.fox_oracle),
-            "claims": {str(c): _copy(claim) for c, claim in sorted(self.claims.items())},
+            "fox_oracle": copy_json(self.fox_oracle),
+            "claims": {str(c): copy_json(claim) for c, claim in sorted(self.claims.items())},
             "asked": [[c, r] for c, r in sorted(self.asked)],
             "whole_seer": self.whole_seer,
             "whole_hunter": self.whole_hunter,
             "black_seer_done": self.black_seer_done,
             "madman_used": self.madman_used,
-            "question": _copy(self.question),
-            "executions": _copy(self.executions),
-            "pending_pp": _copy(self.pending_pp),
-            "orders": _copy(self.orders),
-            "nights_alive": _copy(self.nights_alive),
-            "nights": _copy(self.nights),
-            "events": _copy(self.events),
-            "guesses": _copy(self.guesses),
-            "ending": _copy(self.ending),
+            "question": copy_json(self.question),
+            "executions": copy_json(self.executions),
+            "pending_pp": copy_json(self.pending_pp),
+            "orders": copy_json(self.orders),
+            "nights_alive": copy_json(self.nights_alive),
+            "nights": copy_json(self.nights),
+            "events": copy_json(self.events),
+            "guesses": copy_json(self.guesses),
+            "ending": copy_json(self.ending),
         }
 
     @classmethod
@@ -186,35 +186,35 @@ class Duel:
             rules=Rules.from_json(data["rules"]),
             cards=list(data["cards"]),
             alive=set(data["alive"]),
-            oracle=_copy(data["oracle"]),
+            oracle=copy_json(data["oracle"]),
             fox_mode=data["fox_mode"],
             day=data["day"],
             phase=data["phase"],
-            fox_oracle=_copy(data["fox_oracle"]),
-            claims={int(c): _copy(claim) for c, claim in data["claims"].items()},
+            fox_oracle=copy_json(data["fox_oracle"]),
+            claims={int(c): copy_json(claim) for c, claim in data["claims"].items()},
             asked={(c, r) for c, r in data["asked"]},
             whole_seer=data["whole_seer"],
             whole_hunter=data["whole_hunter"],
             black_seer_done=data["black_seer_done"],
             madman_used=data["madman_used"],
-            question=_copy(data["question"]),
-            executions=_copy(data["executions"]),
-            pending_pp=_copy(data["pending_pp"]),
-            orders=_copy(data["orders"]),
-            nights_alive=_copy(data["nights_alive"]),
-            nights=_copy(data["nights"]),
-            events=_copy(data["events"]),
-            guesses=_copy(data["guesses"]),
-            ending=_copy(data["ending"]),
+            question=copy_json(data["question"]),
+            executions=copy_json(data["executions"]),
+            pending_pp=copy_json(data["pending_pp"]),
+            orders=copy_json(data["orders"]),
+            nights_alive=copy_json(data["nights_alive"]),
+            nights=copy_json(data["nights"]),
+            events=copy_json(data["events"]),
+            guesses=copy_json(data["guesses"]),
+            ending=copy_json(data["ending"]),
         )
 
 
-def _copy(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
     """A deep copy of plain JSON data (lists, dicts, scalars)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [copy_json(v) for v in value]
     return value
 
 

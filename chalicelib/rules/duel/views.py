@@ -7,7 +7,7 @@ only once the game is over.
 
 from typing import Any
 
-from .state import Duel
+from .state import Duel, copy_json
 
 
 def review(duel: Duel) -> dict[str, Any]:
@@ -27,22 +27,22 @@ def public(duel: Duel) -> dict[str, Any]:
         "day": duel.day,
         "next": None if duel.phase == "end" else duel.phase,
         "alive": duel.living(),
-        "claims": {str(c): _copy(claim) for c, claim in sorted(duel.claims.items())},
+        "claims": {str(c): copy_json(claim) for c, claim in sorted(duel.claims.items())},
         "asked": [[c, r] for c, r in sorted(duel.asked)],
         "whole_seer": duel.whole_seer,
         "whole_hunter": duel.whole_hunter,
         "black_seer_done": duel.black_seer_done,
         "madman_used": duel.madman_used,
         "question": _public_question(duel),
-        "events": _copy(duel.events),
-        "ending": _copy(duel.ending),
+        "events": copy_json(duel.events),
+        "ending": copy_json(duel.ending),
     }
 
 
 def _public_question(duel: Duel) -> dict[str, Any] | None:
     if duel.question is None:
         return None
-    question: dict[str, Any] = _copy(duel.question)
+    question: dict[str, Any] = copy_json(duel.question)
     return question
 
 
@@ -53,7 +53,7 @@ def view(duel: Duel, side: str) -> dict[str, Any]:
         seen["masons"] = duel.masons
     elif side == "B":
         seen["wolves"] = duel.wolves
-        seen["guesses"] = _copy(duel.guesses)
+        seen["guesses"] = copy_json(duel.guesses)
         seen["pp_offered"] = bool(duel.pending_pp and duel.pending_pp["offered"])
         # B's own attacks: B chose them, A never sees them.
         seen["attacks"] = [{"night": n["night"], "target": n["attack"]} for n in duel.nights]
@@ -64,11 +64,3 @@ def view(duel: Duel, side: str) -> dict[str, Any]:
         seen["cards"] = list(duel.cards)
         seen["review"] = review(duel)
     return seen
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

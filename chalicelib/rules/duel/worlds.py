@@ -17,11 +17,15 @@ from typing import Any
 WOLF_FAKE = 0.3
 NO_MADMAN_CLAIM = 0.3
 COIN = 0.5  # a color B chose, seen without knowing B's plan
-BLACK_ONLY_FAKE = 0.1  # the madman sent to a black-seer-only request (a blind black)
+# The madman sent to a black-seer-only request (a blind black that frames a human four
+# times in five): as likely as any fake, since the real seer comes out there only on a
+# black first-day result.
+BLACK_ONLY_FAKE = 1.0
 # How likely a night with no death is: B attacked the fox (a claimer, or not), or a GJ.
 PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
+CURSED_ALONE = 0.3  # the fox cursed on a night with no other death
 MAX_WORLDS = 1200  # above this, a deterministic stride sample of the placements
 
 
@@ -130,6 +134,18 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
     # The fox is never a mason, the cat, the madman, nor a hunter/cat/gidra claimer.
     not_fox = {c for c, claim in claims.items() if claim["role"] in ("hunter", "cat", "gidra")}
     asked = {(c, r) for c, r in view["asked"]}
+    # A card dead at night n is the attack's victim, or the fox cursed by the real seer
+    # that night: the seer claimers that divined it then (§6.3).
+    night_of = {c: e["day"] - 1 for e in events if e["type"] == "morning" for c in e["dead"]}
+    cursers = {
+        c: [
+            s
+            for s, claim in claims.items()
+            if claim["role"] == "seer"
+            and any(r["night"] == n and r["target"] == c for r in claim.get("nights", []))
+        ]
+        for c, n in night_of.items()
+    }
     return {
         "deck": deck,
         "board": view["board"],
@@ -144,6 +160,9 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "claims": claims,
         "asked": asked,
         "madman_used": view["madman_used"],
+        "whole_seer": view["whole_seer"],
+        "night_of": night_of,
+        "cursers": cursers,
         "missing": view["rules"]["missing"],
         "fox_black": deck.get("werewolf", 0) / max(1, view["board"] - 2),
         "fox_modes": ["latent"] + [r for r in ("seer", "medium") if deck.get(r, 0)],
@@ -183,6 +202,15 @@ def _weight(
                 weight *= PEACE_ON_FOX_CLAIMER
             else:
                 weight *= PEACE_ON_FOX
+    # A fox dead at night was cursed: the real seer divined it that night, one of the
+    # claimers that did unless the seer may be latent; alone, the attack hit the fox or a GJ.
+    cursed_by: list[int] | None = None
+    if fox is not None and fox in f["night_of"]:
+        cursed_by = f["cursers"][fox]
+        if not cursed_by and f["whole_seer"]:
+            return 0.0, {}
+        if f["dead_by_night"][f["night_of"][fox]] == {fox}:
+            weight *= CURSED_ALONE
     fakes = 0
     real: dict[int, float] = {}
     by_role: dict[str, list[int]] = {}
@@ -216,6 +244,10 @@ def _weight(
             for c in claimers
             if role in ("hunter", "cat") or _reports_true(f, f["claims"][c], wolves, fox)
         ]
+        if role == "seer" and cursed_by and f["whole_seer"]:
+            true = [c for c in true if c in cursed_by]
+            if not true:
+                return 0.0, {}
         if in_deck and true:
             fakes += len(claimers) - 1
             # Which one is real: each choice makes the others the madman's (B's colors).

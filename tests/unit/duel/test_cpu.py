@@ -14,7 +14,9 @@ from chalicelib.rules.duel import PRESETS, Draws, Duel, play, preset, view
 from chalicelib.rules.duel.cpu import deceiver, deducer, random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rules.duel.simulate import main, play_game
+from chalicelib.rules.duel.worlds import beliefs
 
+from .helpers import B12
 from .test_properties import _twin
 
 MATCHUPS = [(deducer, deceiver), (deducer, random_player), (random_player, deceiver)]
@@ -75,3 +77,28 @@ def test_simulator_prints_json_last() -> None:
     (std9,) = report["duel"]
     assert set(std9) >= {"cpu_vs_cpu", "cpu_vs_random", "random_vs_cpu", "cpu_move_ms"}
     assert std9["cpu_move_ms"]["p95"] >= 0
+
+
+def _b12(moves: list[tuple[str, dict[str, object]]]) -> Duel:
+    rng = random.Random(0)
+    duel = Duel.setup(preset("12B"), Draws(rng, {"fox_mode": ["latent"]}), cards=B12)
+    for side, move in moves:
+        play(duel, side, move, rng)
+    return duel
+
+
+def test_the_deducer_reads_a_night_death_nobody_divined_as_no_fox() -> None:
+    # B12: seer 1, werewolves 4 5, fox 7. The seer divines 7 while B attacks 9: two dead.
+    duel = _b12(
+        [
+            ("A", {"do": "co", "roles": ["seer"]}),
+            ("B", {"do": "answer", "claims": []}),
+            ("A", {"do": "execute", "card": 8}),
+            ("A", {"do": "night", "divine": [{"card": 1, "to": [7]}], "guard": []}),
+            ("B", {"do": "night", "attack": 9, "divine": [], "medium": [], "guard": []}),
+        ]
+    )
+    assert sorted(duel.events[-1]["dead"]) == [7, 9]
+    known = beliefs(view(duel, "A"))
+    assert known.fox[9] == 0  # after a whole seer request only the claimed seer can curse
+    assert known.fox[7] == pytest.approx(1.0)
