@@ -111,7 +111,7 @@ def read(
     personal = rules.personal_board(board)
     owner = viewer.account_id
     if personal and inner_of is not None and inner_of != owner:
-        if not rules.others_personal_boards_open(record):
+        if not rules.others_personal_boards_open(record, viewer, now):
             raise Forbidden("この掲示板は読めません")
         owner = inner_of
     if personal and owner is None:

@@ -36,7 +36,9 @@ def build(
     chosen_board = board if board in readable else rules.public_board
     shown_day = game_day if day is None else max(0, min(day, game_day))
     inner_slot = None
-    if rules.personal_board(chosen_board) and rules.others_personal_boards_open(record):
+    if rules.personal_board(chosen_board) and rules.others_personal_boards_open(
+        record, viewer, now
+    ):
         # Every log is open (RULES §8): any character's personal board, chosen by slot.
         inner_slot = inner_of if inner_of in seats else (viewer.slot or order[0])
         page = _inner_page(record, viewer, chosen_board, inner_slot, shown_day, now, cursor)

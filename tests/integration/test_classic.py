@@ -407,3 +407,40 @@ def test_s7_an_early_close_and_a_tick_at_once_close_the_round_once(clock, rng, f
     record = load_village(vid)
     texts = [p.text for p in posts.read(record, VISITOR, "public", 2, clock()).posts]
     assert sum("第1回投票" in t for t in texts) == 1
+
+
+@pytest.mark.parametrize("heaven_sees_all", [True, False])
+def test_s6_heaven_option_the_dead_read_every_monologue_during_the_game(
+    clock, rng, five, heaven_sees_all
+):
+    vid = started_village(clock, rng, five, heaven_sees_all=heaven_sees_all)
+    to_due(vid, clock)
+    wolf = seat_of_role(vid, Role.WEREWOLF)
+    victim = next(s for s in living_seats(vid) if s != wolf)
+    writer = next(s for s in living_seats(vid) if s not in (wolf, victim))
+    posts.post(vid, account_of(vid, writer), "monologue", "ひとりごとの秘密", clock())
+    vote_all(vid, clock, lambda seat, _: victim if seat != victim else wolf)
+    to_due(vid, clock)
+    record = load_village(vid)
+    assert victim not in living_seats(vid)  # executed
+    day = game(vid).village.day
+    dead = posts.viewer_of(record, account_of(vid, victim))
+    living = posts.viewer_of(record, account_of(vid, wolf))
+    writer_account = account_of(vid, writer)
+
+    def read(viewer):
+        return [
+            p.text
+            for d in range(1, day + 1)
+            for p in posts.read(
+                record, viewer, "monologue", d, clock(), inner_of=writer_account
+            ).posts
+        ]
+
+    with pytest.raises(Forbidden):
+        read(living)  # the living never read another's monologue
+    if heaven_sees_all:
+        assert "ひとりごとの秘密" in read(dead)
+    else:
+        with pytest.raises(Forbidden):
+            read(dead)

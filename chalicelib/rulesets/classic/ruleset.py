@@ -575,9 +575,23 @@ class Classic:
             )
         ]
 
-    def others_personal_boards_open(self, village: VillageView) -> bool:
-        """Another member's monologue: once everything is readable (the epilogue)."""
-        return village.state in (State.ENDING, State.ENDED)
+    def others_personal_boards_open(
+        self, village: VillageView, viewer: Viewer, now: datetime
+    ) -> bool:
+        """Another member's monologue (§6): everyone's in the epilogue; during the game, the
+        dead's when the heaven option lets them read every board."""
+        if village.state in (State.ENDING, State.ENDED):
+            return True
+        if village.state is not State.RUNNING:
+            return False
+        game = _game(village)
+        return secrecy.can_read(
+            Board.MONOLOGUE,
+            view.viewer_of(game, viewer),
+            timeline.moment(game, now),
+            writer=None,  # someone else's
+            heaven_sees_all=game.options.heaven_sees_all,
+        )
 
     def write_refusal(
         self, village: VillageView, viewer: Viewer, board: str, now: datetime

@@ -442,7 +442,9 @@ class Mobius:
         boards = visibility.readable_boards(_game(village), _phase(village, now), viewer)
         return [b.value for b in boards]
 
-    def others_personal_boards_open(self, village: VillageView) -> bool:
+    def others_personal_boards_open(
+        self, village: VillageView, viewer: Viewer, now: datetime
+    ) -> bool:
         """Another member's inner board: only once every log is open (the ending)."""
         return village.state in (State.ENDING, State.ENDED)
 
