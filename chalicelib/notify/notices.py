@@ -24,6 +24,7 @@ class Notice:
     text: str
     html: str
     unsubscribe: str
+    concerns: bool = True
 
 
 def tidy(text: str) -> str:
@@ -103,4 +104,5 @@ def compose(
         text=tidy(render(text_template, **context)),
         html=render(html_template, **context),
         unsubscribe=unsubscribe,
+        concerns=said.concerns,
     )

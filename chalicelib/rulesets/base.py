@@ -186,6 +186,9 @@ class NoticeText:
 
     subject: str
     context: dict[str, Any] = field(default_factory=dict)
+    # Whether this mail concerns the member (README "Mail a member wants"): a member who
+    # wants only their own mail and the deadlines is not sent the others.
+    concerns: bool = True
 
 
 class RuleSet(Protocol):

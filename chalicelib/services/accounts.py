@@ -62,6 +62,9 @@ MAIL_PER_ACCOUNT = 5
 MAIL_PER_SOURCE = 10
 
 PREFERENCES = ("morning_mail", "reminder_mail")  # both on by default
+# How much game mail a member wants (README "Mail a member wants"): every update (the
+# default), only what concerns them and the deadlines, or none.
+MAIL_LEVELS = ("all", "mine", "none")
 
 PASSWORD_ADVICE = {
     "This is a top-10 common password.": "よく使われるパスワードの上位10位に入っています。",
@@ -413,6 +416,16 @@ def change_email(account_id: str, password: str, email: str, now: datetime) -> R
     owner = address_owner(address)
     token = verification_token(account_id, address, now) if owner is None else None
     return Registration(account_id, address, token, owner)
+
+
+def set_mail_level(account_id: str, level: str) -> None:
+    if level not in MAIL_LEVELS:
+        raise InvalidInput("知らない通知設定です")
+    account = _existing(account_id)
+    try:
+        store.set_mail_level(account, level)
+    except Refused as error:
+        raise Conflict("設定を保存できませんでした。もう一度お試しください") from error
 
 
 def set_preferences(account_id: str, preferences: dict[str, bool]) -> None:

@@ -116,4 +116,10 @@ def _notice(
     wanted = "reminder_mail" if item.mail_kind == "reminder" else "morning_mail"
     if not preferences.get(wanted, True):
         return None
-    return notices.compose(record, account, item.mail_kind, int(item.day), now)
+    level = account.mail_level or "all"
+    if level == "none":
+        return None
+    notice = notices.compose(record, account, item.mail_kind, int(item.day), now)
+    if notice is not None and level == "mine" and not notice.concerns:
+        return None
+    return notice

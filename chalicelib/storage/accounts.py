@@ -115,6 +115,13 @@ def set_preferences(account: AccountItem, preferences: dict[str, bool]) -> None:
         raise Refused("set_preferences") from error
 
 
+def set_mail_level(account: AccountItem, level: str) -> None:
+    try:
+        account.update(actions=[AccountItem.mail_level.set(level)])
+    except UpdateError as error:
+        raise Refused("set_mail_level") from error
+
+
 def mark_undeliverable(address: str) -> str | None:
     """The account that verified ``address``, marked never to be mailed again; None when no
     account has it (or it moved to another address meanwhile)."""

@@ -155,6 +155,9 @@ class AccountItem(Item, discriminator="account"):
     # ISO times of departures that locked
     departures: ListAttribute[str] = ListAttribute(default=list)
     preferences: MapAttribute[str, Any] = MapAttribute(default=dict)
+    # How much game mail: None or "all" (every update), "mine" (what concerns me and the
+    # deadlines), "none". Finer than, and on top of, ``preferences`` (README "Mail").
+    mail_level = UnicodeAttribute(null=True)
     undeliverable = BooleanAttribute(default=False)  # SES bounce or complaint: no more mail
     created_at = UTCDateTimeAttribute()
     version = VersionAttribute()

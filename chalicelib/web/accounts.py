@@ -163,6 +163,8 @@ def account_update(ctx: Ctx) -> Response:
                 raise BadRequest("確認を待っているメールアドレスはありません")
             done = f"{address} あてに確認メールを送り直しました"
         elif what == "preferences":
+            if "mail" in form:  # the amount of mail (absent from older forms: kept)
+                accounts.set_mail_level(account_id, form.get("mail", ""))
             accounts.set_preferences(
                 account_id, {key: form.get(key) == "on" for key in accounts.PREFERENCES}
             )

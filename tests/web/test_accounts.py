@@ -291,3 +291,20 @@ def test_a_tampered_session_cookie_is_no_session(browser, clock):
     assert page.status_code == 401
     browser.cookie = "mobius_session=garbage; other=1"
     assert browser.get("/account").status_code == 401
+
+
+def test_account_saves_how_much_game_mail(browser, clock):
+    make_account("alice", clock())
+    browser.login("alice")
+    page = text(browser.get("/account"))
+    assert 'name="mail" value="all" checked' in page  # every update by default
+    done = browser.post(
+        "/account",
+        {"what": "preferences", "mail": "mine", "morning_mail": "on", "reminder_mail": "on"},
+    )
+    assert done.status_code == 200
+    assert 'name="mail" value="mine" checked' in text(done)
+    assert load_account("alice").mail_level == "mine"
+    bad = browser.post("/account", {"what": "preferences", "mail": "lots"})
+    assert bad.status_code == 400
+    assert load_account("alice").mail_level == "mine"

@@ -622,7 +622,13 @@ class Classic:
         if context is None:
             return None
         game_day = day // 100 if day >= 100 else day
-        return NoticeText(SUBJECTS[kind].format(day=game_day), context)
+        # A morning concerns a member it killed or brings private news; every other mail
+        # (the start, a new vote round, a reminder, the ending) concerns every member.
+        morning = context.get("morning")
+        concerns = kind != "morning" or bool(
+            morning and (morning["news"] or context["name"] in morning["dead"])
+        )
+        return NoticeText(SUBJECTS[kind].format(day=game_day), context, concerns)
 
     def labels(self) -> dict[str, Any]:
         return {

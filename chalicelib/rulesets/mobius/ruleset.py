@@ -548,7 +548,7 @@ class Mobius:
             "loss_time": TIMINGS[village.pace].loss_time,
             **self.labels(),
         }
-        return NoticeText(SUBJECTS[kind].format(day=day), context)
+        return NoticeText(SUBJECTS[kind].format(day=day), context, _concerns(kind, morning, slot))
 
     def labels(self) -> dict[str, Any]:
         return {
@@ -563,6 +563,23 @@ class Mobius:
 
     def seat_label(self, slot: str) -> str:
         return labels.SLOT_LABELS[slot]
+
+
+def _concerns(kind: str, morning: Any, slot: str) -> bool:
+    """Every mail but a morning's concerns each member; a morning concerns those it killed
+    and those it brings private news (a result, a DM, their killer, their side's attack)."""
+    if kind != "morning":
+        return True
+    if morning is None:
+        return False
+    attack = morning.attack
+    return (
+        slot in morning.deaths
+        or slot in morning.results
+        or slot in morning.dms
+        or slot in morning.killers
+        or (attack is not None and slot in (attack.target, attack.attacker))
+    )
 
 
 MOBIUS = Mobius()
