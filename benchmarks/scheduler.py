@@ -63,8 +63,9 @@ def due_villages() -> dict[str, float]:
     }
 
 
-def mails_per_village_day() -> dict[str, float]:
-    """Mails sent for one 13-member short village over its first three days."""
+def mails_per_village_day(level: str = "all") -> dict[str, float]:
+    """Mails sent for one 13-member short village over its first three days, every member
+    wanting ``level`` (README "Mail a member wants")."""
     with mock_aws(), like_dynamodb():
         db.configure()
         db.create_table()
@@ -79,6 +80,8 @@ def mails_per_village_day() -> dict[str, float]:
                 f"mail{n:02d}", "bench-password", f"m{n}@example.jp", clock[0]
             ).token
             players.append(accounts.verify_email(token, clock[0]))
+            if level != "all":
+                accounts.set_mail_level(players[-1], level)
         village = villages.create_village(
             pace="short", name="計測村", now=clock[0], rng=random.Random(2)
         )
@@ -103,9 +106,11 @@ def mails_per_village_day() -> dict[str, float]:
             if load_village(village).meta.state != "running" and days:
                 break
         runtime.set_clock(runtime.system_clock)
+        if level != "all":
+            return {f"mails_per_village_day_{level}": round(_sent() / max(days, 1), 1)}
         return {"mails_per_village_day": round(_sent() / max(days, 1), 1), "days": days}
 
 
 def figures() -> dict[str, float]:
     fake_aws()
-    return {**due_villages(), **mails_per_village_day()}
+    return {**due_villages(), **mails_per_village_day(), **mails_per_village_day("mine")}

@@ -1,16 +1,17 @@
 """How much game mail a member wants (README "Mail a member wants"): every update (the
 default), only what concerns them and the deadlines, or none; for both rule sets."""
 
+from datetime import timedelta
 from types import SimpleNamespace
 
 from chalicelib.rules.classic import Role
-from chalicelib.rulesets.mobius.ruleset import _concerns
+from chalicelib.rulesets.mobius.ruleset import MOBIUS, _concerns
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts
 from chalicelib.storage.repository import load_account, load_village
 from tests.integration.classic_helpers import account_of as classic_account
 from tests.integration.classic_helpers import seat_of_role
-from tests.mail.helpers import MailBox, account_of, seat, tick
+from tests.mail.helpers import MailBox, account_of, seat, tick, touch_all
 from tests.mail.test_classic_mail import classic  # noqa: F401
 
 SHORT = TIMINGS[Pace.SHORT]
@@ -35,7 +36,9 @@ def test_the_level_defaults_to_every_update_and_is_checked(players, clock):
         raise AssertionError("an unknown level was accepted")
 
 
-def test_mobius_mine_gets_the_start_and_none_gets_nothing(players, clock, rng, village):
+def test_mobius_mine_gets_the_start_and_only_mornings_that_concern_them(
+    players, clock, rng, village
+):
     seated = seat(village, players, clock)
     mine, nothing = players[1:7], players[7]
     for account in mine:
@@ -46,6 +49,20 @@ def test_mobius_mine_gets_the_start_and_none_gets_nothing(players, clock, rng, v
     tick(clock, rng)  # the start
     got = {account_of(m) for m in box.new()}
     assert got == set(seated.values()) - {nothing}
+    start = clock()
+    for minutes in (50, 60):  # the members stay (RULES §9) until the first morning
+        clock.now = start + timedelta(minutes=minutes)
+        touch_all(village, seated, clock)
+        tick(clock, rng)
+    record = load_village(village)
+    assert record.day == 2
+    slot_of = {a: s for s, a in seated.items()}
+    said = {a: MOBIUS.notice(record, slot_of[a], "morning", 2, clock()) for a in mine}
+    concerned = {a for a, notice in said.items() if notice is not None and notice.concerns}
+    got = {account_of(m) for m in box.new() if "朝になりました" in m.subject}
+    assert got - set(mine) == set(seated.values()) - set(mine) - {nothing}
+    assert got & set(mine) == concerned
+    assert set(mine) - concerned  # a plain morning brings some members nothing of their own
 
 
 def test_mobius_a_morning_concerns_its_dead_and_those_with_news():

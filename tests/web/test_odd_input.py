@@ -136,6 +136,7 @@ ACCOUNT_FORM = {
     "email": ("new@example.jp", ADDRESSES),
     "morning_mail": ("on",),
     "reminder_mail": ("on",),
+    "mail": ("all", "mine", "none"),
 }
 ROUTES = [
     Route("GET", "/healthz"),
