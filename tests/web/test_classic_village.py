@@ -165,6 +165,8 @@ def test_epilogue_opens_each_members_monologue(clock, new_browser, browser):
     seat = seated(vid)["bb3"]
     page = text(browser.get(f"/villages/{vid}", board="monologue", of=seat, day=2))
     assert "だれの独り言" in page and "ひとりごとの中身" in page
+    # The links within the page keep whose monologue it is.
+    assert f"?board=monologue&amp;of={seat}&amp;day=2#latest" in page
 
 
 def test_lounge_offers_no_takeover_seats_in_a_running_classic_village(clock, new_browser, browser):
