@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--name", required=True)
     make.add_argument("--first-update", help="最初の更新（ISO 8601、時差なしなら日本時間）")
     make.add_argument("--character-set", default=DEFAULT_CHARACTER_SET, choices=CHARACTER_SETS)
-    make.add_argument("--rules", default=rulesets.DEFAULT, choices=sorted(rulesets.REGISTRY))
+    make.add_argument("--rules", default=rulesets.DEFAULT, choices=sorted(rulesets.PLACES))
     classic = make.add_argument_group("人狼BBS式（--rules classic）の設定")
     classic.add_argument("--opening", action="store_true", default=None, help="1日目（投票なし）")
     classic.add_argument(

@@ -7,7 +7,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from . import labels, rulesets
+from . import labels
 from .clock import jst
 
 # Locally the templates sit at the project root; in the Lambda package vendor/templates
@@ -27,7 +27,6 @@ def environment() -> Environment:
     env.globals.update(
         pace_label=labels.PACE_LABELS,
         state_label=labels.STATE_LABELS,
-        rules_label=rulesets.labels(),
     )
     return env
 

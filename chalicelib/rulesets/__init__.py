@@ -1,26 +1,37 @@
 """The one registry of rule sets: a village's ``rules`` name to the object owning its game.
 
 Adding a game is adding a package here with an object implementing ``base.RuleSet`` and one
-line in ``REGISTRY`` (README: "How to add a rule set"). Nothing else names a game.
+line in ``PLACES`` (README: "How to add a rule set"). Nothing else names a game.
+
+A rule set's package is imported the first time a village of it is met, so a Lambda that
+serves only Mobius villages never pays the classic engine's import at its cold start.
 """
 
+from functools import cache
+from importlib import import_module
+
 from .base import RuleSet
-from .classic.ruleset import CLASSIC
-from .mobius.ruleset import MOBIUS
 
 DEFAULT = "mobius"  # villages stored before rule sets had names play Mobius
 
-REGISTRY: dict[str, RuleSet] = {MOBIUS.name: MOBIUS, CLASSIC.name: CLASSIC}
+# name -> (module, the rule set object's name in it)
+PLACES: dict[str, tuple[str, str]] = {
+    "mobius": (f"{__name__}.mobius.ruleset", "MOBIUS"),
+    "classic": (f"{__name__}.classic.ruleset", "CLASSIC"),
+}
 
 
+@cache
 def get(name: str | None) -> RuleSet:
     """The rule set of that name (a village without one: ``DEFAULT``)."""
     try:
-        return REGISTRY[name or DEFAULT]
+        module, attribute = PLACES[name or DEFAULT]
     except KeyError:
         raise ValueError(f"unknown rule set: {name}") from None
+    rules: RuleSet = getattr(import_module(module), attribute)
+    return rules
 
 
 def labels() -> dict[str, str]:
-    """Each rule set's name as the lounge shows it."""
-    return {name: rules.label for name, rules in REGISTRY.items()}
+    """Each rule set's name as the lounge shows it (imports every rule set)."""
+    return {name: get(name).label for name in PLACES}

@@ -75,7 +75,7 @@ def create_village(
         raise InvalidInput(f"村の名前は1〜{MAX_NAME}文字にしてください")
     if character_set not in CHARACTER_SETS:
         raise InvalidInput("そのキャラクターセットはありません")
-    if rules not in rulesets.REGISTRY:
+    if rules not in rulesets.PLACES:
         raise InvalidInput("そのルールはありません")
     game_rules = rulesets.get(rules)
     try:

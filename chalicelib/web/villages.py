@@ -7,6 +7,7 @@ from typing import Any
 
 from chalice import Response
 
+from .. import rulesets
 from ..rulesets.base import VISITOR
 from ..services import actions, posts, villages
 from ..services.errors import ServiceError
@@ -41,7 +42,9 @@ def lounge(ctx: Ctx) -> Response:
         sections = {
             s: villages.lounge(s, limit=10, free_only=s == "opening") for s in LOUNGE_STATES
         }
-    return ctx.page("lounge.html", sections=sections, single=bool(state))
+    return ctx.page(
+        "lounge.html", sections=sections, single=bool(state), rules_label=rulesets.labels()
+    )
 
 
 def _require_member(ctx: Ctx, village_id: str) -> str:

@@ -2,8 +2,11 @@
 (no storage): what an update step decides."""
 
 import random
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,3 +80,15 @@ def test_a_step_works_on_its_own_copy_of_the_game():
     step = MOBIUS.step(view, NOW)
     assert game.day == 1 and step.game.day == 2
     assert step.seal_day == 1 and step.happenings[0] == "morning"
+
+
+def test_a_rule_set_is_imported_only_when_a_village_of_it_is_met():
+    """A cold start serving Mobius villages does not import the classic engine."""
+    probe = (
+        "import sys, app; from chalicelib import rulesets; "
+        "assert 'chalicelib.rules.classic' not in sys.modules; "
+        "rulesets.get('mobius'); assert 'chalicelib.rules.classic' not in sys.modules; "
+        "rulesets.get('classic'); assert 'chalicelib.rules.classic' in sys.modules"
+    )
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", probe], cwd=root, check=True)
