@@ -91,11 +91,13 @@ class LookItem(Item, discriminator="look"):
 
     Apart from META so that moving it writes about a hundred bytes, not the game; in the
     index under ``LOOK#<shard>`` sorted by that time; deleted when the village closes. Every
-    move is conditioned on the time read (``gsi1sk``), so a join that needs an earlier look
-    and a scheduler setting a later one cannot undo each other.
+    write counts itself in ``moves``, and the scheduler and joins write only if it is
+    unchanged since their read: a join needing an earlier look and a scheduler that read
+    the village before the join cannot undo each other.
     """
 
     village_id = UnicodeAttribute()
+    moves = NumberAttribute(default=0)
 
 
 class MemberItem(Item, discriminator="member"):

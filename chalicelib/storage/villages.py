@@ -280,17 +280,27 @@ def claim_slot(
 
 
 def _look_by(t: TransactWrite, record: VillageRecord, when: datetime) -> None:
-    """The scheduler looks by ``when``: moved earlier if need be, else checked unchanged."""
+    """The scheduler looks by ``when`` (moved earlier if need be); counted as a move even when
+    it stays, so that a scheduler that read the village before this join cannot set a later
+    look over it (``set_next_look``)."""
     look = record.look
     wanted = time_key(when)
     if look is None:  # stored before LOOK items (decisions 54): start one
         t.save(_look(record.village_id, when), condition=LookItem.pk.does_not_exist())
-    elif look.gsi1sk is None or wanted < look.gsi1sk:
-        t.update(
-            look, actions=[LookItem.gsi1sk.set(wanted)], condition=LookItem.gsi1sk == look.gsi1sk
-        )
-    else:
-        t.condition_check(LookItem, look.pk, look.sk, condition=LookItem.gsi1sk == look.gsi1sk)
+        return
+    t.update(
+        look,
+        actions=[
+            LookItem.gsi1sk.set(min(wanted, str(look.gsi1sk or wanted))),
+            LookItem.moves.add(1),
+        ],
+        condition=_unmoved(look),
+    )
+
+
+def _unmoved(look: LookItem) -> Any:
+    """The LOOK item as read: no move since (``moves`` counts them)."""
+    return LookItem.moves == look.moves
 
 
 @dataclass(frozen=True)
@@ -461,7 +471,16 @@ def _save_meta(
             VillageItem.next_update.set(step.next_update),
             VillageItem.gsi1sk.set(state_sk(step.next_update, vid)),
         ]
-        t.save(_look(vid, step.next_update))
+        # A move like any other: a scheduler or a join that read the look before it retries.
+        t.update(
+            LookItem(village_pk(vid), LOOK_SK),
+            actions=[
+                LookItem.village_id.set(vid),
+                LookItem.gsi1pk.set(look_key(vid)),
+                LookItem.gsi1sk.set(time_key(step.next_update)),
+                LookItem.moves.add(1),
+            ],
+        )
     else:
         actions += [
             VillageItem.next_update.remove(),
@@ -628,9 +647,9 @@ def villages_in_state(
     merged from the state's shards.
 
     ``start``: the state and the sort key (``gsi1sk``) of the last village of the page before:
-    a place in the merged order (sort keys end in the village id, so they are unique). Each shard is read
-    a few items at a time, the first page of every shard at once: a page costs one query per
-    shard, and another only for a shard that holds more than its share of the page.
+    a place in the merged order (sort keys end in the village id, so they are unique).
+    Each shard is read a few items at a time, the first page of every shard at once: a page
+    costs one query per shard, and another only for a shard holding more than its share.
     """
     ensure_configured()
     after = start["gsi1sk"]["S"] if start else None
@@ -706,13 +725,16 @@ def owe_reminders(
 
 def set_next_look(record: VillageRecord, when: datetime) -> None:
     """When the scheduler must look at the village again: the LOOK item alone (a hundred
-    bytes; META and its game are not written), conditioned on the time read."""
+    bytes; META and its game are not written), unless it moved since the read."""
     look = record.look
     wanted = time_key(when)
     if look is None or wanted == look.gsi1sk:
         return  # closed (or stored before LOOK items: its next step starts one)
     with suppress(UpdateError):  # moved meanwhile (a join, a step): that move stands
-        look.update(actions=[LookItem.gsi1sk.set(wanted)], condition=LookItem.gsi1sk == look.gsi1sk)
+        look.update(
+            actions=[LookItem.gsi1sk.set(wanted), LookItem.moves.add(1)],
+            condition=_unmoved(look),
+        )
 
 
 def claim_hourly_village(hour: str, now: datetime) -> bool:
