@@ -113,7 +113,7 @@ def _reschedule(record: VillageRecord, now: datetime) -> None:
         times.append(at)
     idle_at = villages.first_idle_at(record)
     if idle_at is not None:
-        times.append(max(idle_at, now + IDLE_RETRY) if idle_at <= now else idle_at)
+        times.append(idle_at if idle_at > now else now + IDLE_RETRY)
     store.set_next_look(record, min(times))
 
 

@@ -10,6 +10,7 @@ from chalicelib.rules import SLOTS
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, villages
 from chalicelib.storage import villages as store
+from chalicelib.storage.errors import Refused
 from chalicelib.storage.keys import (
     SHARDS,
     outbox_index_key,
@@ -202,3 +203,23 @@ def test_a_duplicated_look_at_the_idle_moment_departs_once(players, clock, rng):
     assert record.meta.version == version
     assert record.meta.occupied == 0
     assert load_account(players[0]).holds.as_dict() == {}
+
+
+def test_a_member_idle_but_not_departed_is_looked_at_again_in_5_minutes(
+    players, clock, rng, monkeypatch
+):
+    """A departure that keeps losing its races leaves the member idle: the village is looked at
+    again a little later, not on every tick."""
+    created = clock()
+    village = villages.create_village(pace="long", name="村", now=created, rng=rng)
+    seat(village, players[:1], clock)
+
+    def always_lost(*args, **kwargs):
+        raise Refused("raced")
+
+    monkeypatch.setattr(villages, "_depart", always_lost)
+    clock.now = created + LONG.idle_limit
+    scheduler.process_village(village, clock())
+    assert load_village(village).slot_of(players[0]) == SLOTS[0]
+    assert look_of(village) == time_key(clock() + scheduler.IDLE_RETRY)
+    assert scheduler.due_village_ids(clock() + timedelta(minutes=1)) == []
