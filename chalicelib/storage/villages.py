@@ -220,9 +220,9 @@ def claim_slot(
 
     ``open_seats``: the running village's vacant living seats afterwards; ``look_by``: the
     scheduler must look in by then (the newcomer's first moment to be idle), unless it
-    already does sooner. The LOOK item is conditioned on the time read either way: a later
-    time set since the read (by a scheduler that did not know of this join) refuses the join,
-    which is retried.
+    already does sooner. The LOOK item is written either way, conditioned on its moves as
+    read: a look moved since (by a scheduler that did not know of this join) refuses the
+    join, which is retried.
     """
     meta = record.meta
     member = record.members[slot]
