@@ -164,6 +164,9 @@ def figures() -> dict[str, int]:
             view_village(village, grant, now, touch=True)
         result["view_village_with_access"] = sum(calls.values())
         result["quick_link"] = quick_link(village, players[4], now)
+        with counting() as calls:
+            villages.lounge("running")
+        result["lounge_page"] = sum(calls.values())  # one query per shard, all at once
         for account, slot in zip(players, SLOTS, strict=True):
             if slot != target:
                 actions.save_actions(village, account, {"pray": target}, now)

@@ -1,5 +1,7 @@
-"""The scheduler at scale, on moto: 1,000 due villages in one tick, and mails per village-day."""
+"""The scheduler on moto: 1,000 due villages in one tick, mails per village-day, how often a
+village is looked at and what moving its next look writes."""
 
+import math
 import random
 import time
 from datetime import UTC, datetime, timedelta
@@ -14,6 +16,7 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
 from chalicelib.services import accounts, actions, scheduler, villages
 from chalicelib.storage import db
+from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_village
 from devserver.moto_local import like_dynamodb
 
@@ -111,6 +114,91 @@ def mails_per_village_day(level: str = "all") -> dict[str, float]:
         return {"mails_per_village_day": round(_sent() / max(days, 1), 1), "days": days}
 
 
+def item_bytes(raw: dict) -> int:
+    """An item's size as DynamoDB bills it: each attribute's name and value (numbers about
+    one byte per two digits, maps and lists 3 bytes plus their elements)."""
+
+    def value(typed: dict) -> int:
+        ((kind, content),) = typed.items()
+        if kind == "S":
+            return len(content.encode())
+        if kind == "N":
+            return len(content.lstrip("-").replace(".", "")) // 2 + 1
+        if kind == "BOOL" or kind == "NULL":
+            return 1
+        if kind == "M":
+            return 3 + sum(len(k.encode()) + value(v) for k, v in content.items())
+        if kind == "L":
+            return 3 + sum(1 + value(v) for v in content)
+        raise ValueError(kind)
+
+    return sum(len(name.encode()) + value(typed) for name, typed in raw.items())
+
+
+def index_writes(size: int) -> int:
+    """Write units for one item write that moves the item's index key: the table's write, and
+    the index entry deleted and put again (all of it projected), 1 KB each."""
+    return 3 * math.ceil(size / 1024)
+
+
+def looks_and_schedule_writes() -> dict[str, float]:
+    """A 13-member long village over three days from its start, five members looking in every
+    four hours (in turn): how many times a day the worker looks at it, and what one move of
+    its next look writes (before: the village item with its game, which carried the index
+    key; now: the LOOK item). The worker is run at each look the index asks for, as the
+    minute tick would, until day 3 ends or the game does; the sizes are those of its last day."""
+    with mock_aws(), like_dynamodb():
+        db.configure()
+        db.create_table()
+        boto3.client("ses", region_name=REGION).verify_email_identity(
+            EmailAddress="noreply@mobius.example"
+        )
+        now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
+        players = []
+        for n in range(13):
+            token = accounts.register(f"look{n:02d}", "bench-password", f"l{n}@example.jp", now)
+            players.append(accounts.verify_email(token.token, now))
+        village = villages.create_village(pace="long", name="計測村", now=now, rng=random.Random(3))
+        for n, slot in enumerate(SLOTS):
+            villages.join(village, players[n], slot, YAMAZATO[n].key, now)
+        start = load_village(village).meta.next_update
+        end = start + timedelta(days=3)
+        visits = [now + timedelta(hours=4 * n, minutes=7) for n in range(30)]
+        looks = turn = 0
+        sizes = (0, 0)
+        look = start
+        while True:
+            record = load_village(village)
+            if record.look is None:  # the game ended
+                break
+            meta = VillageItem._get_connection().get_item(record.meta.pk, "META")["Item"]
+            sizes = (item_bytes(meta), item_bytes(record.look.serialize()))
+            look = datetime.fromisoformat(str(record.look.gsi1sk).replace("Z", "+00:00"))
+            if look > end:
+                break
+            while visits and visits[0] < look:  # the members who look in before it
+                for _ in range(5):
+                    villages.touch(village, players[turn % 13], visits[0])
+                    turn += 1
+                visits.pop(0)
+            looks += look >= start
+            scheduler.process_village(village, look)
+        days = (min(look, end) - start) / timedelta(days=1)
+        meta, size = sizes
+        return {
+            "looks_per_long_village_day": round(looks / days, 1),
+            "schedule_change_bytes_before": meta,
+            "schedule_change_bytes": size,
+            "schedule_change_write_units_before": index_writes(meta),
+            "schedule_change_write_units": index_writes(size),
+        }
+
+
 def figures() -> dict[str, float]:
     fake_aws()
-    return {**due_villages(), **mails_per_village_day(), **mails_per_village_day("mine")}
+    return {
+        **due_villages(),
+        **mails_per_village_day(),
+        **mails_per_village_day("mine"),
+        **looks_and_schedule_writes(),
+    }

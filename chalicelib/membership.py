@@ -138,7 +138,7 @@ def last_access(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> datetime |
     return max(known) if known else None
 
 
-def idle_members(
+def idle_times(
     state: State,
     rules: SeatRules,
     seats: Mapping[str, Seat],
@@ -147,13 +147,14 @@ def idle_members(
     dead: frozenset[str],
     day: int,
     day_started_at: datetime | None,
-    now: datetime,
-) -> list[str]:
-    """Members due for auto-departure (RULES §9) at ``now``, in seat order."""
+) -> dict[str, datetime]:
+    """When each member who can be auto-departed (RULES §9) becomes due, as things stand, in
+    seat order: idle at ``now`` are those whose time is not after it. A login or a save only
+    moves a member's time later; the scheduler looks at the earliest one."""
     if state not in (State.OPENING, State.RUNNING):
-        return []
+        return {}
     saves = list(saved_at)
-    idle = []
+    due = {}
     for slot, seat in seats.items():
         if seat.account_id is None:
             continue
@@ -161,19 +162,15 @@ def idle_members(
             continue  # the dead no longer hold the game up ([decided], docs/decisions.md)
         seen = last_access(seat, saves) or joined[slot]
         if state is State.OPENING:
-            limit = rules.opening_idle_limit
+            due[slot] = seen + rules.opening_idle_limit
+        elif (
+            rules.first_access_limit is not None
+            and day_started_at is not None
+            and seen < day_started_at
+            and day == 1
+        ):
+            # A short village wants every member back soon after day 1's start.
+            due[slot] = day_started_at + rules.first_access_limit
         else:
-            limit = rules.idle_limit
-            if (
-                rules.first_access_limit is not None
-                and day_started_at is not None
-                and seen < day_started_at
-                and day == 1
-            ):
-                # A short village wants every member back soon after day 1's start.
-                if now - day_started_at >= rules.first_access_limit:
-                    idle.append(slot)
-                continue
-        if now - seen >= limit:
-            idle.append(slot)
-    return idle
+            due[slot] = seen + rules.idle_limit
+    return due

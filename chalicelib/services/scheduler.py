@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from .. import rulesets
 from ..clock import JST
-from ..rulesets.base import ACTIVE_STATES, Pace, State
+from ..rulesets.base import ACTIVE_STATES, Pace
 from ..storage import villages as store
 from ..storage.models import VillageItem
 from ..storage.repository import VillageRecord, village_header
@@ -21,8 +21,9 @@ from . import outbox, update, villages
 from .unit import Unit
 
 LONG_VILLAGE_HOURS = (3, 9, 15, 21)  # JST (RULES §2)
-# How often a village with members is looked at for idle members (RULES §9 timers).
-IDLE_CHECK = {Pace.LONG: timedelta(hours=1), Pace.SHORT: timedelta(minutes=5)}
+# A member idle but not departed (the departure kept losing races) is looked at again after
+# this, rather than on every tick.
+IDLE_RETRY = timedelta(minutes=5)
 
 
 def due_village_ids(now: datetime) -> list[str]:
@@ -100,15 +101,19 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
 
 
 def _reschedule(record: VillageRecord, now: datetime) -> None:
-    """Sets when the scheduler must look again: update, reminder or idle check."""
+    """Sets when the scheduler must look again: the update, the reminder or the first moment
+    a member can be idle, whichever comes first. Nothing in between can make an earlier look
+    needed but a join, which moves the look itself (``store.claim_slot``'s ``look_by``):
+    logins and saves only make members idle later."""
     if record.state not in ACTIVE_STATES or record.next_update is None:
         return
     times = [record.next_update]
     at, _ = record.rules.reminder(record, now)
     if at is not None and at > now and record.meta.reminded_day < record.rules.reminder_key(record):
         times.append(at)
-    if villages.occupied(record) and record.state is not State.ENDING:
-        times.append(now + IDLE_CHECK[record.pace])
+    idle_at = villages.first_idle_at(record)
+    if idle_at is not None:
+        times.append(idle_at if idle_at > now else now + IDLE_RETRY)
     store.set_next_look(record, min(times))
 
 

@@ -11,7 +11,7 @@ from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
 from ..rulesets.base import CLOSED_STATES, NotNow, Pace, State, SystemPost
 from ..storage import villages as store
 from ..storage.errors import Refused
-from ..storage.keys import state_key
+from ..storage.keys import is_state_sk
 from ..storage.models import AccountItem, VillageItem
 from ..storage.repository import VillageRecord, load_account, plain
 from . import sessions
@@ -116,7 +116,7 @@ class LoungePage:
 def lounge(
     state: str, cursor: str | None = None, limit: int = 20, free_only: bool = False
 ) -> LoungePage:
-    """Villages in one state, in the order the scheduler looks at them (ended: latest first).
+    """Villages in one state, soonest update first (closed: latest closed first).
 
     ``free_only``: only villages with a free slot (the lounge's opening list).
     """
@@ -124,15 +124,7 @@ def lounge(
         state_ = State(state)
     except ValueError:
         raise InvalidInput("村の状態の指定が正しくありません") from None
-    start = decode_cursor(
-        cursor,
-        {
-            "pk": lambda pk: pk.startswith("V#"),
-            "sk": "META".__eq__,
-            "gsi1pk": state_key(state_).__eq__,
-            "gsi1sk": lambda _: True,
-        },
-    )
+    start = decode_cursor(cursor, {"state": state_.value.__eq__, "gsi1sk": is_state_sk})
     page = store.villages_in_state(
         state_.value,
         limit,
@@ -211,7 +203,7 @@ def _join(
             persona=persona_key, speech_ban_until=now + rules.opening_speech_ban
         )
         open_seats = None
-        look_by = now + rules.opening_idle_limit  # an idle check by the time it could be idle
+        look_by = now + rules.opening_idle_limit  # the newcomer's first moment to be idle
     else:
         # A takeover plays the character as it is: the persona stays. A character nobody has
         # played yet gets the persona the newcomer chooses, like a join in the opening.
@@ -220,7 +212,7 @@ def _join(
             public_ban_until=now + rules.public_ban_on_takeover,
         )
         open_seats = membership.open_seats(seats, dead) - 1
-        look_by = None
+        look_by = now + rules.idle_limit
     try:
         game = record.rules.on_join(record, slot, now)
     except NotNow as error:
@@ -343,7 +335,16 @@ def touch_checking_session(
 
 def idle_members(record: VillageRecord, now: datetime) -> list[str]:
     """Members due for auto-departure (RULES §9) at ``now``."""
-    return membership.idle_members(
+    return [slot for slot, at in _idle_times(record).items() if at <= now]
+
+
+def first_idle_at(record: VillageRecord) -> datetime | None:
+    """The first moment a member can be auto-departed as things stand (None: nobody can)."""
+    return min(_idle_times(record).values(), default=None)
+
+
+def _idle_times(record: VillageRecord) -> dict[str, datetime]:
+    return membership.idle_times(
         record.state,
         record.rules.seat_rules(record.pace),
         record.seats(),
@@ -352,7 +353,6 @@ def idle_members(record: VillageRecord, now: datetime) -> list[str]:
         record.dead() if record.state is State.RUNNING else frozenset(),
         record.day,
         record.day_started_at,
-        now,
     )
 
 

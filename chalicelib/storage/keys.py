@@ -1,9 +1,14 @@
 """Every key of the one table, in one place (docs/access-patterns.md)."""
 
 import hashlib
+import re
 from datetime import UTC, datetime
 
-OUTBOX_INDEX_KEY = "OUTBOX"
+# The index's busy keys (villages by state, due looks, owed mail) are each spread over this
+# many partitions by a stable hash of the village id, so 10,000 villages stepping in the same
+# minute do not all write one index partition (docs/decisions.md 53).
+SHARDS = 16
+LOOK_SK = "LOOK"
 
 
 def village_pk(village_id: str) -> str:
@@ -34,8 +39,50 @@ def email_pk(email: str) -> str:
     return f"E#{email}"
 
 
-def state_key(state: str) -> str:
-    return f"STATE#{state}"
+def shard_of(village_id: str) -> int:
+    """A village's index shard: the same in every process (Python's ``hash`` is not)."""
+    return int(hashlib.sha256(village_id.encode()).hexdigest()[:8], 16) % SHARDS
+
+
+def state_key(state: str, village_id: str) -> str:
+    """The lounge's index partition of a village in ``state``."""
+    return f"STATE#{state}#{shard_of(village_id)}"
+
+
+def state_keys(state: str) -> list[str]:
+    return [f"STATE#{state}#{n}" for n in range(SHARDS)]
+
+
+def state_sk(moment: datetime, village_id: str) -> str:
+    """The lounge's order: by next update (closed: by close time), then by id, so that one
+    sort key marks a place in the merged shards."""
+    return f"{time_key(moment)}#{village_id}"
+
+
+_STATE_SK = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z#\w{1,64}")
+
+
+def is_state_sk(value: str) -> bool:
+    """Whether ``value`` is a lounge sort key (a page cursor names one)."""
+    return _STATE_SK.fullmatch(value) is not None
+
+
+def look_key(village_id: str) -> str:
+    """The due-look index partition of an active village's LOOK item."""
+    return f"LOOK#{shard_of(village_id)}"
+
+
+def look_keys() -> list[str]:
+    return [f"LOOK#{n}" for n in range(SHARDS)]
+
+
+def outbox_index_key(village_id: str) -> str:
+    """The index partition listing a village's owed mail until it is sent."""
+    return f"OUTBOX#{shard_of(village_id)}"
+
+
+def outbox_index_keys() -> list[str]:
+    return [f"OUTBOX#{n}" for n in range(SHARDS)]
 
 
 def time_key(moment: datetime) -> str:

@@ -23,9 +23,13 @@ from pynamodb.attributes import (
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
+from .keys import SHARDS
+
 
 class ByState(GlobalSecondaryIndex):
-    """Villages by state, ordered by next update: the lounge and the scheduler's due query."""
+    """Sparse, its keys sharded (keys.SHARDS): villages by state in the order of their next
+    update (the lounge), active villages' LOOK items by the time they are due (the
+    scheduler), owed mail by the time it is due (the outbox)."""
 
     class Meta:
         index_name = "gsi1"
@@ -40,6 +44,7 @@ class Item(Model):
         table_name = "mobius"  # replaced by configure()
         region = "ap-northeast-1"
         host: str | None = None  # None: the real AWS endpoint
+        max_pool_connections = SHARDS  # the shards are queried at once (storage/shards.py)
 
     pk = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True)
@@ -56,8 +61,9 @@ class Item(Model):
 class VillageItem(Item, discriminator="village"):
     """sk = "META": the village, its game state (rules JSON) and its clock.
 
-    ``gsi1sk`` is the next time the scheduler must look at the village: its next
-    update, reminder or idle check, whichever comes first (closed: the close time).
+    In the index under ``STATE#<state>#<shard>`` (the lounge), sorted by ``<next update or
+    close time>#<id>``: written only by what writes META anyway (a step, a join, a
+    departure). When the scheduler looks next is the small ``LookItem``'s.
     """
 
     village_id = UnicodeAttribute()
@@ -77,6 +83,21 @@ class VillageItem(Item, discriminator="village"):
     seed = NumberAttribute()  # the game's draws: Random(f"{seed}:{day}") each night
     game = JSONAttribute()
     version = VersionAttribute()
+
+
+class LookItem(Item, discriminator="look"):
+    """sk = "LOOK": when the scheduler must look at an active village next (its update, its
+    reminder or the first moment a member can be idle, whichever comes first).
+
+    Apart from META so that moving it writes about a hundred bytes, not the game; in the
+    index under ``LOOK#<shard>`` sorted by that time; deleted when the village closes. Every
+    write counts itself in ``moves``, and the scheduler and joins write only if it is
+    unchanged since their read: a join needing an earlier look and a scheduler that read
+    the village before the join cannot undo each other.
+    """
+
+    village_id = UnicodeAttribute()
+    moves = NumberAttribute(default=0)
 
 
 class MemberItem(Item, discriminator="member"):
@@ -203,7 +224,7 @@ class OutboxItem(Item, discriminator="outbox"):
 
     Only which mail is owed: the text is made at send time (notify/notices.py).
 
-    While not sent, ``gsi1pk = OUTBOX`` lists it for the next tick (a sparse index).
+    While not sent, ``gsi1pk = OUTBOX#<shard>`` lists it for the next tick (a sparse index).
     """
 
     village_id = UnicodeAttribute()
@@ -220,6 +241,7 @@ class OutboxItem(Item, discriminator="outbox"):
 
 MODELS = (
     VillageItem,
+    LookItem,
     MemberItem,
     PresenceItem,
     DayItem,

@@ -6,15 +6,22 @@ from datetime import datetime, timedelta
 from pynamodb.exceptions import UpdateError
 
 from .db import ensure_configured
-from .keys import OUTBOX_INDEX_KEY, account_pk, outbox_index_sk, outbox_pk, time_key
+from .keys import account_pk, outbox_index_keys, outbox_index_sk, outbox_pk, time_key
 from .models import AccountItem, OutboxItem
+from .shards import each_shard
 
 
 def due_mail(now: datetime, limit: int) -> list[OutboxItem]:
-    """Owed mails whose (next) attempt is due; the sparse index sorts them by that time."""
+    """Owed mails whose (next) attempt is due, oldest first, at most ``limit``: the sparse
+    index sorts each shard by that time; the shards are queried at once and merged."""
     ensure_configured()
-    due = OutboxItem.gsi1sk <= f"{time_key(now)}#~"
-    return list(OutboxItem.by_state.query(OUTBOX_INDEX_KEY, due, limit=limit))
+
+    def shard(key: str) -> list[OutboxItem]:
+        due = OutboxItem.gsi1sk <= f"{time_key(now)}#~"
+        return list(OutboxItem.by_state.query(key, due, limit=limit))
+
+    found = [item for items in each_shard(outbox_index_keys(), shard) for item in items]
+    return sorted(found, key=lambda item: str(item.gsi1sk))[:limit]
 
 
 def pending_mail_of(village_id: str) -> list[OutboxItem]:

@@ -18,7 +18,7 @@ from ..personas import persona
 from ..rulesets.base import Bans, Pace, RuleSet, Seat, State
 from .db import ensure_configured
 from .keys import account_pk, village_pk
-from .models import AccountItem, DayItem, Item, MemberItem, PresenceItem, VillageItem
+from .models import AccountItem, DayItem, Item, LookItem, MemberItem, PresenceItem, VillageItem
 
 
 def plain(value: Any) -> dict[str, Any]:
@@ -38,6 +38,7 @@ class VillageRecord:
     members: dict[str, MemberItem]
     presences: dict[str, PresenceItem]
     days: dict[int, DayItem] = field(default_factory=dict)
+    look: LookItem | None = None  # when the scheduler looks next (None: closed)
 
     @property
     def village_id(self) -> str:
@@ -160,6 +161,7 @@ def load_village(village_id: str) -> VillageRecord | None:
     members: dict[str, MemberItem] = {}
     presences: dict[str, PresenceItem] = {}
     days: dict[int, DayItem] = {}
+    look = None
     for item in Item.query(village_pk(village_id), consistent_read=True):
         if isinstance(item, VillageItem):
             meta = item
@@ -169,9 +171,11 @@ def load_village(village_id: str) -> VillageRecord | None:
             presences[item.account_id] = item
         elif isinstance(item, DayItem):
             days[int(item.day)] = item
+        elif isinstance(item, LookItem):
+            look = item
     if meta is None:
         return None
-    return VillageRecord(meta, members, presences, days)
+    return VillageRecord(meta, members, presences, days, look)
 
 
 def village_header(meta: VillageItem) -> VillageRecord:

@@ -6,8 +6,10 @@ reload and look again, or tell the player.
 """
 
 import contextlib
+import heapq
+import itertools
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -17,16 +19,20 @@ from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
-from ..rulesets.base import ACTIVE_STATES, Step, SystemPost
+from ..rulesets.base import Step, SystemPost
 from .db import ensure_configured, transaction
 from .errors import Refused, TransactionRefused
 from .keys import (
-    OUTBOX_INDEX_KEY,
+    LOOK_SK,
+    SHARDS,
     VILLAGE_SEQUENCE,
     account_pk,
     auto_village_pk,
     board_pk,
     day_sk,
+    look_key,
+    look_keys,
+    outbox_index_key,
     outbox_index_sk,
     outbox_pk,
     outbox_sk,
@@ -35,6 +41,8 @@ from .keys import (
     session_sk,
     slot_sk,
     state_key,
+    state_keys,
+    state_sk,
     time_key,
     village_pk,
 )
@@ -42,6 +50,7 @@ from .models import (
     AccountItem,
     CounterItem,
     DayItem,
+    LookItem,
     MemberItem,
     OutboxItem,
     PostItem,
@@ -50,6 +59,7 @@ from .models import (
     VillageItem,
 )
 from .repository import VillageRecord, plain
+from .shards import each_shard
 
 POST_INTERVAL = timedelta(seconds=5)  # one post per member per 5 s
 STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
@@ -105,7 +115,7 @@ def _owed(village_id: str, day: int, kind: str, account_id: str, now: datetime) 
         status="pending",
         attempts=0,
         created_at=now,
-        gsi1pk=OUTBOX_INDEX_KEY,
+        gsi1pk=outbox_index_key(village_id),
         gsi1sk=outbox_index_sk(now, village_id),
     )
 
@@ -117,6 +127,16 @@ def owed_items(record: VillageRecord, day: int, kind: str, now: datetime) -> lis
         for member in record.members.values()
         if member.account_id is not None
     ]
+
+
+def _look(village_id: str, when: datetime) -> LookItem:
+    return LookItem(
+        village_pk(village_id),
+        LOOK_SK,
+        village_id=village_id,
+        gsi1pk=look_key(village_id),
+        gsi1sk=time_key(when),
+    )
 
 
 def _new_day(village_id: str, day: int) -> DayItem:
@@ -162,11 +182,12 @@ def create_village(
         occupied=0,
         seed=seed,
         game=game,
-        gsi1pk=state_key("opening"),
-        gsi1sk=time_key(first_update),
+        gsi1pk=state_key("opening", village_id),
+        gsi1sk=state_sk(first_update, village_id),
     )
     with transaction() as t:
         t.save(meta, condition=VillageItem.pk.does_not_exist())
+        t.save(_look(village_id, first_update))
         for slot in seats:
             t.save(
                 MemberItem(village_pk(village_id), slot_sk(slot), village_id=village_id, slot=slot)
@@ -198,7 +219,10 @@ def claim_slot(
     village per pace per account (the hold), only while the village takes members.
 
     ``open_seats``: the running village's vacant living seats afterwards; ``look_by``: the
-    scheduler must look in by then (an idle check), unless it already does sooner.
+    scheduler must look in by then (the newcomer's first moment to be idle), unless it
+    already does sooner. The LOOK item is written either way, conditioned on its moves as
+    read: a look moved since (by a scheduler that did not know of this join) refuses the
+    join, which is retried.
     """
     meta = record.meta
     member = record.members[slot]
@@ -208,10 +232,6 @@ def claim_slot(
         meta_actions.append(VillageItem.game.set(game))
     if open_seats is not None:
         meta_actions.append(VillageItem.open_seats.set(open_seats))
-    if look_by is not None:
-        key = time_key(look_by)
-        if meta.gsi1sk is None or key < meta.gsi1sk:
-            meta_actions.append(VillageItem.gsi1sk.set(key))
     member_actions: list[Action] = [
         MemberItem.account_id.set(account.account_id),
         MemberItem.joined_at.set(now),
@@ -236,6 +256,8 @@ def claim_slot(
                 actions=meta_actions,
                 condition=VillageItem.state.is_in("opening", "running"),
             )
+            if look_by is not None:
+                _look_by(t, record, look_by)
             t.update(
                 member, actions=member_actions, condition=MemberItem.account_id.does_not_exist()
             )
@@ -255,6 +277,30 @@ def claim_slot(
             )
     except TransactWriteError as error:
         raise TransactionRefused("claim_slot", error) from error
+
+
+def _look_by(t: TransactWrite, record: VillageRecord, when: datetime) -> None:
+    """The scheduler looks by ``when`` (moved earlier if need be); counted as a move even when
+    it stays, so that a scheduler that read the village before this join cannot set a later
+    look over it (``set_next_look``)."""
+    look = record.look
+    wanted = time_key(when)
+    if look is None:  # stored before LOOK items (decisions 54): start one
+        t.save(_look(record.village_id, when), condition=LookItem.pk.does_not_exist())
+        return
+    t.update(
+        look,
+        actions=[
+            LookItem.gsi1sk.set(min(wanted, str(look.gsi1sk or wanted))),
+            LookItem.moves.add(1),
+        ],
+        condition=_unmoved(look),
+    )
+
+
+def _unmoved(look: LookItem) -> Any:
+    """The LOOK item as read: no move since (``moves`` counts them)."""
+    return LookItem.moves == look.moves
 
 
 @dataclass(frozen=True)
@@ -409,25 +455,39 @@ def commit_step(
 def _save_meta(
     t: TransactWrite, record: VillageRecord, step: Step, game: Any, open_seats: int
 ) -> None:
-    """The village's new state; the item's version is the condition."""
+    """The village's new state (the item's version is the condition) and the scheduler's next
+    look: its next update (the worker then moves it earlier if a reminder or an idle member
+    is due sooner), none once it is closed."""
     state = step.state.value
+    vid = record.village_id
     actions: list[Action] = [
         VillageItem.state.set(state),
         VillageItem.game.set(game),
-        VillageItem.gsi1pk.set(state_key(state)),
+        VillageItem.gsi1pk.set(state_key(state, vid)),
         VillageItem.open_seats.set(open_seats),
     ]
     if step.next_update is not None:
         actions += [
             VillageItem.next_update.set(step.next_update),
-            VillageItem.gsi1sk.set(time_key(step.next_update)),
+            VillageItem.gsi1sk.set(state_sk(step.next_update, vid)),
         ]
+        # A move like any other: a scheduler or a join that read the look before it retries.
+        t.update(
+            LookItem(village_pk(vid), LOOK_SK),
+            actions=[
+                LookItem.village_id.set(vid),
+                LookItem.gsi1pk.set(look_key(vid)),
+                LookItem.gsi1sk.set(time_key(step.next_update)),
+                LookItem.moves.add(1),
+            ],
+        )
     else:
         actions += [
             VillageItem.next_update.remove(),
             VillageItem.closed_at.set(step.at),
-            VillageItem.gsi1sk.set(time_key(step.at)),
+            VillageItem.gsi1sk.set(state_sk(step.at, vid)),
         ]
+        t.delete(LookItem(village_pk(vid), LOOK_SK))
     if step.day_started_at is not None:
         actions.append(VillageItem.day_started_at.set(step.day_started_at))
     t.update(record.meta, actions=actions)
@@ -583,34 +643,70 @@ def villages_in_state(
     latest_first: bool,
     free_only: bool = False,
 ) -> Page:
-    """The lounge: villages in one state, by the time the scheduler looks at them next."""
+    """The lounge: villages in one state by next update (closed: latest closed first),
+    merged from the state's shards.
+
+    ``start``: the state and the sort key (``gsi1sk``) of the last village of the page before:
+    a place in the merged order (sort keys end in the village id, so they are unique).
+    Each shard is read a few items at a time, the first page of every shard at once: a page
+    costs one query per shard, and another only for a shard holding more than its share.
+    """
     ensure_configured()
-    result = VillageItem.by_state.query(
-        state_key(state),
-        scan_index_forward=not latest_first,
-        limit=limit,
-        filter_condition=(
-            (VillageItem.occupied < VillageItem.seats)
-            | (VillageItem.seats.does_not_exist() & (VillageItem.occupied < STORED_BEFORE_SEATS))
+    after = start["gsi1sk"]["S"] if start else None
+    page_size = 2 * -(-(limit + 1) // SHARDS)  # twice a shard's share of the page
+
+    def shard(key: str) -> Iterator[VillageItem]:
+        condition = None
+        if after is not None:
+            condition = VillageItem.gsi1sk < after if latest_first else VillageItem.gsi1sk > after
+        return iter(
+            VillageItem.by_state.query(
+                key,
+                condition,
+                scan_index_forward=not latest_first,
+                page_size=page_size,
+                filter_condition=(
+                    (VillageItem.occupied < VillageItem.seats)
+                    | (
+                        VillageItem.seats.does_not_exist()
+                        & (VillageItem.occupied < STORED_BEFORE_SEATS)
+                    )
+                )
+                if free_only
+                else None,
+            )
         )
-        if free_only
-        else None,
-        last_evaluated_key=start,
-    )
-    items = list(result)
-    return Page(items, result.last_evaluated_key)
+
+    def first_page(key: str) -> list[Iterator[VillageItem]]:
+        results = shard(key)
+        head = next(results, None)
+        return [] if head is None else [itertools.chain([head], results)]
+
+    shards = [results for found in each_shard(state_keys(state), first_page) for results in found]
+    merged = heapq.merge(*shards, key=lambda v: str(v.gsi1sk), reverse=latest_first)
+    items = list(itertools.islice(merged, limit + 1))
+    if len(items) <= limit:
+        return Page(items, None)
+    items = items[:limit]
+    return Page(items, {"state": {"S": state}, "gsi1sk": {"S": items[-1].gsi1sk}})
 
 
 def due_village_ids(now: datetime) -> list[str]:
-    """Active villages whose next look (update, reminder or idle check) is due."""
+    """Active villages whose next look (update, reminder or idle member) is due, most overdue
+    first: every shard's LOOK items, queried at once."""
     ensure_configured()
-    ids = []
-    for state in ACTIVE_STATES:
-        for item in VillageItem.by_state.query(
-            state_key(state), VillageItem.gsi1sk <= time_key(now), attributes_to_get=["village_id"]
-        ):
-            ids.append(item.village_id)
-    return ids
+
+    def shard(key: str) -> list[LookItem]:
+        return list(
+            LookItem.by_state.query(
+                key,
+                LookItem.gsi1sk <= time_key(now),
+                attributes_to_get=["village_id", "gsi1sk"],
+            )
+        )
+
+    due = [look for found in each_shard(look_keys(), shard) for look in found]
+    return [str(look.village_id) for look in sorted(due, key=lambda look: str(look.gsi1sk))]
 
 
 def owe_reminders(
@@ -628,12 +724,17 @@ def owe_reminders(
 
 
 def set_next_look(record: VillageRecord, when: datetime) -> None:
-    """When the scheduler must look at the village again (the due index's sort key)."""
+    """When the scheduler must look at the village again: the LOOK item alone (a hundred
+    bytes; META and its game are not written), unless it moved since the read."""
+    look = record.look
     wanted = time_key(when)
-    if wanted == record.meta.gsi1sk:
-        return
-    with suppress(UpdateError):  # changed meanwhile: that change set its own time
-        record.meta.update(actions=[VillageItem.gsi1sk.set(wanted)])
+    if look is None or wanted == look.gsi1sk:
+        return  # closed (or stored before LOOK items: its next step starts one)
+    with suppress(UpdateError):  # moved meanwhile (a join, a step): that move stands
+        look.update(
+            actions=[LookItem.gsi1sk.set(wanted), LookItem.moves.add(1)],
+            condition=_unmoved(look),
+        )
 
 
 def claim_hourly_village(hour: str, now: datetime) -> bool:
@@ -658,4 +759,5 @@ def seat_count(meta: VillageItem) -> int:
 
 def opening_villages() -> list[VillageItem]:
     ensure_configured()
-    return list(VillageItem.by_state.query(state_key("opening")))
+    found = each_shard(state_keys("opening"), lambda key: list(VillageItem.by_state.query(key)))
+    return [village for shard in found for village in shard]

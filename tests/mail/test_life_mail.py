@@ -16,7 +16,7 @@ from chalicelib.rulesets.mobius.ruleset import ABILITY
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace, deadline_of
 from chalicelib.rulesets.mobius.visibility import private
 from chalicelib.services import actions, villages
-from chalicelib.storage.keys import state_key
+from chalicelib.storage.keys import state_keys
 from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_account, load_village
 from tests.integration.helpers import cast_of
@@ -220,5 +220,5 @@ def test_a_short_village_lives_and_ends_through_the_scheduler(village, players, 
     tick_until(clock, rng, clock() + timedelta(hours=2), step=timedelta(minutes=30))
     assert load_village(village).meta.version == version
     assert box.new() == []
-    ended = list(VillageItem.by_state.query(state_key("ended")))
+    ended = [v for key in state_keys("ended") for v in VillageItem.by_state.query(key)]
     assert [v.village_id for v in ended] == [village]

@@ -17,7 +17,7 @@ from chalicelib.clock import JST
 from chalicelib.rulesets.base import VISITOR
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import posts, scheduler, villages
-from chalicelib.storage.keys import state_key
+from chalicelib.storage.keys import state_keys
 from chalicelib.storage.models import OutboxItem, VillageItem
 from chalicelib.storage.repository import load_village
 from tests.integration.conftest import make_account
@@ -34,7 +34,8 @@ def public_texts(village_id: str, day: int, now) -> list[str]:
 
 
 def long_villages(state: str = "opening") -> list[VillageItem]:
-    return [v for v in VillageItem.by_state.query(state_key(state)) if v.pace == "long"]
+    villages_in = (v for key in state_keys(state) for v in VillageItem.by_state.query(key))
+    return [v for v in villages_in if v.pace == "long"]
 
 
 # ----- finding what is due -----

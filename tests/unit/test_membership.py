@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 from chalicelib.membership import (
     Applicant,
-    idle_members,
+    idle_times,
     join_refusal,
     last_access,
     lock_length,
@@ -109,26 +109,55 @@ def test_s9_access_is_the_later_of_login_and_save():
     assert last_access(seat("a", "ann"), []) is None
 
 
+def idle_members(*facts, now):
+    """Who is idle at ``now``: those whose idle time is not after it."""
+    return [slot for slot, at in idle_times(*facts).items() if at <= now]
+
+
 def test_s9_idle_members_in_the_opening_after_24_hours():
     given = seats(seat("a", "ann", seen=NOW - timedelta(hours=24)), seat("b", "ben", seen=NOW))
     joined = {"a": NOW - timedelta(days=2), "b": NOW - timedelta(days=2)}
-    idle = idle_members(State.OPENING, RULES, given, joined, [], frozenset(), 0, None, NOW)
+    idle = idle_members(State.OPENING, RULES, given, joined, [], frozenset(), 0, None, now=NOW)
     assert idle == ["a"]
 
 
 def test_decision_12_the_dead_are_never_auto_departed():
     given = seats(seat("a", "ann", seen=NOW - timedelta(hours=5)))
     joined = {"a": NOW - timedelta(days=1)}
-    args = (joined, [], frozenset({"a"}), 2, NOW - timedelta(hours=1), NOW)
-    assert idle_members(State.RUNNING, RULES, given, *args) == []
+    args = (joined, [], frozenset({"a"}), 2, NOW - timedelta(hours=1))
+    assert idle_members(State.RUNNING, RULES, given, *args, now=NOW) == []
 
 
 def test_s9_short_village_wants_every_member_back_soon_after_day_1():
     start = NOW - timedelta(minutes=10)
     given = seats(seat("a", "ann", seen=start - timedelta(minutes=1)), seat("b", "ben", seen=NOW))
     joined = {"a": start - timedelta(hours=1), "b": start - timedelta(hours=1)}
-    assert idle_members(State.RUNNING, RULES, given, joined, [], frozenset(), 1, start, NOW) == [
-        "a"
-    ]
+    assert idle_members(
+        State.RUNNING, RULES, given, joined, [], frozenset(), 1, start, now=NOW
+    ) == ["a"]
     early = NOW - timedelta(minutes=1)
-    assert idle_members(State.RUNNING, RULES, given, joined, [], frozenset(), 1, start, early) == []
+    assert (
+        idle_members(State.RUNNING, RULES, given, joined, [], frozenset(), 1, start, now=early)
+        == []
+    )
+
+
+def test_s9_idle_times_name_the_exact_moment_each_member_becomes_idle():
+    """The scheduler looks at a village at the earliest of these, not every hour."""
+    start = NOW - timedelta(minutes=10)
+    given = seats(
+        seat("a", "ann", seen=start - timedelta(minutes=1)),  # day 1: back by start + 10 min
+        seat("b", "ben", seen=NOW),  # saved later still: the later time counts
+        seat("c", "cid", seen=NOW - timedelta(minutes=30)),  # dead: never idle
+        seat("d"),  # vacant
+    )
+    joined = {"a": start - timedelta(hours=1), "b": start, "c": start}
+    saves = [{"b": (NOW + timedelta(minutes=5)).isoformat()}]
+    due = idle_times(State.RUNNING, RULES, given, joined, saves, frozenset({"c"}), 1, start)
+    assert due == {
+        "a": start + RULES.first_access_limit,
+        "b": NOW + timedelta(minutes=5) + RULES.idle_limit,
+    }
+    opening = idle_times(State.OPENING, RULES, given, joined, [], frozenset(), 0, None)
+    assert opening["c"] == NOW - timedelta(minutes=30) + RULES.opening_idle_limit
+    assert idle_times(State.ENDING, RULES, given, joined, [], frozenset(), 3, start) == {}
