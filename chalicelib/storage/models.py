@@ -107,7 +107,8 @@ class PresenceItem(Item, discriminator="presence"):
 
 
 class DayItem(Item, discriminator="day"):
-    """sk = "DAY#<nnn>": every member's choices for that day's night.
+    """sk = "DAY#<nnn>" while open, "ARCHIVE#<nnn>" once sealed: every member's choices for
+    that day's night.
 
     Saves update one map entry each (no lost update between members); ``saves``
     counts them so the update can tell a save that slipped in after its read.
@@ -117,6 +118,9 @@ class DayItem(Item, discriminator="day"):
     day = NumberAttribute()
     choices: MapAttribute[str, Any] = MapAttribute(default=dict)  # slot -> {key: slot}
     saved_at: MapAttribute[str, Any] = MapAttribute(default=dict)  # slot -> ISO time
+    # The day before's ``saved_at``, carried over when it was sealed: the idle check's
+    # evidence without reading an archived day.
+    previous_saved_at: MapAttribute[str, Any] = MapAttribute(default=dict)
     saves = NumberAttribute(default=0)
     sealed = BooleanAttribute(default=False)
 

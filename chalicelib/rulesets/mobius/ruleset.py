@@ -407,7 +407,7 @@ class Mobius:
             return {}
         game = _game(village)
         shown = {}
-        for slot, data in village.saved_days().get(day, {}).items():
+        for slot, data in village.recorded(day).items():
             keys = visibility.choices_shown(game, viewer, slot)
             visible = {k: v for k, v in data.items() if k in keys}
             if visible:
