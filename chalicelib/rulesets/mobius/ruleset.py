@@ -486,7 +486,7 @@ class Mobius:
             for slot in SLOTS
         ]
         deadline = self.deadline(village)
-        chronicle = visibility.full_record(game, phase, village.saved_days())
+        chronicle = visibility.full_record(game, phase, village.saved_days)
         context: dict[str, Any] = {
             "phase": phase.value,
             "deadline": deadline,
