@@ -57,37 +57,65 @@ def _units(size: int, consistent: bool) -> float:
     return units if consistent else units / 2
 
 
+@dataclass(frozen=True)
+class Read:
+    """One read request: its operation, the partition it read (the first one of a batch),
+    its units and the sort keys of the items it returned."""
+
+    operation: str
+    pk: str
+    units: float
+    keys: tuple[str, ...]
+
+
 @dataclass
 class Reads:
-    """What the reads of a block returned: units, items, and each item's sort key and size."""
+    """Every read request of a block."""
 
-    units: float = 0.0
-    items: list[tuple[str, int]] = field(default_factory=list)  # (sk, size)
+    requests: list[Read] = field(default_factory=list)
 
-    def keys(self) -> list[str]:
-        return [sk for sk, _ in self.items]
+    @property
+    def units(self) -> float:
+        return sum(r.units for r in self.requests)
+
+    def keys(self, pk_prefix: str = "") -> list[str]:
+        """The sort keys of the items read from partitions starting with ``pk_prefix``."""
+        return [k for r in self.requests if r.pk.startswith(pk_prefix) for k in r.keys]
 
 
-def _account(reads: Reads, operation: str, kwargs: dict[str, Any], answer: dict[str, Any]) -> None:
+def _partition(operation: str, kwargs: dict[str, Any]) -> str:
+    if operation == "Query":
+        # The hash key's condition comes first in PynamoDB's key condition, so its value does.
+        values = kwargs.get("ExpressionAttributeValues", {})
+        return next((v["S"] for v in values.values() if "S" in v), "")
+    if operation == "GetItem":
+        return str(kwargs["Key"]["pk"]["S"])
+    if operation == "BatchGetItem":
+        return str(next(iter(kwargs["RequestItems"].values()))["Keys"][0]["pk"]["S"])
+    return ""
+
+
+def _sized(operation: str, kwargs: dict[str, Any], answer: dict[str, Any]) -> Read | None:
     consistent = bool(kwargs.get("ConsistentRead"))
     if operation in ("Query", "Scan"):
         items = answer.get("Items", [])
-        reads.units += _units(sum(item_size(i) for i in items), consistent)
+        units = _units(sum(item_size(i) for i in items), consistent)
     elif operation == "GetItem":
         items = [answer["Item"]] if "Item" in answer else []
-        reads.units += _units(item_size(items[0]) if items else 0, consistent)
+        units = _units(item_size(items[0]) if items else 0, consistent)
     elif operation == "BatchGetItem":
         items = [i for found in answer.get("Responses", {}).values() for i in found]
         asked = sum(len(t["Keys"]) for t in kwargs["RequestItems"].values())
         consistent = all(t.get("ConsistentRead") for t in kwargs["RequestItems"].values())
-        sized = [_units(item_size(i), consistent) for i in items]
-        reads.units += sum(sized) + _units(0, consistent) * (asked - len(items))
+        units = sum(_units(item_size(i), consistent) for i in items)
+        units += _units(0, consistent) * (asked - len(items))
     elif operation == "TransactGetItems":
         items = [r["Item"] for r in answer.get("Responses", []) if "Item" in r]
-        reads.units += sum(2 * _units(item_size(i), True) for i in items)
+        units = sum(2 * _units(item_size(i), True) for i in items)
     else:
-        return
-    reads.items += [(i.get("sk", {}).get("S", ""), item_size(i)) for i in items]
+        return None
+    keys = tuple(i.get("sk", {}).get("S", "") for i in items)
+    return Read(operation, _partition(operation, kwargs), units, keys)
 
 
 @contextmanager
@@ -98,7 +126,9 @@ def reading() -> Iterator[Reads]:
 
     def sized(self: Connection, operation_name: str, operation_kwargs: dict) -> dict:
         answer = original(self, operation_name, operation_kwargs)
-        _account(reads, operation_name, operation_kwargs, answer)
+        read = _sized(operation_name, operation_kwargs, answer)
+        if read is not None:
+            reads.requests.append(read)
         return answer
 
     Connection._make_api_call = sized  # type: ignore[method-assign]
