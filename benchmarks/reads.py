@@ -9,6 +9,7 @@ day 1 and its last day measured. ``whole_partition`` is what the read of the who
 partition (what every request did before) costs on the same table.
 """
 
+import contextlib
 import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -167,6 +168,75 @@ def _prayer(record: VillageRecord, account: str) -> dict[str, str]:
     return {"pray": record.game.legal_targets(slot, "pray")[0]}
 
 
+def _classic_talk(village: str, now: datetime) -> None:
+    record = load_village(village)
+    speakers = [record.seats()[seat].account_id for seat in _living_seats(record)]
+    for n in range(POSTS_PER_DAY):
+        posts.post(village, speakers[n % len(speakers)], "public", f"{n}番目です。" * 3, now)
+        now += timedelta(seconds=6)
+
+
+def _play_classic_turn(village: str, rng: random.Random, now: datetime) -> None:
+    """Every living member votes (by day) or uses its ability (by night) on a drawn target,
+    the wolves on one prey. Choices the rules refuse are skipped."""
+    record = load_village(village)
+    game = record.game
+    engine = game.village
+    living = {c: game.seats[c] for c in engine.living() if c in game.seats}
+    account_of = {seat: record.seats()[seat].account_id for seat in living.values()}
+    prey = rng.choice([c for c in engine.living() if engine.roles[c] != "werewolf"])
+    for character, seat in living.items():
+        if engine.voting:
+            choices = {"vote": rng.choice([s for c, s in living.items() if c != character])}
+        else:
+            choices = {}
+            for ability in engine.choice_keys(character):
+                targets = engine.choice_targets(character, ability)
+                if targets:
+                    hunt = ability == "attack" and prey in targets
+                    target = prey if hunt else rng.choice(targets)
+                    choices[str(ability)] = game.seats.get(target, target)
+        with contextlib.suppress(ServiceError):
+            actions.save_actions(village, account_of[seat], choices, now)
+
+
+def classic(players: list[str], now: datetime) -> dict[str, Any]:
+    """A 16-player short classic village played to its end: its first and last day measured
+    (each at the day's first vote round, after the day's talk)."""
+    rng = random.Random(16)
+    village = villages.create_village(
+        pace="short", name="計測BBS村", now=now, rng=random.Random(4), rules="classic"
+    )
+    for n, account in enumerate(players):
+        villages.join(village, account, f"s{n + 1}", YAMAZATO[n].key, now)
+    for account in players:
+        actions.prologue(village, account, "start", None, now)
+    days: dict[int, dict[str, float]] = {}
+    while (record := load_village(village)).state.value == "running":
+        engine = record.game.village
+        now += timedelta(minutes=1)
+        before = (engine.day, engine.phase, engine.round)
+        if engine.voting and engine.round == 1 and engine.day not in days:
+            _classic_talk(village, now)
+            now += timedelta(minutes=3)
+            living = [a for a in players if (s := record.slot_of(a)) and s in _living_seats(record)]
+            vote = {"vote": record.slot_of(living[0])}
+            days[engine.day] = _use_cases(village, *living[:2], living[1], vote, now)
+        _play_classic_turn(village, rng, now)
+        after = load_village(village)
+        moved = after.game.village
+        if after.state.value == "running" and (moved.day, moved.phase, moved.round) == before:
+            now = max(now, after.meta.next_update)
+            update.advance(village, now)
+    first, last = min(days), max(days)
+    return {"first_day": first, "last_day": last, "day_first": days[first], "day_last": days[last]}
+
+
+def _living_seats(record: VillageRecord) -> set[str]:
+    game = record.game
+    return {game.seats[c] for c in game.village.living() if c in game.seats}
+
+
 def figures() -> dict[str, Any]:
     fake_aws()
     with mock_aws(), like_dynamodb():
@@ -178,9 +248,9 @@ def figures() -> dict[str, Any]:
                 accounts.register(f"reads{n:02d}", "bench-password", f"r{n}@example.jp", now).token,
                 now,
             )
-            for n in range(13)
+            for n in range(16)
         ]
-        return {"mobius": mobius(players, now)}
+        return {"mobius": mobius(players[:13], now), "classic": classic(players, now)}
 
 
 if __name__ == "__main__":
