@@ -188,7 +188,7 @@ class VillageRecord:
     def recent_saves(self) -> list[dict[str, str]]:
         """When each member last saved, today and on the day before (the open day carries the
         sealed day's times): the idle check's evidence. Saves of earlier days are a whole
-        turn or more old, never recent enough to count (docs/decisions.md 61)."""
+        turn or more old, never recent enough to count (docs/decisions.md 62)."""
         return [
             times
             for item in self.open_days.values()
