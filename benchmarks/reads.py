@@ -38,7 +38,9 @@ def _village_units(reads: Reads) -> float:
     return sum(r.units for r in reads.requests if r.pk.startswith("V#"))
 
 
-def _use_cases(village: str, viewer: str, poster: str, saver: str, choices: dict, now: datetime):
+def _use_cases(
+    village: str, viewer: str, poster: str, saver: str, choices: dict[str, str], now: datetime
+) -> dict[str, float]:
     """RRU of a member's page view (with its session), a post and a save: every read, and the
     village's own (META, members, days, presences) apart from the session and the board."""
     grant = sessions.open_session(viewer, now)
@@ -63,8 +65,8 @@ def _whole_partition(village: str) -> float:
 
 
 def _play_mobius_day(village: str, players: list[str], rng: random.Random, now: datetime) -> None:
-    """Every living member saves what a player would (targets drawn from the legal ones) and
-    a few of them talk."""
+    """Every living member saves what a player would (targets drawn from the legal ones), and
+    they talk: ``POSTS_PER_DAY`` posts."""
     record = load_village(village)
     game = record.game
     for account in players:
@@ -145,12 +147,10 @@ def mobius(players: list[str], now: datetime) -> dict[str, Any]:
             result["day_1"] = _use_cases(village, *living[:3], _prayer(record, living[2]), later)
         _play_mobius_day(village, players, rng, now + timedelta(hours=2))
         ahead = load_village(village)
-        game = ahead.rules.parse(ahead.meta.game)
-        trial = ahead.rules.step(ahead, ahead.meta.next_update)
-        if trial.state.value != "running":
+        if ahead.rules.step(ahead, ahead.meta.next_update).state.value != "running":
             break  # the next night ends the game: age the village from this day
         update.advance(village, ahead.meta.next_update)
-        last_running = game.day + 1
+        last_running = ahead.game.day + 1
     result["played_days"] = last_running
     _age_to(village, DAY)
     now = load_village(village).meta.day_started_at + timedelta(hours=5)  # after the last posts
