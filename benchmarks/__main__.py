@@ -2,7 +2,7 @@
 
 import json
 
-from . import classic, duel, package, requests, rules, scheduler, startup
+from . import classic, duel, package, reads, requests, rules, scheduler, startup
 
 
 def main() -> int:
@@ -10,6 +10,7 @@ def main() -> int:
         "rules": rules.figures(),
         "classic": classic.figures(),
         "requests": requests.figures(),
+        "reads": reads.figures(),
         "scheduler": scheduler.figures(),
         "startup": startup.figures(),
         "duel": duel.figures(),

@@ -38,7 +38,7 @@ def save_actions(
         raise Forbidden(str(error)) from error
     except ValueError as error:
         raise InvalidInput(str(error)) from error
-    if record.day not in record.days:
+    if record.day not in record.open_days:
         raise Conflict("日付が変わりました。ページを読み込み直してください")
     try:
         saved = store.save_choices(record, record.day, slot, choices, now)

@@ -12,8 +12,8 @@ from ..rulesets.base import CLOSED_STATES, NotNow, Pace, State, SystemPost
 from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.keys import is_state_sk
-from ..storage.models import AccountItem, VillageItem
-from ..storage.repository import VillageRecord, load_account, plain
+from ..storage.models import AccountItem, PresenceItem, VillageItem
+from ..storage.repository import VillageRecord, load_account, load_joiner, plain
 from . import sessions
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
@@ -160,22 +160,27 @@ def join(
 ) -> None:
     """Takes a free slot (RULES §9) with a persona; refused with the reason."""
     unit = unit or Unit()
-    account = load_account(account_id)
+    account, presence = load_joiner(account_id, village_id)
     if account is None:
         raise NotFound("アカウントが見つかりません")
     record = unit.require(village_id)
     try:
-        _join(record, account, slot, persona_key, now)
+        _join(record, account, presence, slot, persona_key, now)
     except Refused:
         unit.reload(village_id)  # lost a race: look again
         raise
 
 
 def _join(
-    record: VillageRecord, account: AccountItem, slot: str, persona_key: str, now: datetime
+    record: VillageRecord,
+    account: AccountItem,
+    presence: PresenceItem | None,
+    slot: str,
+    persona_key: str,
+    now: datetime,
 ) -> None:
+    """``presence``: the account's in this village, if it ever joined (read with it)."""
     state, pace, seats = record.state, record.pace, record.seats()
-    presence = record.presences.get(account.account_id)
     applicant = membership.Applicant(
         account.account_id, bool(account.email_verified), account.lock_until, plain(account.holds)
     )
@@ -349,7 +354,7 @@ def _idle_times(record: VillageRecord) -> dict[str, datetime]:
         record.rules.seat_rules(record.pace),
         record.seats(),
         {slot: m.joined_at for slot, m in record.members.items() if m.joined_at is not None},
-        [plain(day.saved_at) for day in record.days.values()],
+        record.recent_saves(),
         record.dead() if record.state is State.RUNNING else frozenset(),
         record.day,
         record.day_started_at,

@@ -19,12 +19,25 @@ def day_sk(day: int) -> str:
     return f"DAY#{day:03d}"
 
 
+# A village's hot read is the range ``sk >= OPEN_FROM``: the open day, META and the members.
+# A sealed day moves below it (``archived_day_sk``), and presences sort below it too, so the
+# read does not grow with the days played (docs/decisions.md 60).
+OPEN_FROM = "DAY#"
+ARCHIVE_PREFIX = "ARCHIVE#"
+PRESENCE_PREFIX = "ACCOUNT#"
+
+
+def archived_day_sk(day: int) -> str:
+    """A sealed day, read only by what needs past days (the full record, past-day tabs)."""
+    return f"{ARCHIVE_PREFIX}{day:03d}"
+
+
 def slot_sk(slot: str) -> str:
     return f"SLOT#{slot}"
 
 
 def presence_sk(account_id: str) -> str:
-    return f"ACCOUNT#{account_id}"
+    return f"{PRESENCE_PREFIX}{account_id}"
 
 
 def account_pk(account_id: str) -> str:

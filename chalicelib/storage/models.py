@@ -6,12 +6,15 @@ runner and in ``infra/``. The table name, region and endpoint are set by
 :func:`chalicelib.storage.db.configure` at first use, never at import time.
 """
 
+import base64
+import json
+import zlib
 from typing import Any
 
 from pynamodb.attributes import (
+    Attribute,
     BooleanAttribute,
     DiscriminatorAttribute,
-    JSONAttribute,
     ListAttribute,
     MapAttribute,
     NumberAttribute,
@@ -20,10 +23,32 @@ from pynamodb.attributes import (
     UTCDateTimeAttribute,
     VersionAttribute,
 )
+from pynamodb.constants import STRING
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
 from .keys import SHARDS
+
+
+class GameAttribute(Attribute[Any]):
+    """A rule set's game state: compact JSON, zlib-compressed, in base64.
+
+    Every request reads it and it keeps every night's history, so it is the one part of the
+    hot read that grows with the game: compressed it grows about a fifth as fast
+    (docs/decisions.md 61). Plain JSON, as stored before, still reads: base64 never starts
+    with ``{``.
+    """
+
+    attr_type = STRING
+
+    def serialize(self, value: Any) -> str:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return base64.b64encode(zlib.compress(text.encode(), 9)).decode("ascii")
+
+    def deserialize(self, value: str) -> Any:
+        if value.startswith("{"):
+            return json.loads(value)
+        return json.loads(zlib.decompress(base64.b64decode(value)))
 
 
 class ByState(GlobalSecondaryIndex):
@@ -81,7 +106,7 @@ class VillageItem(Item, discriminator="village"):
     open_seats = NumberAttribute(default=0)  # running: vacant living characters (the lounge)
     reminded_day = NumberAttribute(default=0)  # the last day whose reminder is owed
     seed = NumberAttribute()  # the game's draws: Random(f"{seed}:{day}") each night
-    game = JSONAttribute()
+    game = GameAttribute()
     version = VersionAttribute()
 
 
@@ -128,7 +153,8 @@ class PresenceItem(Item, discriminator="presence"):
 
 
 class DayItem(Item, discriminator="day"):
-    """sk = "DAY#<nnn>": every member's choices for that day's night.
+    """sk = "DAY#<nnn>" while open, "ARCHIVE#<nnn>" once sealed: every member's choices for
+    that day's night.
 
     Saves update one map entry each (no lost update between members); ``saves``
     counts them so the update can tell a save that slipped in after its read.
@@ -138,6 +164,9 @@ class DayItem(Item, discriminator="day"):
     day = NumberAttribute()
     choices: MapAttribute[str, Any] = MapAttribute(default=dict)  # slot -> {key: slot}
     saved_at: MapAttribute[str, Any] = MapAttribute(default=dict)  # slot -> ISO time
+    # The day before's ``saved_at``, carried over when it was sealed: the idle check's
+    # evidence without reading an archived day.
+    previous_saved_at: MapAttribute[str, Any] = MapAttribute(default=dict)
     saves = NumberAttribute(default=0)
     sealed = BooleanAttribute(default=False)
 

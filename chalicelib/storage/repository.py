@@ -1,9 +1,12 @@
 """Loading: the village aggregate in one query, an account by id.
 
 A ``VillageRecord`` is what one request knows of a village: its items as read, and its
-game parsed once (by the village's rule set) on first use. It is read-only: changes go
-through the intention-named writes of ``storage.villages``, after which the unit of work
-reloads the village on purpose.
+game parsed once (by the village's rule set) on first use. One consistent query reads what
+every page, post, save and update needs: META, the members and the open day. Past days and
+presences grow with the game and are read only when asked for (the full record, past-day
+tabs, a slot's former players), so the hot read stays the same size on day 1 and day 12
+(docs/decisions.md 60). It is read-only: changes go through the intention-named writes of
+``storage.villages``, after which the unit of work reloads the village on purpose.
 """
 
 from dataclasses import dataclass, field
@@ -17,7 +20,7 @@ from .. import rulesets
 from ..personas import persona
 from ..rulesets.base import Bans, Pace, RuleSet, Seat, State
 from .db import ensure_configured
-from .keys import account_pk, village_pk
+from .keys import ARCHIVE_PREFIX, OPEN_FROM, PRESENCE_PREFIX, account_pk, presence_sk, village_pk
 from .models import AccountItem, DayItem, Item, LookItem, MemberItem, PresenceItem, VillageItem
 
 
@@ -29,16 +32,50 @@ def plain(value: Any) -> dict[str, Any]:
 
 @dataclass
 class VillageRecord:
-    """Everything of one village but its posts: one consistent query.
+    """One village as a request sees it: META, the members and the open day, read in one
+    consistent query; past days and presences on first use.
 
     Reads as a ``rulesets.base.VillageView`` for its rule set.
     """
 
     meta: VillageItem
     members: dict[str, MemberItem]
-    presences: dict[str, PresenceItem]
-    days: dict[int, DayItem] = field(default_factory=dict)
+    # The days still open: the current one (none once the game ended). Items stored before
+    # sealed days were archived keep every day here.
+    open_days: dict[int, DayItem] = field(default_factory=dict)
     look: LookItem | None = None  # when the scheduler looks next (None: closed)
+
+    @cached_property
+    def days(self) -> dict[int, DayItem]:
+        """Every day played, the sealed ones read now (one more query): for what needs
+        past days, never on the hot path."""
+        archived = {
+            int(item.day): item
+            for item in DayItem.query(
+                village_pk(self.village_id),
+                DayItem.sk.startswith(ARCHIVE_PREFIX),
+                consistent_read=True,
+            )
+        }
+        return dict(sorted((archived | self.open_days).items()))
+
+    @cached_property
+    def presences(self) -> dict[str, PresenceItem]:
+        """Every account that ever held a seat here, by account (one more query): the
+        members carry who plays each seat now, so only the logs and departures need these."""
+        return {
+            item.account_id: item
+            for item in PresenceItem.query(
+                village_pk(self.village_id),
+                PresenceItem.sk.startswith(PRESENCE_PREFIX),
+                consistent_read=True,
+            )
+        }
+
+    def day_item(self, day: int) -> DayItem | None:
+        """``day``'s item: the open day from the hot read, a past one from ``days``."""
+        item = self.open_days.get(day)
+        return item if item is not None else self.days.get(day)
 
     @property
     def village_id(self) -> str:
@@ -114,17 +151,16 @@ class VillageRecord:
         return {slot: seat.name for slot, seat in self._seats.items()}
 
     def slot_of(self, account_id: str | None) -> str | None:
-        """The slot an account plays now, or None."""
+        """The slot an account plays now, or None. A member item names its player, set with
+        the presence on joining and removed with the presence's ``left`` on leaving (one
+        transaction each), so the members answer what the presences would."""
         if account_id is None:
             return None
-        presence = self.presences.get(account_id)
-        if presence is None or presence.left:
-            return None
-        return str(presence.slot)
+        return next((s for s, m in self.members.items() if m.account_id == account_id), None)
 
     def saved(self, day: int) -> dict[str, dict[str, str]]:
         """The saved choices of the members who hold their slots (vacant slots: undecided)."""
-        item = self.days.get(day)
+        item = self.day_item(day)
         if item is None:
             return {}
         return {
@@ -137,13 +173,28 @@ class VillageRecord:
         """``saved(day)`` as the rule set's engine takes them (Mobius: ``Choices`` by slot)."""
         return self.rules.engine_choices(self.saved(day))
 
+    def recorded(self, day: int) -> dict[str, dict[str, str]]:
+        """One day's saved choices as recorded, every slot's (today's: no extra read)."""
+        item = self.day_item(day)
+        return plain(item.choices) if item is not None else {}
+
     def saved_days(self) -> dict[int, dict[str, dict[str, str]]]:
         """Every day's saved choices as recorded (the full record reads them all)."""
         return {d: plain(item.choices) for d, item in self.days.items()}
 
     def saved_at(self, day: int) -> dict[str, str]:
-        item = self.days.get(day)
+        item = self.day_item(day)
         return plain(item.saved_at) if item is not None else {}
+
+    def recent_saves(self) -> list[dict[str, str]]:
+        """When each member last saved, today and on the day before (the open day carries the
+        sealed day's times): the idle check's evidence. Saves of earlier days are a whole
+        turn or more old, never recent enough to count (docs/decisions.md 62)."""
+        return [
+            times
+            for item in self.open_days.values()
+            for times in (plain(item.saved_at), plain(item.previous_saved_at))
+        ]
 
 
 def display_name(rules: RuleSet, character_set: str, member: MemberItem) -> str:
@@ -156,32 +207,45 @@ def display_name(rules: RuleSet, character_set: str, member: MemberItem) -> str:
 
 
 def load_village(village_id: str) -> VillageRecord | None:
+    """The hot read: one consistent query of ``sk >= DAY#`` (the open day, META, members)."""
     ensure_configured()
     meta = None
     members: dict[str, MemberItem] = {}
-    presences: dict[str, PresenceItem] = {}
     days: dict[int, DayItem] = {}
     look = None
-    for item in Item.query(village_pk(village_id), consistent_read=True):
+    for item in Item.query(village_pk(village_id), Item.sk >= OPEN_FROM, consistent_read=True):
         if isinstance(item, VillageItem):
             meta = item
         elif isinstance(item, MemberItem):
             members[item.slot] = item
-        elif isinstance(item, PresenceItem):
-            presences[item.account_id] = item
         elif isinstance(item, DayItem):
             days[int(item.day)] = item
         elif isinstance(item, LookItem):
             look = item
     if meta is None:
         return None
-    return VillageRecord(meta, members, presences, days, look)
+    return VillageRecord(meta, members, days, look)
 
 
 def village_header(meta: VillageItem) -> VillageRecord:
     """A village known only by its META item (the lounge, the local clock page): its state,
     pace and clock, no members."""
-    return VillageRecord(meta, {}, {}, {})
+    return VillageRecord(meta, {}, {})
+
+
+def load_joiner(account_id: str, village_id: str) -> tuple[AccountItem | None, PresenceItem | None]:
+    """An account and its presence in a village (ever joined? left?), in one batch read."""
+    ensure_configured()
+    account, presence = None, None
+    for item in Item.batch_get(
+        [(account_pk(account_id), "ACCOUNT"), (village_pk(village_id), presence_sk(account_id))],
+        consistent_read=True,
+    ):
+        if isinstance(item, AccountItem):
+            account = item
+        elif isinstance(item, PresenceItem):
+            presence = item
+    return account, presence
 
 
 def load_account(account_id: str) -> AccountItem | None:

@@ -27,6 +27,7 @@ from .keys import (
     SHARDS,
     VILLAGE_SEQUENCE,
     account_pk,
+    archived_day_sk,
     auto_village_pk,
     board_pk,
     day_sk,
@@ -139,7 +140,7 @@ def _look(village_id: str, when: datetime) -> LookItem:
     )
 
 
-def _new_day(village_id: str, day: int) -> DayItem:
+def _new_day(village_id: str, day: int, previous: DayItem | None) -> DayItem:
     return DayItem(
         village_pk(village_id),
         day_sk(day),
@@ -147,8 +148,24 @@ def _new_day(village_id: str, day: int) -> DayItem:
         day=day,
         choices={},
         saved_at={},
+        previous_saved_at=plain(previous.saved_at) if previous is not None else {},
         saves=0,
         sealed=False,
+    )
+
+
+def _archived(day: DayItem) -> DayItem:
+    """A sealed day's copy below the hot read's range (docs/decisions.md 60)."""
+    return DayItem(
+        day.pk,
+        archived_day_sk(int(day.day)),
+        village_id=day.village_id,
+        day=day.day,
+        choices=plain(day.choices),
+        saved_at=plain(day.saved_at),
+        previous_saved_at=plain(day.previous_saved_at),
+        saves=day.saves,
+        sealed=True,
     )
 
 
@@ -366,13 +383,13 @@ def vacate_slot(
             t.update(meta, actions=meta_actions)
             t.update(member, actions=member_actions, condition=member_condition)
             t.update(
-                record.presences[account.account_id],
+                PresenceItem(village_pk(record.village_id), presence_sk(account.account_id)),
                 actions=[PresenceItem.left.set(True)],
                 condition=PresenceItem.left == False,  # noqa: E712 (a DynamoDB condition)
             )
             if account_actions:
                 t.update(account, actions=account_actions)
-            day = record.days.get(clear_choices_of_day) if clear_choices_of_day else None
+            day = record.open_days.get(clear_choices_of_day) if clear_choices_of_day else None
             if day is not None:
                 t.update(
                     day,
@@ -388,9 +405,10 @@ def save_choices(
     record: VillageRecord, day: int, slot: str, choices: dict[str, str], now: datetime
 ) -> dict[str, dict[str, str]]:
     """One member's choices of ``day``: its own map entry only (saves of different members
-    never overwrite each other), refused once the update sealed the day. Returns every
-    member's choices of that day as they are after this save."""
-    item = record.days.get(day)
+    never overwrite each other), refused once the update sealed the day (and moved it: the
+    condition fails on the missing item too). Returns every member's choices of that day as
+    they are after this save."""
+    item = record.open_days.get(day)
     if item is None:
         raise Refused("save_choices: no such day")
     try:
@@ -416,22 +434,22 @@ def commit_step(
     lock_for: Callable[[AccountItem], "Lock"] | None = None,
 ) -> None:
     """One update step at once: META conditioned on the version read (a step commits once),
-    the day it consumed sealed with its ``saves`` unchanged (a save after the read aborts
-    the step; ``check_day``: the same condition without sealing), the ID locks it sets
-    (classic sudden deaths), the next day, the village's posts, the holds it ends and the
+    the day it consumed sealed with its ``saves`` unchanged and moved to its archive key (a
+    save after the read aborts the step; ``check_day``: the same condition without
+    sealing), the ID locks it sets (classic sudden deaths), the next day, the village's
+    posts, the holds it ends and the
     mail it owes.
     """
     vid = record.village_id
     try:
         with transaction() as t:
-            sealed = record.days.get(step.seal_day) if step.seal_day is not None else None
+            sealed = record.open_days.get(step.seal_day) if step.seal_day is not None else None
             if sealed is not None:
-                t.update(
-                    sealed,
-                    actions=[DayItem.sealed.set(True)],
-                    condition=DayItem.saves == sealed.saves,
-                )
-            checked = record.days.get(step.check_day) if step.check_day is not None else None
+                # Sealed and moved at once: the open item goes (a save after the read
+                # changed ``saves`` and aborts this), its copy as read goes below the range.
+                t.delete(sealed, condition=DayItem.saves == sealed.saves)
+                t.save(_archived(sealed), condition=DayItem.pk.does_not_exist())
+            checked = record.open_days.get(step.check_day) if step.check_day is not None else None
             if checked is not None:
                 t.condition_check(
                     DayItem,
@@ -441,7 +459,7 @@ def commit_step(
                 )
             _save_meta(t, record, step, game, open_seats)
             if step.open_day is not None:
-                t.save(_new_day(vid, step.open_day), condition=DayItem.pk.does_not_exist())
+                t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
             for post in step.posts:
                 t.save(_system(vid, post))
             _release_holds(t, record, step.release, step.locks, lock_for)

@@ -44,6 +44,9 @@ class View:
     def saved(self, day: int) -> dict[str, dict[str, str]]:
         return self.choices.get(day, {})
 
+    def recorded(self, day: int) -> dict[str, dict[str, str]]:
+        return self.choices.get(day, {})
+
     def saved_days(self) -> dict[int, dict[str, dict[str, str]]]:
         return self.choices
 

@@ -407,7 +407,7 @@ class Mobius:
             return {}
         game = _game(village)
         shown = {}
-        for slot, data in village.saved_days().get(day, {}).items():
+        for slot, data in village.recorded(day).items():
             keys = visibility.choices_shown(game, viewer, slot)
             visible = {k: v for k, v in data.items() if k in keys}
             if visible:
@@ -486,7 +486,7 @@ class Mobius:
             for slot in SLOTS
         ]
         deadline = self.deadline(village)
-        chronicle = visibility.full_record(game, phase, village.saved_days())
+        chronicle = visibility.full_record(game, phase, village.saved_days)
         context: dict[str, Any] = {
             "phase": phase.value,
             "deadline": deadline,

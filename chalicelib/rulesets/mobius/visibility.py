@@ -3,7 +3,7 @@
 Every page, mail and API answer asks this module; nothing else decides secrecy.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -162,14 +162,15 @@ def public_deaths(game: Village) -> dict[int, dict[str, str]]:
 
 
 def full_record(
-    game: Village, phase: Phase, saved: Mapping[int, Mapping[str, Mapping[str, str]]]
+    game: Village, phase: Phase, saved: Callable[[], Mapping[int, Mapping[str, Mapping[str, str]]]]
 ) -> list[chronicle.RecordDay] | None:
     """The full record (全記録): every member's choices, every draw, result and death, by day.
 
     Readable by everyone once every log is open (the ending and the log: RULES §2.5, §8),
     and by nobody before, not even its own parts: a member's own facts reach it only
-    through ``private``.
+    through ``private``. ``saved`` gives every day's choices; it is called only for an open
+    record, since past days cost a read of their own.
     """
     if phase not in OPEN_PHASES:
         return None
-    return chronicle.build(game, saved)
+    return chronicle.build(game, saved())
