@@ -22,7 +22,8 @@ from chalicelib.web import village_view
 
 from .helpers import at, cast_of, start, to_update
 
-HOT = {"META"} | {f"SLOT#{slot}" for slot in SLOTS}
+# META, the members and the scheduler's small LOOK item (decision 54) sort in the hot range.
+HOT = {"META", "LOOK"} | {f"SLOT#{slot}" for slot in SLOTS}
 
 
 def _pray(village, seated, clock) -> None:
