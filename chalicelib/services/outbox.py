@@ -20,6 +20,7 @@ from ..storage.repository import VillageRecord, plain
 from ..storage.villages import owed_items
 from .unit import Unit
 
+PENDING_LIMIT = 500  # owed mails one delivery looks at
 CLAIM_FOR = timedelta(minutes=5)  # a claimed mail whose sender died is retried after this
 MAX_ATTEMPTS = 20
 
@@ -38,7 +39,7 @@ class Delivery:
     skipped: int = 0
 
 
-def pending(now: datetime, limit: int = 500) -> list[OutboxItem]:
+def pending(now: datetime, limit: int = PENDING_LIMIT) -> list[OutboxItem]:
     """Owed mails whose (next) attempt is due; the index sorts them by that time."""
     return store.due_mail(now, limit)
 

@@ -36,7 +36,15 @@ class TickReport:
     retried_mail: int = 0
 
 
-def tick(now: datetime, dispatch: Callable[[list[str]], None], rng: random.Random) -> TickReport:
+def tick(
+    now: datetime,
+    dispatch: Callable[[list[str]], None],
+    rng: random.Random,
+    send: outbox.Sender | None = None,
+    mail_limit: int = outbox.PENDING_LIMIT,
+) -> TickReport:
+    """``send``/``mail_limit``: the tick's own sender and how many owed mails it takes on
+    (the mail of request-time steps, failed sends and mail whose worker never came)."""
     report = TickReport()
     created = ensure_long_village(now, rng)
     if created:
@@ -45,16 +53,21 @@ def tick(now: datetime, dispatch: Callable[[list[str]], None], rng: random.Rando
     report.due = len(ids)
     if ids:
         dispatch(ids)
-    report.retried_mail = outbox.deliver(now).sent
+    report.retried_mail = outbox.deliver(now, outbox.pending(now, mail_limit), send=send).sent
     return report
 
 
 def process_village(
-    village_id: str, now: datetime, unit: Unit | None = None
+    village_id: str,
+    now: datetime,
+    unit: Unit | None = None,
+    mail_later: Callable[[str], None] | None = None,
 ) -> list[update.Happening]:
     """Everything due for one village: its updates, auto-departures, reminder, then its mail.
 
     One unit of work: the village is loaded once, and again only after a write changed it.
+    ``mail_later``: hands the village to the mail workers instead of sending its mail here
+    (deployed: the update does not wait for SES's rate, decision 57).
     """
     unit = unit or Unit()
     record = unit.village(village_id)
@@ -74,10 +87,21 @@ def process_village(
     _reschedule(record, now)
     if not happenings and not villages.occupied(record):
         return happenings  # nobody to mail
-    items = outbox.village_mail(village_id)
-    if items:
-        outbox.deliver(now, items, unit=unit)
+    if mail_later is not None:
+        mail_later(village_id)
+    else:
+        send_village_mail(village_id, now, unit=unit)
     return happenings
+
+
+def send_village_mail(
+    village_id: str, now: datetime, send: outbox.Sender | None = None, unit: Unit | None = None
+) -> outbox.Delivery:
+    """The village's mail not yet claimed (the mail worker's job, or the end of the step's)."""
+    items = outbox.village_mail(village_id)
+    if not items:
+        return outbox.Delivery()
+    return outbox.deliver(now, items, unit=unit, send=send)
 
 
 def reminder_at(meta: VillageItem) -> datetime | None:
