@@ -5,6 +5,7 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Callable
 from email import policy
 from email.header import Header
 from email.mime.multipart import MIMEMultipart
@@ -60,7 +61,7 @@ SANDBOX_RATE = 1.0  # mail a second while the quota cannot be read: SES's smalle
 _quota: tuple[float, float] | None = None  # (rate, monotonic time read)
 
 
-def max_send_rate(clock=time.monotonic) -> float:
+def max_send_rate(clock: Callable[[], float] = time.monotonic) -> float:
     """The account's MaxSendRate (mails a second), read once per QUOTA_FOR in this container."""
     global _quota
     if _quota is not None and clock() - _quota[1] < QUOTA_FOR:
