@@ -2,7 +2,7 @@
 
 import json
 
-from . import classic, duel, package, requests, rules, scheduler, startup
+from . import classic, duel, package, requests, rules, scale, scheduler, startup
 
 
 def main() -> int:
@@ -11,6 +11,7 @@ def main() -> int:
         "classic": classic.figures(),
         "requests": requests.figures(),
         "scheduler": scheduler.figures(),
+        "scale": scale.figures(),
         "startup": startup.figures(),
         "duel": duel.figures(),
         "package": package.figures(),
