@@ -9,7 +9,7 @@ from functools import cache
 
 from . import fanout, gm, runtime
 from .notify import pacing, ses
-from .services import bounces, outbox, scheduler
+from .services import bounces, scheduler
 from .services.errors import ServiceError
 
 log = logging.getLogger("mobius.jobs")
@@ -17,13 +17,11 @@ log = logging.getLogger("mobius.jobs")
 QUEUE_NAME = "mobius-advance"
 MAIL_QUEUE_NAME = "mobius-mail"
 SES_TOPIC_NAME = "mobius-ses-notifications"
-# The mail queue's event source runs at most this many mail workers at once (app.py), and they
-# share the account's SES rate with the tick: the tick TICK_SHARE of it, each worker an equal
-# part of the rest (decision 58). One worker sends one mail at a time (~10/s at SES's latency),
-# so an account with a rate above ~10 × MAIL_WORKERS needs more workers (README).
+# The mail queue's event source runs at most this many mail workers at once (app.py); each
+# sends at an equal share of the account's SES rate, so together they keep to it (decision
+# 58). One worker sends one mail at a time (~10/s at SES's latency), so an account whose rate
+# is above ~10 × MAIL_WORKERS needs more workers (README).
 MAIL_WORKERS = 4
-TICK_SHARE = 0.1
-TICK_MAIL_SECONDS = 20  # how long the tick may spend on owed mail (its Lambda has 60 s)
 
 
 @cache
@@ -47,40 +45,41 @@ def dispatch(village_ids: list[str]) -> None:
     _send_to(queue_url, village_ids)
 
 
-_senders: dict[float, pacing.PacedSender] = {}
+_sender: pacing.PacedSender | None = None  # one per container: its bucket outlives a call
 
 
-def mail_sender(share: float) -> pacing.PacedSender | None:
-    """This container's sender at ``share`` of the account's SES rate; None (SES unpaced, as
+def mail_sender() -> pacing.PacedSender | None:
+    """This container's sender at its share of the account's SES rate; None (SES unpaced, as
     the outbox's default) locally, where moto and the runner have no rate to keep."""
+    global _sender
     if runtime.is_local():
         return None
-    rate = ses.max_send_rate() * share
-    sender = _senders.get(share)
-    if sender is None:
-        # A bucket of one token: the senders' bursts cannot add up over the account's rate.
-        sender = _senders[share] = pacing.PacedSender(
+    rate = ses.max_send_rate() / MAIL_WORKERS
+    if _sender is None:
+        # A bucket of one token: the workers' bursts cannot add up over the account's rate.
+        _sender = pacing.PacedSender(
             # ses.send looked up at each send, not bound once into a sender that lives long
             lambda *args, **kwargs: ses.send(*args, **kwargs),
             pacing.TokenBucket(rate),
         )
-    sender.bucket.rate = rate  # the quota is read again every ses.QUOTA_FOR
-    return sender
+    _sender.bucket.rate = rate  # the quota is read again every ses.QUOTA_FOR
+    return _sender
 
 
 def tick() -> scheduler.TickReport:
-    send = mail_sender(TICK_SHARE)
-    limit = outbox.PENDING_LIMIT
-    if send is not None:
-        limit = max(1, int(send.bucket.rate * TICK_MAIL_SECONDS))
+    mail_queue = os.environ.get("MOBIUS_MAIL_QUEUE_URL")
     report = scheduler.tick(
-        runtime.now(), dispatch, random.Random(secrets.randbits(64)), send=send, mail_limit=limit
+        runtime.now(),
+        dispatch,
+        random.Random(secrets.randbits(64)),
+        mail_later=(lambda ids: _send_to(mail_queue, ids)) if mail_queue else None,
     )
     log.info(
-        "tick: %d due, created %s, %d retried mails",
+        "tick: %d due, created %s, %d mails sent, %d villages' mail handed over",
         report.due,
         report.created,
         report.retried_mail,
+        len(report.mail_villages),
     )
     return report
 
@@ -112,13 +111,14 @@ def process(village_ids: list[str]) -> None:
 def send_mail(village_ids: list[str]) -> None:
     """The mail worker: each village's owed mail, at this worker's share of the SES rate.
 
-    A send that fails (throttled past the backoff, refused) leaves its mail owed for the
-    tick's retry; only a failure of the outbox itself is raised, for SQS to deliver again."""
-    send = mail_sender((1 - TICK_SHARE) / MAIL_WORKERS)
+    A send that fails (throttled past the backoff, refused) leaves its mail owed: a later
+    tick hands the village over again once its retry is due. Only a failure of the outbox
+    itself is raised, for SQS to deliver the message again."""
+    send = mail_sender()
     failed = []
     for village_id in village_ids:
         try:
-            scheduler.send_village_mail(village_id, runtime.now(), send=send)
+            scheduler.send_owed_mail(village_id, runtime.now(), send=send)
         except Exception:
             log.exception("mail of village %s failed", village_id)
             failed.append(village_id)

@@ -103,7 +103,17 @@ def _due(item: OutboxItem, now: datetime) -> bool:
 
 
 def village_mail(village_id: str) -> list[OutboxItem]:
+    """What the step just owed (the end of the village's step)."""
     return store.pending_mail_of(village_id)
+
+
+def unsent_mail(village_id: str) -> list[OutboxItem]:
+    """Every mail of the village still owed, however it came to wait (the mail worker)."""
+    return store.unsent_mail_of(village_id)
+
+
+def villages_owed_mail(items: list[OutboxItem]) -> list[str]:
+    return list(dict.fromkeys(item.village_id for item in items))
 
 
 def _notice(

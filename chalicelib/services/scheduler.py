@@ -33,18 +33,19 @@ def due_village_ids(now: datetime) -> list[str]:
 class TickReport:
     due: int = 0
     created: list[str] = field(default_factory=list)
-    retried_mail: int = 0
+    retried_mail: int = 0  # sent by the tick itself (locally)
+    mail_villages: list[str] = field(default_factory=list)  # handed to the mail workers
 
 
 def tick(
     now: datetime,
     dispatch: Callable[[list[str]], None],
     rng: random.Random,
-    send: outbox.Sender | None = None,
-    mail_limit: int = outbox.PENDING_LIMIT,
+    mail_later: Callable[[list[str]], None] | None = None,
 ) -> TickReport:
-    """``send``/``mail_limit``: the tick's own sender and how many owed mails it takes on
-    (the mail of request-time steps, failed sends and mail whose worker never came)."""
+    """``mail_later``: hands the villages with mail due (owed by a request's step, a failed
+    send waiting its retry, a sender that died) to the mail workers; without it (locally)
+    the tick sends that mail itself."""
     report = TickReport()
     created = ensure_long_village(now, rng)
     if created:
@@ -53,7 +54,12 @@ def tick(
     report.due = len(ids)
     if ids:
         dispatch(ids)
-    report.retried_mail = outbox.deliver(now, outbox.pending(now, mail_limit), send=send).sent
+    due_mail = outbox.pending(now)
+    if mail_later is None:
+        report.retried_mail = outbox.deliver(now, due_mail).sent
+    elif due_mail:
+        report.mail_villages = outbox.villages_owed_mail(due_mail)
+        mail_later(report.mail_villages)
     return report
 
 
@@ -97,11 +103,21 @@ def process_village(
 def send_village_mail(
     village_id: str, now: datetime, send: outbox.Sender | None = None, unit: Unit | None = None
 ) -> outbox.Delivery:
-    """The village's mail not yet claimed (the mail worker's job, or the end of the step's)."""
+    """The village's mail not yet claimed (the end of the village's step)."""
     items = outbox.village_mail(village_id)
     if not items:
         return outbox.Delivery()
     return outbox.deliver(now, items, unit=unit, send=send)
+
+
+def send_owed_mail(
+    village_id: str, now: datetime, send: outbox.Sender | None = None
+) -> outbox.Delivery:
+    """The mail worker: every mail the village still owes that is due (deliver decides)."""
+    items = outbox.unsent_mail(village_id)
+    if not items:
+        return outbox.Delivery()
+    return outbox.deliver(now, items, send=send)
 
 
 def reminder_at(meta: VillageItem) -> datetime | None:

@@ -2,6 +2,7 @@
 their sends and back off when throttled, and mail they give up on is sent later, once."""
 
 import random
+from datetime import timedelta
 
 import boto3
 import pytest
@@ -13,7 +14,7 @@ from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update
 from chalicelib.storage.repository import load_village
-from tests.mail.helpers import MailBox, account_of, seat, tick
+from tests.mail.helpers import MailBox, account_of, seat
 
 SHORT = TIMINGS[Pace.SHORT]
 THROTTLED = ClientError(
@@ -50,18 +51,25 @@ def receive_all(queue_url: str) -> list[str]:
         bodies += [m["Body"] for m in answer["Messages"]]
 
 
-def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_mail(
-    players, clock, rng, village, monkeypatch
-):
+@pytest.fixture
+def queues(monkeypatch) -> tuple[str, str]:
+    """The deployed app's two queues (on moto): the advance queue and the mail queue."""
     sqs = boto3.client("sqs", region_name="ap-northeast-1")
     advance = sqs.create_queue(QueueName=jobs.QUEUE_NAME)["QueueUrl"]
     mail_queue = sqs.create_queue(QueueName=jobs.MAIL_QUEUE_NAME)["QueueUrl"]
     monkeypatch.setenv("MOBIUS_QUEUE_URL", advance)
     monkeypatch.setenv("MOBIUS_MAIL_QUEUE_URL", mail_queue)
+    return advance, mail_queue
+
+
+def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_mail(
+    players, clock, village, queues
+):
+    advance, mail_queue = queues
     seat(village, players, clock)
     box = MailBox()
     clock.advance(SHORT.first_update)
-    assert tick(clock, rng).due == 1
+    assert jobs.tick().due == 1
     assert receive_all(advance) == [village]  # the tick only fans out
     jobs.process([village])
     assert load_village(village).game.day == 1  # advanced, its mail not yet sent
@@ -71,9 +79,10 @@ def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_
     assert sorted(account_of(m) for m in box.new()) == sorted(players)
     jobs.send_mail([village])  # SQS delivered the message twice: nothing more is sent
     assert box.new() == []
+    assert jobs.tick().mail_villages == []  # and no tick finds mail owed
 
 
-def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, rng, village):
+def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, village):
     seat(village, players, clock)
     clock.advance(SHORT.first_update)
     update.advance(village, clock())  # the start owes 13 mails
@@ -95,9 +104,10 @@ def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, rng, village
     assert time.now >= 12 / 5  # 13 sends at 5 a second, on the sender's clock
 
 
-def test_a_mail_given_up_on_stays_owed_and_the_tick_sends_it_exactly_once(
-    players, clock, rng, village
+def test_a_mail_given_up_on_stays_owed_and_is_sent_later_exactly_once(
+    players, clock, village, queues
 ):
+    _, mail_queue = queues
     seat(village, players, clock)
     clock.advance(SHORT.first_update)
     update.advance(village, clock())
@@ -110,23 +120,51 @@ def test_a_mail_given_up_on_stays_owed_and_the_tick_sends_it_exactly_once(
             raise THROTTLED
         return mail.send(to, *args, **kwargs)
 
-    delivery = scheduler.send_village_mail(village, clock(), send=paced(throttle_three, FakeTime()))
+    delivery = scheduler.send_owed_mail(village, clock(), send=paced(throttle_three, FakeTime()))
     assert (delivery.sent, delivery.failed) == (10, 3)
     assert len(box.new()) == 10
     assert len(outbox.pending(clock() + outbox.retry_delay(1))) == 3  # owed, not lost
     jobs.send_mail([village])  # a duplicate mail-queue message: the three wait their retry
     assert box.new() == []
+    assert jobs.tick().mail_villages == []  # not due yet
     clock.advance(outbox.retry_delay(1))
-    assert tick(clock, rng).retried_mail == 3
-    retried = box.new()
-    assert sorted(m.to for m in retried) == sorted(given_up)
+    assert jobs.tick().mail_villages == [village]  # due: handed to the mail workers
+    assert receive_all(mail_queue) == [village]
+    jobs.send_mail([village])
+    assert sorted(m.to for m in box.new()) == sorted(given_up)
     for _ in range(3):
         clock.advance(outbox.retry_delay(2))
-        assert tick(clock, rng).retried_mail == 0
+        assert jobs.tick().mail_villages == []
+        jobs.send_mail([village])
     assert box.new() == []
 
 
-def test_deployed_senders_share_the_account_rate_read_once_per_period(monkeypatch):
+def test_a_mail_whose_sender_died_is_sent_by_a_mail_worker_once_its_claim_expires(
+    players, clock, village, queues
+):
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    update.advance(village, clock())
+    box = MailBox()
+
+    class TimedOut(BaseException):
+        """The Lambda ends mid-send: nothing after the send runs, the claim stays."""
+
+    def dies(*args, **kwargs):
+        raise TimedOut
+
+    with pytest.raises(TimedOut):
+        scheduler.send_owed_mail(village, clock(), send=dies)
+    jobs.send_mail([village])  # the other twelve; the claimed one waits
+    assert len(box.new()) == 12
+    clock.advance(outbox.CLAIM_FOR + timedelta(seconds=1))
+    assert jobs.tick().mail_villages == [village]
+    jobs.send_mail([village])
+    assert len(box.new()) == 1
+    assert outbox.unsent_mail(village) == []
+
+
+def test_deployed_the_mail_workers_share_the_account_rate_read_once_per_period(monkeypatch):
     reads = []
 
     class Quota:
@@ -137,13 +175,12 @@ def test_deployed_senders_share_the_account_rate_read_once_per_period(monkeypatc
     monkeypatch.setenv("MOBIUS_STAGE", "prod")
     monkeypatch.setattr(mail, "ses", lambda: Quota())
     monkeypatch.setattr(mail, "_quota", None)
-    monkeypatch.setattr(jobs, "_senders", {})
-    tick_sender = jobs.mail_sender(jobs.TICK_SHARE)
-    worker = jobs.mail_sender((1 - jobs.TICK_SHARE) / jobs.MAIL_WORKERS)
-    assert tick_sender is not None and worker is not None
-    # Every worker at once, and the tick, stay within the account's rate.
-    assert tick_sender.bucket.rate + jobs.MAIL_WORKERS * worker.bucket.rate == pytest.approx(14.0)
-    assert jobs.mail_sender(jobs.TICK_SHARE) is tick_sender  # one bucket per container
+    monkeypatch.setattr(jobs, "_sender", None)
+    worker = jobs.mail_sender()
+    assert worker is not None
+    # Every worker at once stays within the account's rate.
+    assert jobs.MAIL_WORKERS * worker.bucket.rate == pytest.approx(14.0)
+    assert jobs.mail_sender() is worker  # one bucket per container
     assert len(reads) == 1
     monkeypatch.setattr(mail, "_quota", None)
     reads.clear()
@@ -164,4 +201,4 @@ def test_an_unreadable_quota_falls_back_to_the_smallest_rate(monkeypatch):
 
 def test_locally_mail_is_not_paced(monkeypatch):
     monkeypatch.delenv("MOBIUS_STAGE", raising=False)
-    assert jobs.mail_sender(jobs.TICK_SHARE) is None
+    assert jobs.mail_sender() is None
