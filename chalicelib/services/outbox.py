@@ -2,8 +2,9 @@
 
 Owed mails are written in the same transaction as the step that owes them, so
 nothing is lost. Delivery claims each item before sending, marks it sent after,
-and leaves it in the index on failure, so the next tick retries it; a repeated
-tick finds nothing new. The sender is handed in (SES by default).
+and leaves it in the index on failure, so the next tick retries it (deployed: hands
+its village to the mail workers); a repeated tick finds nothing new. The sender is
+handed in (SES by default; the mail workers' is paced at the SES rate).
 """
 
 from collections.abc import Callable
@@ -20,7 +21,6 @@ from ..storage.repository import VillageRecord, plain
 from ..storage.villages import owed_items
 from .unit import Unit
 
-PENDING_LIMIT = 500  # owed mails one delivery looks at
 CLAIM_FOR = timedelta(minutes=5)  # a claimed mail whose sender died is retried after this
 MAX_ATTEMPTS = 20
 
@@ -39,7 +39,7 @@ class Delivery:
     skipped: int = 0
 
 
-def pending(now: datetime, limit: int = PENDING_LIMIT) -> list[OutboxItem]:
+def pending(now: datetime, limit: int = 500) -> list[OutboxItem]:
     """Owed mails whose (next) attempt is due; the index sorts them by that time."""
     return store.due_mail(now, limit)
 

@@ -2,7 +2,8 @@
 
 ``tick`` runs every minute. It finds the villages due through the index (no
 scan) and hands their ids to ``dispatch`` (SQS in AWS, inline locally), whose
-worker calls ``process_village``. Every step is idempotent: duplicate or
+worker calls ``process_village``; in AWS the villages' mail goes on to the mail
+workers (``send_owed_mail``). Every step is idempotent: duplicate or
 overlapping ticks do the work once.
 """
 
