@@ -96,12 +96,13 @@ class PacedSender:
         self._sleep = sleep
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        for retry in range(self.backoff.tries):
+        retry = 0
+        while True:
             self.bucket.take()
             try:
                 return self._send(*args, **kwargs)
             except ClientError as error:
-                if not is_throttling(error) or retry == self.backoff.tries - 1:
+                if not is_throttling(error) or retry + 1 >= self.backoff.tries:
                     raise
-                self._sleep(self.backoff.delay(retry))
-        raise AssertionError("unreachable: the last try returns or raises")
+            self._sleep(self.backoff.delay(retry))
+            retry += 1
