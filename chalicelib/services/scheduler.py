@@ -94,21 +94,14 @@ def process_village(
     _reschedule(record, now)
     if not happenings and not villages.occupied(record):
         return happenings  # nobody to mail
+    items = outbox.village_mail(village_id)
+    if not items:
+        return happenings  # a look that owed nothing: no message for the mail workers
     if mail_later is not None:
         mail_later(village_id)
     else:
-        send_village_mail(village_id, now, unit=unit)
+        outbox.deliver(now, items, unit=unit)
     return happenings
-
-
-def send_village_mail(
-    village_id: str, now: datetime, send: outbox.Sender | None = None, unit: Unit | None = None
-) -> outbox.Delivery:
-    """The village's mail not yet claimed (the end of the village's step)."""
-    items = outbox.village_mail(village_id)
-    if not items:
-        return outbox.Delivery()
-    return outbox.deliver(now, items, unit=unit, send=send)
 
 
 def send_owed_mail(

@@ -14,7 +14,7 @@ from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update
 from chalicelib.storage.repository import load_village
-from tests.mail.helpers import MailBox, account_of, seat
+from tests.mail.helpers import MailBox, account_of, seat, touch_all
 
 SHORT = TIMINGS[Pace.SHORT]
 THROTTLED = ClientError(
@@ -80,6 +80,11 @@ def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_
     jobs.send_mail([village])  # SQS delivered the message twice: nothing more is sent
     assert box.new() == []
     assert jobs.tick().mail_villages == []  # and no tick finds mail owed
+    # A later look at the village that owes nothing sends the mail workers nothing.
+    clock.advance(timedelta(minutes=5))
+    touch_all(village, dict(enumerate(players)), clock)
+    jobs.process([village])
+    assert receive_all(mail_queue) == []
 
 
 def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, village):
@@ -96,7 +101,7 @@ def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, village):
         return mail.send(*args, **kwargs)
 
     time = FakeTime()
-    delivery = scheduler.send_village_mail(village, clock(), send=paced(throttled_twice, time))
+    delivery = scheduler.send_owed_mail(village, clock(), send=paced(throttled_twice, time))
     assert (delivery.sent, delivery.failed) == (13, 0)
     assert sorted(account_of(m) for m in box.new()) == sorted(players)
     assert calls[2] == calls[3] == calls[4]  # one mail, tried three times
