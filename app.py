@@ -190,6 +190,17 @@ def advance_worker(event) -> None:
     jobs.process([record.body for record in event])
 
 
+# At most MAIL_WORKERS at once: together they keep to the account's SES rate (decision 58).
+@app.on_sqs_message(
+    queue=jobs.MAIL_QUEUE_NAME,
+    batch_size=1,
+    name="mail_worker",
+    maximum_concurrency=jobs.MAIL_WORKERS,
+)
+def mail_worker(event) -> None:
+    jobs.send_mail([record.body for record in event])
+
+
 @app.on_sns_message(topic=jobs.SES_TOPIC_NAME, name="ses_notifications")
 def ses_notifications(event) -> None:
     jobs.ses_notification(event.message)

@@ -2,7 +2,7 @@
 
 import json
 
-from . import classic, duel, package, reads, requests, rules, scheduler, startup
+from . import classic, duel, package, reads, requests, rules, scale, scheduler, startup
 
 
 def main() -> int:
@@ -12,6 +12,7 @@ def main() -> int:
         "requests": requests.figures(),
         "reads": reads.figures(),
         "scheduler": scheduler.figures(),
+        "scale": scale.figures(),
         "startup": startup.figures(),
         "duel": duel.figures(),
         "package": package.figures(),

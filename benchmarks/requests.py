@@ -114,7 +114,7 @@ def fake_aws() -> None:
         MOBIUS_SECRET="bench-secret",
         MOBIUS_TABLE="mobius-bench",
     )
-    for name in ("DYNAMODB_ENDPOINT", "SES_ENDPOINT", "MOBIUS_QUEUE_URL"):
+    for name in ("DYNAMODB_ENDPOINT", "SES_ENDPOINT", "MOBIUS_QUEUE_URL", "MOBIUS_MAIL_QUEUE_URL"):
         os.environ.pop(name, None)
 
 

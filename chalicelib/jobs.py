@@ -7,22 +7,33 @@ import random
 import secrets
 from functools import cache
 
-from . import gm, runtime
+from . import fanout, gm, runtime
+from .notify import pacing, ses
 from .services import bounces, scheduler
 from .services.errors import ServiceError
 
 log = logging.getLogger("mobius.jobs")
 
 QUEUE_NAME = "mobius-advance"
+MAIL_QUEUE_NAME = "mobius-mail"
 SES_TOPIC_NAME = "mobius-ses-notifications"
-SQS_BATCH = 10
+# The mail queue's event source runs at most this many mail workers at once (app.py); each
+# sends at an equal share of the account's SES rate, so together they keep to it (decision
+# 58). One worker sends one mail at a time (~10/s at SES's latency), so an account whose rate
+# is above ~10 × MAIL_WORKERS needs more workers (README).
+MAIL_WORKERS = 4
 
 
 @cache
-def _sqs(region: str, endpoint: str | None):
+def _sqs(region: str | None, endpoint: str | None):
     import boto3  # here, not at the top: most requests never need it (cold start)
 
     return boto3.client("sqs", region_name=region, endpoint_url=endpoint)
+
+
+def _send_to(queue_url: str, bodies: list[str]) -> None:
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    fanout.send_all(_sqs(region, os.environ.get("SQS_ENDPOINT") or None), queue_url, bodies)
 
 
 def dispatch(village_ids: list[str]) -> None:
@@ -31,39 +42,88 @@ def dispatch(village_ids: list[str]) -> None:
     if not queue_url:
         process(village_ids)
         return
-    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    sqs = _sqs(region, os.environ.get("SQS_ENDPOINT") or None)
-    for start in range(0, len(village_ids), SQS_BATCH):
-        chunk = village_ids[start : start + SQS_BATCH]
-        sqs.send_message_batch(
-            QueueUrl=queue_url,
-            Entries=[{"Id": str(n), "MessageBody": vid} for n, vid in enumerate(chunk)],
+    _send_to(queue_url, village_ids)
+
+
+_sender: pacing.PacedSender | None = None  # one per container: its bucket outlives a call
+
+
+def mail_sender() -> pacing.PacedSender | None:
+    """This container's sender at its share of the account's SES rate; None (SES unpaced, as
+    the outbox's default) locally, where moto and the runner have no rate to keep."""
+    global _sender
+    if runtime.is_local():
+        return None
+    rate = ses.max_send_rate() / MAIL_WORKERS
+    if _sender is None:
+        # A bucket of one token: the workers' bursts cannot add up over the account's rate.
+        _sender = pacing.PacedSender(
+            # ses.send looked up at each send, not bound once into a sender that lives long
+            lambda *args, **kwargs: ses.send(*args, **kwargs),
+            pacing.TokenBucket(rate),
         )
+    _sender.bucket.rate = rate  # the quota is read again every ses.QUOTA_FOR
+    return _sender
 
 
 def tick() -> scheduler.TickReport:
-    report = scheduler.tick(runtime.now(), dispatch, random.Random(secrets.randbits(64)))
+    mail_queue = os.environ.get("MOBIUS_MAIL_QUEUE_URL")
+    report = scheduler.tick(
+        runtime.now(),
+        dispatch,
+        random.Random(secrets.randbits(64)),
+        mail_later=(lambda ids: _send_to(mail_queue, ids)) if mail_queue else None,
+    )
     log.info(
-        "tick: %d due, created %s, %d retried mails",
+        "tick: %d due, created %s, %d mails sent, %d villages' mail handed over",
         report.due,
         report.created,
         report.retried_mail,
+        len(report.mail_villages),
     )
     return report
 
 
 def process(village_ids: list[str]) -> None:
     """Processes each village; one failure does not stop the others, but is raised at the end
-    so that SQS delivers the batch again (every step is idempotent)."""
+    so that SQS delivers the batch again (every step is idempotent).
+
+    With a mail queue (deployed), the villages that owe mail go to the mail workers once all
+    are processed: the updates do not wait for SES's rate (decision 57)."""
+    mail_queue = os.environ.get("MOBIUS_MAIL_QUEUE_URL")
+    owing: list[str] = []
     failed = []
     for village_id in village_ids:
         try:
-            scheduler.process_village(village_id, runtime.now())
+            scheduler.process_village(
+                village_id, runtime.now(), mail_later=owing.append if mail_queue else None
+            )
         except Exception:
             log.exception("village %s failed", village_id)
             failed.append(village_id)
+    if mail_queue and owing:
+        # Refused here, the mail stays owed in the outbox, where the tick finds it.
+        _send_to(mail_queue, owing)
     if failed:
         raise RuntimeError(f"villages failed: {', '.join(failed)}")
+
+
+def send_mail(village_ids: list[str]) -> None:
+    """The mail worker: each village's owed mail, at this worker's share of the SES rate.
+
+    A send that fails (throttled past the backoff, refused) leaves its mail owed: a later
+    tick hands the village over again once its retry is due. Only a failure of the outbox
+    itself is raised, for SQS to deliver the message again."""
+    send = mail_sender()
+    failed = []
+    for village_id in village_ids:
+        try:
+            scheduler.send_owed_mail(village_id, runtime.now(), send=send)
+        except Exception:
+            log.exception("mail of village %s failed", village_id)
+            failed.append(village_id)
+    if failed:
+        raise RuntimeError(f"mail failed: {', '.join(failed)}")
 
 
 def ses_notification(message: str) -> list[str]:

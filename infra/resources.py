@@ -76,12 +76,17 @@ def _resources() -> dict[str, Any]:
     return {
         "Globals": {
             "Function": {
-                "Environment": {"Variables": {"MOBIUS_QUEUE_URL": {"Ref": "AdvanceQueue"}}}
+                "Environment": {
+                    "Variables": {
+                        "MOBIUS_QUEUE_URL": {"Ref": "AdvanceQueue"},
+                        "MOBIUS_MAIL_QUEUE_URL": {"Ref": "MailQueue"},
+                    }
+                }
             }
         },
         "Resources": {
-            # Chalice names the topic by name only: create it first. (The queue is
-            # already first: every function's MOBIUS_QUEUE_URL refers to it.)
+            # Chalice names the topic by name only: create it first. (The queues are
+            # already first: every function's MOBIUS_*QUEUE_URL refers to them.)
             "SesNotifications": {"DependsOn": ["SesNotificationsTopic"]},
             "MobiusTable": table(),
             "AdvanceDeadLetters": {
@@ -103,6 +108,27 @@ def _resources() -> dict[str, Any]:
                     },
                 },
             },
+            "MailDeadLetters": {
+                "Type": "AWS::SQS::Queue",
+                "Properties": {
+                    "QueueName": f"{jobs.MAIL_QUEUE_NAME}-dead",
+                    "MessageRetentionPeriod": 1209600,
+                },
+            },
+            # One message a village whose mail is owed; the mail workers drain it at the
+            # account's SES rate (decision 58).
+            "MailQueue": {
+                "Type": "AWS::SQS::Queue",
+                "Properties": {
+                    "QueueName": jobs.MAIL_QUEUE_NAME,
+                    # Six times the worker's timeout, as AWS advises for SQS event sources.
+                    "VisibilityTimeout": 360,
+                    "RedrivePolicy": {
+                        "deadLetterTargetArn": {"Fn::GetAtt": ["MailDeadLetters", "Arn"]},
+                        "maxReceiveCount": 5,
+                    },
+                },
+            },
             "SesNotificationsTopic": {
                 "Type": "AWS::SNS::Topic",
                 "Properties": {"TopicName": jobs.SES_TOPIC_NAME},
@@ -111,6 +137,7 @@ def _resources() -> dict[str, Any]:
         "Outputs": {
             "TableName": {"Value": {"Ref": "MobiusTable"}},
             "AdvanceQueueUrl": {"Value": {"Ref": "AdvanceQueue"}},
+            "MailQueueUrl": {"Value": {"Ref": "MailQueue"}},
             "SesNotificationsTopicArn": {"Value": {"Ref": "SesNotificationsTopic"}},
         },
     }

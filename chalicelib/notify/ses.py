@@ -1,8 +1,11 @@
 """Mail through Amazon SES: Japanese text and HTML parts from Jinja2 templates."""
 
 import base64
+import logging
 import os
 import secrets
+import time
+from collections.abc import Callable
 from email import policy
 from email.header import Header
 from email.mime.multipart import MIMEMultipart
@@ -11,6 +14,8 @@ from email.utils import format_datetime, formataddr, make_msgid
 from functools import cache
 
 from .. import runtime
+
+log = logging.getLogger("mobius.ses")
 
 SENDER_NAME = "メビウス人狼"
 # RFC 5322 lines end in CRLF. The subject is folded once, here; nothing folds headers again,
@@ -47,6 +52,29 @@ def _ses(region: str, endpoint: str | None):
 def ses():
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION", "ap-northeast-1")
     return _ses(region, os.environ.get("SES_ENDPOINT") or None)
+
+
+# How long a container trusts the quota it read: SES raises a rate on request, rarely, and a
+# container lives minutes to hours; ten minutes costs one GetSendQuota per container and period.
+QUOTA_FOR = 600.0
+SANDBOX_RATE = 1.0  # mail a second while the quota cannot be read: SES's smallest rate
+_quota: tuple[float, float] | None = None  # (rate, monotonic time read)
+
+
+def max_send_rate(clock: Callable[[], float] = time.monotonic) -> float:
+    """The account's MaxSendRate (mails a second), read once per QUOTA_FOR in this container."""
+    global _quota
+    if _quota is not None and clock() - _quota[1] < QUOTA_FOR:
+        return _quota[0]
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    try:
+        rate = float(ses().get_send_quota()["MaxSendRate"])
+    except (BotoCoreError, ClientError, KeyError, ValueError):
+        log.warning("GetSendQuota failed; sending at %s mail/s for now", SANDBOX_RATE)
+        rate = SANDBOX_RATE
+    _quota = (max(rate, SANDBOX_RATE), clock())
+    return _quota[0]
 
 
 def compose(

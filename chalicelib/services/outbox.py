@@ -2,8 +2,9 @@
 
 Owed mails are written in the same transaction as the step that owes them, so
 nothing is lost. Delivery claims each item before sending, marks it sent after,
-and leaves it in the index on failure, so the next tick retries it; a repeated
-tick finds nothing new. The sender is handed in (SES by default).
+and leaves it in the index on failure, so the next tick retries it (deployed: hands
+its village to the mail workers); a repeated tick finds nothing new. The sender is
+handed in (SES by default; the mail workers' is paced at the SES rate).
 """
 
 from collections.abc import Callable
@@ -102,7 +103,17 @@ def _due(item: OutboxItem, now: datetime) -> bool:
 
 
 def village_mail(village_id: str) -> list[OutboxItem]:
+    """What the step just owed (the end of the village's step)."""
     return store.pending_mail_of(village_id)
+
+
+def unsent_mail(village_id: str) -> list[OutboxItem]:
+    """Every mail of the village still owed, however it came to wait (the mail worker)."""
+    return store.unsent_mail_of(village_id)
+
+
+def villages_owed_mail(items: list[OutboxItem]) -> list[str]:
+    return list(dict.fromkeys(item.village_id for item in items))
 
 
 def _notice(

@@ -2,7 +2,8 @@
 
 ``tick`` runs every minute. It finds the villages due through the index (no
 scan) and hands their ids to ``dispatch`` (SQS in AWS, inline locally), whose
-worker calls ``process_village``. Every step is idempotent: duplicate or
+worker calls ``process_village``; in AWS the villages' mail goes on to the mail
+workers (``send_owed_mail``). Every step is idempotent: duplicate or
 overlapping ticks do the work once.
 """
 
@@ -34,10 +35,19 @@ def due_village_ids(now: datetime) -> list[str]:
 class TickReport:
     due: int = 0
     created: list[str] = field(default_factory=list)
-    retried_mail: int = 0
+    retried_mail: int = 0  # sent by the tick itself (locally)
+    mail_villages: list[str] = field(default_factory=list)  # handed to the mail workers
 
 
-def tick(now: datetime, dispatch: Callable[[list[str]], None], rng: random.Random) -> TickReport:
+def tick(
+    now: datetime,
+    dispatch: Callable[[list[str]], None],
+    rng: random.Random,
+    mail_later: Callable[[list[str]], None] | None = None,
+) -> TickReport:
+    """``mail_later``: hands the villages with mail due (owed by a request's step, a failed
+    send waiting its retry, a sender that died) to the mail workers; without it (locally)
+    the tick sends that mail itself."""
     report = TickReport()
     created = ensure_long_village(now, rng)
     if created:
@@ -46,16 +56,26 @@ def tick(now: datetime, dispatch: Callable[[list[str]], None], rng: random.Rando
     report.due = len(ids)
     if ids:
         dispatch(ids)
-    report.retried_mail = outbox.deliver(now).sent
+    due_mail = outbox.pending(now)
+    if mail_later is None:
+        report.retried_mail = outbox.deliver(now, due_mail).sent
+    elif due_mail:
+        report.mail_villages = outbox.villages_owed_mail(due_mail)
+        mail_later(report.mail_villages)
     return report
 
 
 def process_village(
-    village_id: str, now: datetime, unit: Unit | None = None
+    village_id: str,
+    now: datetime,
+    unit: Unit | None = None,
+    mail_later: Callable[[str], None] | None = None,
 ) -> list[update.Happening]:
     """Everything due for one village: its updates, auto-departures, reminder, then its mail.
 
     One unit of work: the village is loaded once, and again only after a write changed it.
+    ``mail_later``: hands the village to the mail workers instead of sending its mail here
+    (deployed: the update does not wait for SES's rate, decision 57).
     """
     unit = unit or Unit()
     record = unit.village(village_id)
@@ -76,9 +96,23 @@ def process_village(
     if not happenings and not villages.occupied(record):
         return happenings  # nobody to mail
     items = outbox.village_mail(village_id)
-    if items:
+    if not items:
+        return happenings  # a look that owed nothing: no message for the mail workers
+    if mail_later is not None:
+        mail_later(village_id)
+    else:
         outbox.deliver(now, items, unit=unit)
     return happenings
+
+
+def send_owed_mail(
+    village_id: str, now: datetime, send: outbox.Sender | None = None
+) -> outbox.Delivery:
+    """The mail worker: every mail the village still owes that is due (deliver decides)."""
+    items = outbox.unsent_mail(village_id)
+    if not items:
+        return outbox.Delivery()
+    return outbox.deliver(now, items, send=send)
 
 
 def reminder_at(meta: VillageItem) -> datetime | None:

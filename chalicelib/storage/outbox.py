@@ -32,6 +32,14 @@ def pending_mail_of(village_id: str) -> list[OutboxItem]:
     )
 
 
+def unsent_mail_of(village_id: str) -> list[OutboxItem]:
+    """A village's mail not yet sent or skipped: pending, or claimed by a sender (which may
+    have died: its claim expires). The mail worker's whole job for the village."""
+    ensure_configured()
+    unsent = OutboxItem.status.is_in("pending", "sending")
+    return list(OutboxItem.query(outbox_pk(village_id), filter_condition=unsent))
+
+
 def claim_mail(item: OutboxItem, now: datetime, claim_for: timedelta) -> bool:
     """Takes the item for this sender; False when another sender has it or it is sent."""
     try:

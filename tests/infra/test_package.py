@@ -64,6 +64,22 @@ def test_template_has_table_queue_topic_and_passes_cfn_lint(template):
     assert_lints(template)
 
 
+def test_the_mail_workers_are_capped_so_that_together_they_keep_to_the_ses_rate(template):
+    from chalicelib import jobs
+
+    body = json.loads(template.read_text(encoding="utf-8"))
+    resources = body["Resources"]
+    assert resources["MailQueue"]["Properties"]["QueueName"] == jobs.MAIL_QUEUE_NAME
+    events = resources["MailWorker"]["Properties"]["Events"]
+    (source,) = events.values()
+    assert source["Type"] == "SQS"
+    assert source["Properties"]["BatchSize"] == 1
+    assert source["Properties"]["ScalingConfig"] == {"MaximumConcurrency": jobs.MAIL_WORKERS}
+    # Every function knows the mail queue: the advance worker and the tick hand villages to it.
+    variables = body["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["MOBIUS_MAIL_QUEUE_URL"] == {"Ref": "MailQueue"}
+
+
 def assert_lints(template: Path) -> None:
     lint = subprocess.run(
         [str(Path(sys.executable).parent / "cfn-lint"), str(template)],

@@ -119,10 +119,10 @@ def test_one_failing_village_does_not_stop_the_others(players, clock, rng, villa
     broken = villages.create_village(pace="short", name="壊れた村", now=clock(), rng=rng)
     original = scheduler.process_village
 
-    def process(village_id, now):
+    def process(village_id, now, **options):
         if village_id == broken:
             raise RuntimeError("boom")
-        return original(village_id, now)
+        return original(village_id, now, **options)
 
     monkeypatch.setattr(scheduler, "process_village", process)
     with pytest.raises(RuntimeError, match=broken):  # SQS then delivers the batch again

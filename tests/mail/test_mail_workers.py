@@ -1,0 +1,209 @@
+"""Mail at the SES rate (issue 14): the update does not wait for mail, the mail workers pace
+their sends and back off when throttled, and mail they give up on is sent later, once."""
+
+import random
+from datetime import timedelta
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from chalicelib import jobs
+from chalicelib.notify import pacing
+from chalicelib.notify import ses as mail
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
+from chalicelib.services import outbox, scheduler, update
+from chalicelib.storage.repository import load_village
+from tests.mail.helpers import MailBox, account_of, seat, touch_all
+
+SHORT = TIMINGS[Pace.SHORT]
+THROTTLED = ClientError(
+    {"Error": {"Code": "Throttling", "Message": "Maximum sending rate exceeded."}}, "SendRawEmail"
+)
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def paced(send, time: FakeTime, rate: float = 5.0) -> pacing.PacedSender:
+    bucket = pacing.TokenBucket(rate, clock=time.clock, sleep=time.sleep)
+    backoff = pacing.Backoff(tries=3, rng=random.Random(4))
+    return pacing.PacedSender(send, bucket, backoff, sleep=time.sleep)
+
+
+def receive_all(queue_url: str) -> list[str]:
+    sqs = boto3.client("sqs", region_name="ap-northeast-1")
+    bodies = []
+    while True:
+        answer = sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10)
+        if not answer.get("Messages"):
+            return bodies
+        bodies += [m["Body"] for m in answer["Messages"]]
+
+
+@pytest.fixture
+def queues(monkeypatch) -> tuple[str, str]:
+    """The deployed app's two queues (on moto): the advance queue and the mail queue."""
+    sqs = boto3.client("sqs", region_name="ap-northeast-1")
+    advance = sqs.create_queue(QueueName=jobs.QUEUE_NAME)["QueueUrl"]
+    mail_queue = sqs.create_queue(QueueName=jobs.MAIL_QUEUE_NAME)["QueueUrl"]
+    monkeypatch.setenv("MOBIUS_QUEUE_URL", advance)
+    monkeypatch.setenv("MOBIUS_MAIL_QUEUE_URL", mail_queue)
+    return advance, mail_queue
+
+
+def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_mail(
+    players, clock, village, queues
+):
+    advance, mail_queue = queues
+    seat(village, players, clock)
+    box = MailBox()
+    clock.advance(SHORT.first_update)
+    assert jobs.tick().due == 1
+    assert receive_all(advance) == [village]  # the tick only fans out
+    jobs.process([village])
+    assert load_village(village).game.day == 1  # advanced, its mail not yet sent
+    assert box.new() == []
+    assert receive_all(mail_queue) == [village]
+    jobs.send_mail([village])
+    assert sorted(account_of(m) for m in box.new()) == sorted(players)
+    jobs.send_mail([village])  # SQS delivered the message twice: nothing more is sent
+    assert box.new() == []
+    assert jobs.tick().mail_villages == []  # and no tick finds mail owed
+    # A later look at the village that owes nothing sends the mail workers nothing.
+    clock.advance(timedelta(minutes=5))
+    touch_all(village, dict(enumerate(players)), clock)
+    jobs.process([village])
+    assert receive_all(mail_queue) == []
+
+
+def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, village):
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    update.advance(village, clock())  # the start owes 13 mails
+    box = MailBox()
+    calls = []
+
+    def throttled_twice(*args, **kwargs):
+        calls.append(args[0])
+        if len(calls) in (3, 4):  # the third mail is throttled twice
+            raise THROTTLED
+        return mail.send(*args, **kwargs)
+
+    time = FakeTime()
+    delivery = scheduler.send_owed_mail(village, clock(), send=paced(throttled_twice, time))
+    assert (delivery.sent, delivery.failed) == (13, 0)
+    assert sorted(account_of(m) for m in box.new()) == sorted(players)
+    assert calls[2] == calls[3] == calls[4]  # one mail, tried three times
+    assert len(calls) == 15
+    assert time.now >= 12 / 5  # 13 sends at 5 a second, on the sender's clock
+
+
+def test_a_mail_given_up_on_stays_owed_and_is_sent_later_exactly_once(
+    players, clock, village, queues
+):
+    _, mail_queue = queues
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    update.advance(village, clock())
+    box = MailBox()
+    given_up = set()
+
+    def throttle_three(to, *args, **kwargs):
+        if len(given_up) < 3 or to in given_up:
+            given_up.add(to)
+            raise THROTTLED
+        return mail.send(to, *args, **kwargs)
+
+    delivery = scheduler.send_owed_mail(village, clock(), send=paced(throttle_three, FakeTime()))
+    assert (delivery.sent, delivery.failed) == (10, 3)
+    assert len(box.new()) == 10
+    assert len(outbox.pending(clock() + outbox.retry_delay(1))) == 3  # owed, not lost
+    jobs.send_mail([village])  # a duplicate mail-queue message: the three wait their retry
+    assert box.new() == []
+    assert jobs.tick().mail_villages == []  # not due yet
+    clock.advance(outbox.retry_delay(1))
+    assert jobs.tick().mail_villages == [village]  # due: handed to the mail workers
+    assert receive_all(mail_queue) == [village]
+    jobs.send_mail([village])
+    assert sorted(m.to for m in box.new()) == sorted(given_up)
+    for _ in range(3):
+        clock.advance(outbox.retry_delay(2))
+        assert jobs.tick().mail_villages == []
+        jobs.send_mail([village])
+    assert box.new() == []
+
+
+def test_a_mail_whose_sender_died_is_sent_by_a_mail_worker_once_its_claim_expires(
+    players, clock, village, queues
+):
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    update.advance(village, clock())
+    box = MailBox()
+
+    class TimedOut(BaseException):
+        """The Lambda ends mid-send: nothing after the send runs, the claim stays."""
+
+    def dies(*args, **kwargs):
+        raise TimedOut
+
+    with pytest.raises(TimedOut):
+        scheduler.send_owed_mail(village, clock(), send=dies)
+    jobs.send_mail([village])  # the other twelve; the claimed one waits
+    assert len(box.new()) == 12
+    clock.advance(outbox.CLAIM_FOR + timedelta(seconds=1))
+    assert jobs.tick().mail_villages == [village]
+    jobs.send_mail([village])
+    assert len(box.new()) == 1
+    assert outbox.unsent_mail(village) == []
+
+
+def test_deployed_the_mail_workers_share_the_account_rate_read_once_per_period(monkeypatch):
+    reads = []
+
+    class Quota:
+        def get_send_quota(self):
+            reads.append(1)
+            return {"MaxSendRate": 14.0, "Max24HourSend": 50000.0, "SentLast24Hours": 0.0}
+
+    monkeypatch.setenv("MOBIUS_STAGE", "prod")
+    monkeypatch.setattr(mail, "ses", lambda: Quota())
+    monkeypatch.setattr(mail, "_quota", None)
+    monkeypatch.setattr(jobs, "_sender", None)
+    worker = jobs.mail_sender()
+    assert worker is not None
+    # Every worker at once stays within the account's rate.
+    assert jobs.MAIL_WORKERS * worker.bucket.rate == pytest.approx(14.0)
+    assert jobs.mail_sender() is worker  # one bucket per container
+    assert len(reads) == 1
+    monkeypatch.setattr(mail, "_quota", None)
+    reads.clear()
+    for at in (0.0, mail.QUOTA_FOR - 1, mail.QUOTA_FOR + 1):
+        assert mail.max_send_rate(lambda at=at: at) == 14.0
+    assert len(reads) == 2  # at 0 and once the quota read is QUOTA_FOR old
+
+
+def test_an_unreadable_quota_falls_back_to_the_smallest_rate(monkeypatch):
+    class Denied:
+        def get_send_quota(self):
+            raise ClientError({"Error": {"Code": "AccessDenied", "Message": "no"}}, "GetSendQuota")
+
+    monkeypatch.setattr(mail, "ses", lambda: Denied())
+    monkeypatch.setattr(mail, "_quota", None)
+    assert mail.max_send_rate() == mail.SANDBOX_RATE
+
+
+def test_locally_mail_is_not_paced(monkeypatch):
+    monkeypatch.delenv("MOBIUS_STAGE", raising=False)
+    assert jobs.mail_sender() is None
