@@ -35,7 +35,7 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
 from chalicelib.services import accounts, actions, scheduler, villages
 from chalicelib.storage import db
-from chalicelib.storage.keys import village_pk
+from chalicelib.storage.keys import LOOK_SK, look_key, state_key, village_pk
 from chalicelib.storage.repository import load_village
 from devserver.moto_local import like_dynamodb
 
@@ -115,20 +115,30 @@ def _running_village(clock: list[datetime]) -> tuple[str, list[str]]:
     return village, players
 
 
-def _copy_meta(meta: dict, count: int) -> None:
-    """``count`` copies of a village's META item under new ids, in a table of their own
-    (moto copies the whole table in every transaction: the sample village's nights would
-    pay for 10,000 villages)."""
+def _copy_village(meta: dict, look: dict, count: int) -> None:
+    """``count`` copies of a village's META and LOOK items under new ids (their index keys
+    on the new ids' shards), in a table of their own (moto copies the whole table in every
+    transaction: the sample village's nights would pay for 10,000 villages)."""
     source = boto3.client("dynamodb", region_name=REGION)
     db.configure(db.TableConfig(TICK_TABLE, REGION, None))
     db.create_table()
     puts = []
     for n in range(count):
         copy_id = str(800_000 + n)
-        item = {**meta, "pk": {"S": village_pk(copy_id)}, "village_id": {"S": copy_id}}
-        puts.append({"PutRequest": {"Item": item}})
+        same = {"pk": {"S": village_pk(copy_id)}, "village_id": {"S": copy_id}}
+        puts.append(
+            {
+                **meta,
+                **same,
+                "gsi1pk": {"S": state_key("running", copy_id)},
+                # the lounge's sort key is "<time>#<village id>"
+                "gsi1sk": {"S": meta["gsi1sk"]["S"].rsplit("#", 1)[0] + f"#{copy_id}"},
+            }
+        )
+        puts.append({**look, **same, "gsi1pk": {"S": look_key(copy_id)}})
     for start in range(0, len(puts), 25):
-        source.batch_write_item(RequestItems={TICK_TABLE: puts[start : start + 25]})
+        batch = [{"PutRequest": {"Item": item}} for item in puts[start : start + 25]]
+        source.batch_write_item(RequestItems={TICK_TABLE: batch})
 
 
 def _save_all(village: str, players: list[str], at: datetime) -> None:
@@ -165,9 +175,12 @@ def _figures() -> dict[str, float]:
     runtime.set_clock(lambda: clock[0])
     village, players = _running_village(clock)
     first_night = load_village(village).next_update
-    meta = boto3.client("dynamodb", region_name=REGION).get_item(
-        TableName=TABLE, Key={"pk": {"S": village_pk(village)}, "sk": {"S": "META"}}
-    )["Item"]
+    meta, look = (
+        boto3.client("dynamodb", region_name=REGION).get_item(
+            TableName=TABLE, Key={"pk": {"S": village_pk(village)}, "sk": {"S": sk}}
+        )["Item"]
+        for sk in ("META", LOOK_SK)
+    )
 
     # A village's worker cost, as deployed: the advance worker, then the mail worker.
     cost: dict[str, Counter] = {"advance": Counter(), "mail": Counter()}
@@ -185,7 +198,7 @@ def _figures() -> dict[str, float]:
         mails += _sent() - before
 
     # The tick: 10,000 copies of the village as it was before its first night, all due.
-    _copy_meta(meta, VILLAGES)
+    _copy_village(meta, look, VILLAGES)
     clock[0] = first_night
     fanout_seconds = []
 
