@@ -2,7 +2,7 @@
 
 import json
 
-from . import classic, duel, package, requests, rules, scheduler, startup
+from . import classic, cost, duel, package, requests, rules, scheduler, startup
 
 
 def main() -> int:
@@ -14,6 +14,7 @@ def main() -> int:
         "startup": startup.figures(),
         "duel": duel.figures(),
         "package": package.figures(),
+        "cost": cost.figures(),  # last: the longest (two whole games through the handlers)
     }
     print(json.dumps(figures, ensure_ascii=False))
     return 0
