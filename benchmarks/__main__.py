@@ -2,7 +2,7 @@
 
 import json
 
-from . import classic, duel, package, reads, requests, rules, scale, scheduler, startup
+from . import classic, cost, duel, package, reads, requests, rules, scale, scheduler, startup
 
 
 def main() -> int:
@@ -16,6 +16,7 @@ def main() -> int:
         "startup": startup.figures(),
         "duel": duel.figures(),
         "package": package.figures(),
+        "cost": cost.figures(),  # last: the longest (two whole games through the handlers)
     }
     print(json.dumps(figures, ensure_ascii=False))
     return 0
