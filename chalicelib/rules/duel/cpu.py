@@ -30,8 +30,9 @@ from .roles import BLACK, WHITE
 from .worlds import Beliefs, beliefs
 
 # Tuned against each other and against random play with the simulator (simulate.py).
-INFO_LOSS = 0.2  # executing a claimer that is the real seer/medium loses what it tells
+INFO_LOSS = 0.25  # executing a claimer that is the real seer/medium loses what it tells
 CROSS = 1.0  # a seer claimer divining another whose realness is open
+FOX_HUNT = 2.0  # a seer claimer divining a likely fox: the real seer's divination kills it
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
@@ -105,6 +106,7 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         scores = {
             c: known.wolf[c] * (1 - known.wolf[c])
             + CROSS * cross.get(c, 0.0)
+            + FOX_HUNT * known.fox[c]
             + 0.01 * known.wolf[c]
             for c in legal.living
             if c != seer and c not in masons and c not in seen
@@ -317,7 +319,12 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
     divine = []
     for card, to in sorted(o["divine"].items()):
         humans = [c for c in to if c not in wolves and c != attack]
-        if humans:
+        # A card that survived our attack is likely the fox, whose win is our loss too:
+        # framed black, it is the one the village executes.
+        foxes = sorted(c for c in humans if c in survived)
+        if foxes:
+            divine.append({"card": card, "target": foxes[0], "result": BLACK})
+        elif humans:
             divine.append({"card": card, "target": rng.choice(humans), "result": BLACK})
         else:
             divine.append({"card": card, "target": rng.choice(to), "result": WHITE})
