@@ -18,9 +18,10 @@ given its RNG.
   frames humans with the madman's black when A's public candidates make it safe; answers
   `none` when named; has a werewolf seer claimer call black the card that survived its
   attack (likely the fox, whose win is B's loss too); reads which seer claimer is its
-  madman and always guesses at a PP offer (a wrong guess costs nothing); and attacks the likeliest real information role
-  where A's guards (public orders, the auto-guard priorities) are least likely to be,
-  sparing cards that survived its attacks (the fox, or guarded) and cat claimers.
+  madman and always guesses at a PP offer (a wrong guess costs nothing); and attacks the
+  likeliest real information role where A's guards (public orders, the auto-guard
+  priorities) are least likely to be, sparing cards that survived its attacks (the fox,
+  or guarded) and cat claimers.
 - :func:`random_player`: a random legal move, for either side.
 """
 
