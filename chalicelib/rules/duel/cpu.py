@@ -7,17 +7,21 @@ given its RNG.
 - :func:`deducer` (CPU-A) weighs the worlds (werewolf placements, and the fox's card)
   consistent with everything public and the masons it knows, by how likely B's observed
   choices are under each (:mod:`.worlds`). It asks the black seer (12B) and then the seer
-  and medium out on day 1, executes the card of highest expected value (a werewolf or the
-  fox; never the last werewolf while the fox may live; sparing the likely real seer and
-  medium), has seer claimers divine each other while it is open which is real and else
-  the most uncertain card, and sends the hunter to the likeliest real seer.
+  and medium out on day 1, executes the card that leaves it the best chance to win over
+  the days left (:func:`.worlds.after_execution`: a werewolf or the fox, never the last
+  werewolf while the fox may live; sparing the likely real seer and medium), gives each
+  seer claimer two candidates — the other claimers while it is open which is real, the
+  likely fox (the real seer's divination kills it), the most uncertain cards — and sends
+  the hunter to the likeliest real seer.
 - :func:`deceiver` (CPU-B) has the madman fake the seer — a blind black in the
   black-seer-only request, else white reports (a werewolf when the madman is spent);
   frames humans with the madman's black when A's public candidates make it safe; answers
-  `none` when named; reads which seer claimer is its madman and always guesses at a PP
-  offer (a wrong guess costs nothing); and attacks the likeliest real information role
-  where A's guards (public orders, the auto-guard priorities) are least likely to be,
-  sparing cards that survived its attacks (the fox, or guarded) and cat claimers.
+  `none` when named; has a werewolf seer claimer call black the card that survived its
+  attack (likely the fox, whose win is B's loss too); reads which seer claimer is its
+  madman and always guesses at a PP offer (a wrong guess costs nothing); and attacks the
+  likeliest real information role where A's guards (public orders, the auto-guard
+  priorities) are least likely to be, sparing cards that survived its attacks (the fox,
+  or guarded) and cat claimers.
 - :func:`random_player`: a random legal move, for either side.
 """
 
@@ -30,8 +34,12 @@ from .roles import BLACK, WHITE
 from .worlds import Beliefs, beliefs
 
 # Tuned against each other and against random play with the simulator (simulate.py).
-INFO_LOSS = 0.2  # executing a claimer that is the real seer/medium loses what it tells
+INFO_LOSS = 0.25  # executing a claimer that is the real seer/medium loses what it tells
 CROSS = 1.0  # a seer claimer divining another whose realness is open
+FOX_HUNT = 2.0  # a seer claimer divining a likely fox: the real seer's divination kills it
+# The best cards as each seer claimer's candidates: two measured stronger than one in std9
+# and 12B (the real seer draws one; a werewolf faking the seer must choose between them).
+SEER_CANDIDATES = 2
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 
 Player = Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]
@@ -105,13 +113,15 @@ def _a_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
         scores = {
             c: known.wolf[c] * (1 - known.wolf[c])
             + CROSS * cross.get(c, 0.0)
+            + FOX_HUNT * known.fox[c]
             + 0.01 * known.wolf[c]
             for c in legal.living
             if c != seer and c not in masons and c not in seen
         }
         if not scores:
             scores = {c: 0.0 for c in legal.living if c != seer}
-        move["divine"].append({"card": seer, "to": [_best(scores, rng)]})
+        ranked = sorted(scores, key=lambda c: (-scores[c], c))
+        move["divine"].append({"card": seer, "to": ranked[:SEER_CANDIDATES]})
     protect = _trusted(view, known, "seer") or _trusted(view, known, "medium")
     for hunter in o["hunters"]:
         banned = o["forbidden"].get(hunter)
@@ -317,7 +327,12 @@ def _b_night(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[
     divine = []
     for card, to in sorted(o["divine"].items()):
         humans = [c for c in to if c not in wolves and c != attack]
-        if humans:
+        # A card that survived our attack is likely the fox, whose win is our loss too:
+        # framed black, it is the one the village executes.
+        foxes = sorted(c for c in humans if c in survived)
+        if foxes:
+            divine.append({"card": card, "target": foxes[0], "result": BLACK})
+        elif humans:
             divine.append({"card": card, "target": rng.choice(humans), "result": BLACK})
         else:
             divine.append({"card": card, "target": rng.choice(to), "result": WHITE})

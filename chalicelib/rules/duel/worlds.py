@@ -9,6 +9,7 @@ the fakes a world needs, the heavier it is. Only a view is read, never the cards
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -34,13 +35,16 @@ class Beliefs:
     wolf: dict[int, float]  # P(card is a werewolf)
     fox: dict[int, float]  # P(card is the fox)
     real: dict[int, float]  # P(claimer is the real holder of its claimed role)
-    execute: dict[int, float]  # expected value of executing each living card (−1…1)
+    execute: dict[int, float]  # A's chance to win after executing each living card (0…1)
     worlds: int  # worlds with positive weight
 
 
-# Value of an execution in one world: the last werewolf (the game won, or lost to a living
-# fox), another werewolf, the fox, or a human.
-WIN, LOST, WOLF, FOX, HUMAN = 1.0, -1.0, 0.8, 0.6, -0.3
+# The rest of the game after an execution, as a chance for A to win (:func:`after_execution`):
+# each day A executes a card it needs (a werewolf or the fox; the fox while it lives and one
+# werewolf is left) with probability SKILL × needed / living, else a human; each night B
+# kills a human except with PEACE (a GJ or the fox attacked), and the real seer curses a
+# living fox with CURSE.
+SKILL, PEACE, CURSE = 1.5, 0.1, 0.1
 
 
 def _reports_true(
@@ -319,12 +323,14 @@ def beliefs(view: Mapping[str, Any]) -> Beliefs:
             real[c] += weight * share
         living_wolves = len(alive & wolves)
         fox_alive = fox is not None and fox in alive
+        humans = len(alive) - living_wolves - fox_alive
         for c in execute:
             if c in wolves:
-                last = living_wolves == 1
-                value = (LOST if fox_alive else WIN) if last else WOLF
+                value = after_execution(living_wolves - 1, fox_alive, humans)
+            elif c == fox:
+                value = after_execution(living_wolves, False, humans)
             else:
-                value = FOX if c == fox else HUMAN
+                value = after_execution(living_wolves, fox_alive, humans - 1)
             execute[c] += weight * value
     if total <= 0:  # nothing fits (a reading the weighing does not cover): know nothing
         half = {c: 0.5 for c in wolf}
@@ -336,3 +342,49 @@ def beliefs(view: Mapping[str, Any]) -> Beliefs:
         {c: w / total for c, w in execute.items()},
         count,
     )
+
+
+def _ended(wolves: int, fox: bool, humans: int) -> float | None:
+    """A's result if the game is over (§7): won only with no werewolf and no fox left."""
+    if wolves == 0:
+        return 0.0 if fox else 1.0
+    if wolves >= humans:
+        return 0.0
+    return None
+
+
+@cache
+def after_execution(wolves: int, fox: bool, humans: int) -> float:
+    """A's chance to win once the day's execution leaves these alive (the model above).
+
+    Counting the days left is what a fixed value per role missed: a human executed near
+    parity loses at once, the last werewolf executed before the fox hands the fox the game,
+    and the fox is worth executing early only while there is time to find both werewolves."""
+    ended = _ended(wolves, fox, humans)
+    if ended is not None:
+        return ended
+    total = 0.0
+    curses = ((True, CURSE), (False, 1 - CURSE)) if fox else ((False, 1.0),)
+    for died, p_died in ((1, 1 - PEACE), (0, PEACE)):
+        for cursed, p_cursed in curses:
+            left_fox, left_humans = fox and not cursed, humans - died
+            ended = _ended(wolves, left_fox, left_humans)
+            chance = _day(wolves, left_fox, left_humans) if ended is None else ended
+            total += p_died * p_cursed * chance
+    return total
+
+
+@cache
+def _day(wolves: int, fox: bool, humans: int) -> float:
+    last = fox and wolves == 1  # only the fox will do: the last werewolf would end it for the fox
+    needed = 1 if last else wolves + fox
+    hit_rate = min(0.95, SKILL * needed / (wolves + fox + humans))
+    if last:
+        hit = after_execution(wolves, False, humans)
+    elif fox:
+        # A werewolf or the fox, as likely as each other.
+        on_wolf = after_execution(wolves - 1, True, humans)
+        hit = (wolves * on_wolf + after_execution(wolves, False, humans)) / (wolves + 1)
+    else:
+        hit = after_execution(wolves - 1, False, humans)
+    return hit_rate * hit + (1 - hit_rate) * after_execution(wolves, fox, humans - 1)

@@ -7,6 +7,7 @@ import io
 import json
 import random
 from contextlib import redirect_stdout
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from chalicelib.rules.duel import PRESETS, Draws, Duel, play, preset, view
 from chalicelib.rules.duel.cpu import deceiver, deducer, random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rules.duel.simulate import main, play_game
-from chalicelib.rules.duel.worlds import beliefs
+from chalicelib.rules.duel.worlds import after_execution, beliefs
 
 from .helpers import B12
 from .test_properties import _twin
@@ -102,3 +103,60 @@ def test_the_deducer_reads_a_night_death_nobody_divined_as_no_fox() -> None:
     known = beliefs(view(duel, "A"))
     assert known.fox[9] == 0  # after a whole seer request only the claimed seer can curse
     assert known.fox[7] == pytest.approx(1.0)
+
+
+def test_the_deducer_values_an_execution_by_the_days_left() -> None:
+    # The game over: won only with neither werewolf nor fox alive (§7).
+    assert after_execution(0, False, 3) == 1.0
+    assert after_execution(0, True, 3) == 0.0  # the last werewolf executed before the fox
+    assert after_execution(1, False, 1) == 0.0  # a human executed at parity
+    # The fox executed first keeps the game winnable; the last werewolf first does not.
+    assert after_execution(1, False, 4) > after_execution(0, True, 5)
+    # The same werewolf is worth more with more humans left to spend.
+    assert after_execution(1, False, 6) > after_execution(1, False, 3) > 0.0
+
+
+def test_the_deducer_sends_the_seer_to_the_likely_fox() -> None:
+    # B12: seer 1, medium 2, werewolves 4 5, fox 7 (medium mode). Medium 2 and the fox 7
+    # both claim medium, with no madman claim: one of them is likely the fox.
+    rng = random.Random(0)
+    duel = Duel.setup(preset("12B"), Draws(rng, {"fox_mode": ["medium"]}), cards=B12)
+    moves: list[tuple[str, dict[str, Any]]] = [
+        ("A", {"do": "co", "roles": ["seer", "medium"]}),
+        ("B", {"do": "answer", "claims": []}),
+        ("A", {"do": "execute", "card": 8}),
+    ]
+    for side, move in moves:
+        play(duel, side, move, rng)
+    known = beliefs(view(duel, "A"))
+    assert min(known.fox[2], known.fox[7]) > max(known.fox[c] for c in (3, 6, 9, 10, 11))
+    for seed in range(5):
+        move = deducer(view(duel, "A"), legal_moves(duel, "A"), random.Random(seed))
+        (order,) = move["divine"]
+        assert order["card"] == 1 and sorted(order["to"]) == [2, 7]  # the real seer curses a fox
+
+
+def test_the_deceiver_frames_the_card_that_survived_its_attack() -> None:
+    # B12: werewolves 4 5, fox 7. B's attack on the fox leaves a peaceful morning; werewolf
+    # 4, a fake seer, then calls the fox black when A's candidates allow it.
+    rng = random.Random(0)
+    duel = Duel.setup(preset("12B"), Draws(rng, {"fox_mode": ["latent"]}), cards=B12)
+    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "white"}}
+    lie = {"card": 4, "target": 9, "result": "white"}
+    moves: list[tuple[str, dict[str, Any]]] = [
+        ("A", {"do": "co", "roles": ["seer"]}),
+        ("B", {"do": "answer", "claims": [fake]}),
+        ("A", {"do": "execute", "card": 8}),
+        ("A", {"do": "night", "divine": [{"card": 1, "to": [9]}, {"card": 4, "to": [9]}]}),
+        ("B", {"do": "night", "attack": 7, "divine": [lie]}),
+        ("A", {"do": "execute", "card": 10}),
+        ("A", {"do": "night", "divine": [{"card": 1, "to": [11]}, {"card": 4, "to": [7, 11]}]}),
+    ]
+    for side, move in moves:
+        extra: dict[str, Any] = {"guard": []} if side == "A" else {"guard": [], "medium": []}
+        play(duel, side, {**extra, **move} if move["do"] == "night" else move, rng)
+    (morning,) = [e for e in duel.events if e["type"] == "morning"]
+    assert morning["dead"] == []  # the fox survived the attack
+    for seed in range(8):
+        move = deceiver(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
+        assert move["divine"] == [{"card": 4, "target": 7, "result": "black"}]
