@@ -75,6 +75,8 @@ def _a_day(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[st
         return {"do": "black_seer_co"}
     if wanted and new_roles & set(wanted):
         return {"do": "co", "roles": [r for r in wanted if r in new_roles]}
+    if o["nameable"] and not any(e["type"] == "named" for e in view["events"]):
+        return {"do": "named", "cards": o["nameable"]}
     known = beliefs(view)
     masons = set(view.get("masons", []))
     # Executing the likely real seer or medium also loses what it would tell.
