@@ -7,7 +7,8 @@ given its RNG.
 - :func:`deducer` (CPU-A) weighs the worlds (werewolf placements, and the fox's card)
   consistent with everything public and the masons it knows, by how likely B's observed
   choices are under each (:mod:`.worlds`). It asks the black seer (12B) and then the seer
-  and medium out on day 1, executes the card that leaves it the best chance to win over
+  and medium out on day 1, then every other card its role by name (a careful deceiver's
+  werewolves answer `none`; an incoherent one's claim roles that give them away), executes the card that leaves it the best chance to win over
   the days left (:func:`.worlds.after_execution`: a werewolf or the fox, never the last
   werewolf while the fox may live; sparing the likely real seer and medium), gives each
   seer claimer two candidates — the other claimers while it is open which is real, the
@@ -75,6 +76,8 @@ def _a_day(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[st
         return {"do": "black_seer_co"}
     if wanted and new_roles & set(wanted):
         return {"do": "co", "roles": [r for r in wanted if r in new_roles]}
+    # Once: a werewolf that claims a role when named gives itself away (worlds.py reads a
+    # role named after its CO request as a fake); a `none` binds it as no real holder.
     if o["nameable"] and not any(e["type"] == "named" for e in view["events"]):
         return {"do": "named", "cards": o["nameable"]}
     known = beliefs(view)
