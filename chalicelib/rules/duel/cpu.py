@@ -7,12 +7,14 @@ given its RNG.
 - :func:`deducer` (CPU-A) weighs the worlds (werewolf placements, and the fox's card)
   consistent with everything public and the masons it knows, by how likely B's observed
   choices are under each (:mod:`.worlds`). It asks the black seer (12B) and then the seer
-  and medium out on day 1, executes the card that leaves it the best chance to win over
-  the days left (:func:`.worlds.after_execution`: a werewolf or the fox, never the last
-  werewolf while the fox may live; sparing the likely real seer and medium), gives each
-  seer claimer two candidates — the other claimers while it is open which is real, the
-  likely fox (the real seer's divination kills it), the most uncertain cards — and sends
-  the hunter to the likeliest real seer.
+  and medium out on day 1, then every other card its role by name (a careful deceiver's
+  werewolves answer `none`; an incoherent one's claim roles that give them away),
+  executes the card that leaves it the best chance to win over the days left
+  (:func:`.worlds.after_execution`: a werewolf or the fox, never the last werewolf while
+  the fox may live; sparing the likely real seer and medium), gives each seer claimer
+  two candidates — the other claimers while it is open which is real, the likely fox
+  (the real seer's divination kills it), the most uncertain cards — and sends the hunter
+  to the likeliest real seer.
 - :func:`deceiver` (CPU-B) has the madman fake the seer — a blind black in the
   black-seer-only request, else white reports (a werewolf when the madman is spent);
   frames humans with the madman's black when A's public candidates make it safe; answers
@@ -75,6 +77,10 @@ def _a_day(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[st
         return {"do": "black_seer_co"}
     if wanted and new_roles & set(wanted):
         return {"do": "co", "roles": [r for r in wanted if r in new_roles]}
+    # Once: a werewolf that claims a role when named gives itself away (worlds.py reads a
+    # role named after its CO request as a fake); a `none` binds it as no real holder.
+    if o["nameable"] and not any(e["type"] == "named" for e in view["events"]):
+        return {"do": "named", "cards": o["nameable"]}
     known = beliefs(view)
     masons = set(view.get("masons", []))
     # Executing the likely real seer or medium also loses what it would tell.

@@ -138,6 +138,15 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
     # The fox is never a mason, the cat, the madman, nor a hunter/cat/gidra claimer.
     not_fox = {c for c, claim in claims.items() if claim["role"] in ("hunter", "cat", "gidra")}
     asked = {(c, r) for c, r in view["asked"]}
+    # A role named after a CO request asked the card for it: the real holder (or the fox
+    # in that mode) would have come out then, so this one is a fake (§4.1, §4.3).
+    silent = {
+        a["card"]
+        for e in events
+        if e["type"] == "named"
+        for a in e["answers"]
+        if (a["card"], a["role"]) in asked
+    }
     # A card dead at night n is the attack's victim, or the fox cursed by the real seer
     # that night: the seer claimers that divined it then (§6.3).
     night_of = {c: e["day"] - 1 for e in events if e["type"] == "morning" for c in e["dead"]}
@@ -163,6 +172,7 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "black_only": black_only,
         "claims": claims,
         "asked": asked,
+        "silent": silent,
         "madman_used": view["madman_used"],
         "whole_seer": view["whole_seer"],
         "night_of": night_of,
@@ -221,7 +231,7 @@ def _weight(
     for card, claim in f["claims"].items():
         role = claim["role"]
         if card == fox:
-            if role in ("hunter", "cat", "gidra"):
+            if role in ("hunter", "cat", "gidra") or card in f["silent"]:
                 return 0.0, {}
             if role != "none":  # its mode, and its colors drawn with p (§5)
                 weight *= _drawn_colors(claim, f["fox_black"]) / len(f["fox_modes"])
@@ -246,7 +256,8 @@ def _weight(
         true = [
             c
             for c in claimers
-            if role in ("hunter", "cat") or _reports_true(f, f["claims"][c], wolves, fox)
+            if c not in f["silent"]
+            and (role in ("hunter", "cat") or _reports_true(f, f["claims"][c], wolves, fox))
         ]
         if role == "seer" and cursed_by and f["whole_seer"]:
             true = [c for c in true if c in cursed_by]

@@ -160,3 +160,50 @@ def test_the_deceiver_frames_the_card_that_survived_its_attack() -> None:
     for seed in range(8):
         move = deceiver(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
         assert move["divine"] == [{"card": 4, "target": 7, "result": "black"}]
+
+
+def test_the_deducer_asks_every_unclaimed_card_its_role_once_on_day_1() -> None:
+    # A werewolf of an incoherent deceiver claims a role when named; a werewolf of a careful
+    # one answers none, which binds it as no real role holder either way.
+    rng = random.Random(0)
+    duel = Duel.setup(preset("12B"), Draws(rng, {"fox_mode": ["latent"]}), cards=B12)
+    asked = []
+    none = [{"card": 4, "role": "none"}, {"card": 5, "role": "none"}]
+    for answer in ([], [], none):
+        move = deducer(view(duel, "A"), legal_moves(duel, "A"), random.Random(1))
+        asked.append(move)
+        play(duel, "A", move, rng)
+        play(duel, "B", {"do": "answer", "claims": answer}, rng)
+    assert asked[:2] == [{"do": "black_seer_co"}, {"do": "co", "roles": ["seer", "medium"]}]
+    # Seer 1 and medium 2 came out; everyone else is named.
+    assert asked[2] == {"do": "named", "cards": [3, 4, 5, 6, 7, 8, 9, 10, 11]}
+    move = deducer(view(duel, "A"), legal_moves(duel, "A"), random.Random(1))
+    assert move["do"] == "execute"  # once is enough
+
+
+def test_the_deducer_reads_a_role_named_after_its_co_request_as_a_fake() -> None:
+    # B12: seer 1, medium 2, werewolves 4 5. Werewolf 4 stayed silent when the medium was
+    # asked out, then claims medium when named: the real medium (or the fox in medium mode)
+    # would have come out then, and the madman's claim is unspent, so 4 is a werewolf.
+    rng = random.Random(0)
+    duel = Duel.setup(preset("12B"), Draws(rng, {"fox_mode": ["latent"]}), cards=B12)
+    moves: list[tuple[str, dict[str, Any]]] = [
+        ("A", {"do": "co", "roles": ["seer", "medium"]}),
+        ("B", {"do": "answer", "claims": []}),
+        ("A", {"do": "named", "cards": [3, 4, 5, 6, 7, 8, 9, 10, 11]}),
+        (
+            "B",
+            {
+                "do": "answer",
+                "claims": [{"card": 4, "role": "medium"}, {"card": 5, "role": "none"}],
+            },
+        ),
+    ]
+    for side, move in moves:
+        play(duel, side, move, rng)
+    known = beliefs(view(duel, "A"))
+    assert known.wolf[4] == pytest.approx(1.0)
+    assert known.real[4] == 0
+    for seed in range(5):
+        move = deducer(view(duel, "A"), legal_moves(duel, "A"), random.Random(seed))
+        assert move == {"do": "execute", "card": 4}
