@@ -456,6 +456,7 @@ def play(days: int, memory: int, seed: int = 14) -> tuple[Usage, dict[str, Any]]
         ),
         "rru": round(usage.rru),
         "wru": round(usage.wru),
+        "wru_by_item": dict(meter.wru_by_item.most_common()),  # table and index writes
         "mails": meter.usage.mails,
         "kb_out": round(usage.bytes_out / 1024),
         "ticks_due": game.ticks_run,

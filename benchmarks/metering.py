@@ -39,6 +39,12 @@ PLACEHOLDER = re.compile(r"[#:][A-Za-z0-9_]+")
 Call = Callable[[BaseClient, str, dict], dict]
 
 
+def _kind(key: Mapping[str, Any]) -> str:
+    """An item's kind from its key: the partition's and the sort key's first words."""
+    pk, sk = (str(next(iter(key.get(name, {"S": ""}).values()))) for name in ("pk", "sk"))
+    return f"{pk.split('#')[0]}#/{sk.split('#')[0] if not sk[:1].isdigit() else '<day>'}"
+
+
 class Meter:
     """Usage and request counts of the calls made while ``active``."""
 
@@ -48,6 +54,7 @@ class Meter:
         self.requests: Counter[str] = Counter()  # "dynamodb:GetItem" -> calls
         self.active = False
         self.index_changes = 0  # index entries written: the scheduler's view may have changed
+        self.wru_by_item: Counter[str] = Counter()  # "V#/SLOT" -> write units (what dominates)
         self._tables: dict[str, tuple[tuple[str, ...], list[capacity.Index]]] = {}
         self._aws_cpu = 0.0  # CPU seconds spent inside AWS calls (moto, and our look-ups)
         self._latency = 0.0  # assumed seconds waiting on AWS
@@ -175,12 +182,14 @@ class Meter:
         for (table, key, _), old in zip(keyed, before, strict=True):
             new = self._item(original, client, table, key)
             size = max(capacity.item_size(old), capacity.item_size(new))
-            self.usage.wru += capacity.write_units(size, transactional)
+            units = capacity.write_units(size, transactional)
             table_keys, indexes = self._table(original, client, table)
             for index in indexes:
-                units = index.write_units(old, new, table_keys)
-                self.usage.wru += units
-                self.index_changes += units > 0
+                index_units = index.write_units(old, new, table_keys)
+                units += index_units
+                self.index_changes += index_units > 0
+            self.usage.wru += units
+            self.wru_by_item[_kind(key)] += units
         return response
 
     def _table(

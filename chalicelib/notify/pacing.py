@@ -1,6 +1,6 @@
 """Sending at the account's SES rate: a token bucket per sender and backoff on throttling.
 
-Several senders run at once (the mail workers and the tick's retry), each in its own Lambda
+Several senders run at once (the mail workers; locally, the tick), each in its own Lambda
 container, so each gets an equal share of the account's maximum send rate (decision 58). SES
 answers a burst over the rate with ``Throttling`` ("Maximum sending rate exceeded."): the
 sender waits, exponentially longer with full jitter, and gives up after a few tries; the

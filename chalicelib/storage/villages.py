@@ -489,16 +489,16 @@ def _save_meta(
             VillageItem.next_update.set(step.next_update),
             VillageItem.gsi1sk.set(state_sk(step.next_update, vid)),
         ]
-        # A move like any other: a scheduler or a join that read the look before it retries.
-        t.update(
-            LookItem(village_pk(vid), LOOK_SK),
-            actions=[
-                LookItem.village_id.set(vid),
-                LookItem.gsi1pk.set(look_key(vid)),
-                LookItem.gsi1sk.set(time_key(step.next_update)),
-                LookItem.moves.add(1),
-            ],
-        )
+        # The scheduler looks right after a step: only its look works out what the step made
+        # due before the next update (a reminder, an idle member), and a step committed by a
+        # request (a classic round closed early, a start vote) has no worker after it.
+        if record.look is None:  # stored before LOOK items (decision 54): start one
+            t.save(_look(vid, step.at))
+        else:  # a move like any other: a scheduler or a join that read it before retries
+            t.update(
+                record.look,
+                actions=[LookItem.gsi1sk.set(time_key(step.at)), LookItem.moves.add(1)],
+            )
     else:
         actions += [
             VillageItem.next_update.remove(),

@@ -8,7 +8,7 @@ from pynamodb.connection.base import Connection
 
 from chalicelib.rules import SLOTS
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
-from chalicelib.services import outbox, scheduler, villages
+from chalicelib.services import outbox, scheduler, update, villages
 from chalicelib.storage import villages as store
 from chalicelib.storage.errors import Refused
 from chalicelib.storage.keys import (
@@ -223,3 +223,26 @@ def test_a_member_idle_but_not_departed_is_looked_at_again_in_5_minutes(
     assert load_village(village).slot_of(players[0]) == SLOTS[0]
     assert look_of(village) == time_key(clock() + scheduler.IDLE_RETRY)
     assert scheduler.due_village_ids(clock() + timedelta(minutes=1)) == []
+
+
+def test_a_step_has_the_scheduler_look_at_once_and_starts_a_look_where_none_was(
+    players, clock, rng
+):
+    """A step moves the look to its own moment (a step committed by a request has no worker
+    after it to owe what falls before the next update); a village stored before LOOK items
+    gets one its queries see, so it is due again and joins keep working."""
+    village = villages.create_village(pace="short", name="古い村", now=clock(), rng=rng)
+    seat(village, players[:13], clock)
+    record = load_village(village)
+    record.look.delete()  # as stored before LOOK items
+    assert load_village(village).look is None
+    start = record.next_update
+    update.advance(village, start)
+    after = load_village(village)
+    assert after.state.value == "running"
+    assert after.look is not None and after.look.gsi1sk == time_key(start)
+    assert scheduler.due_village_ids(start) == [village]
+    clock.now = start
+    tick(clock, rng)  # the look works out the next moment: the reminder or the update
+    moved = load_village(village).look.gsi1sk
+    assert time_key(start) < moved <= time_key(load_village(village).next_update)
