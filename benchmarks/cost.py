@@ -53,6 +53,8 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS, Side
 from chalicelib.services import accounts, scheduler
 from chalicelib.storage import db
+from chalicelib.storage.keys import look_keys
+from chalicelib.storage.models import LookItem
 from chalicelib.storage.repository import load_village
 from devserver.moto_local import like_dynamodb
 
@@ -281,20 +283,17 @@ class Game:
             self.checked = due
 
     def _first_due(self, low: datetime, high: datetime) -> datetime | None:
-        """The first whole minute in [low, high] at which the village is due (the due query,
-        not metered; due stays due until a tick processes it, so a bisection finds it)."""
-        low = _minute(low, up=True)
-        high = _minute(high, up=False)
-        if high < low or not scheduler.due_village_ids(high):
+        """The first whole minute in [low, high] at which the due query finds a village: the
+        earliest look of any shard (read here, not metered), rounded up to the minute."""
+        looks = [
+            datetime.strptime(str(item.gsi1sk), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+            for key in look_keys()
+            for item in LookItem.by_state.query(key, limit=1)
+        ]
+        if not looks:
             return None
-        while low < high:
-            middle = low + (high - low) // 2
-            middle = _minute(middle, up=False)
-            if scheduler.due_village_ids(middle):
-                high = middle
-            else:
-                low = middle + timedelta(minutes=1)
-        return high
+        due = max(_minute(low, up=True), _minute(min(looks), up=True))
+        return due if due <= _minute(high, up=False) else None
 
     def tick(self, moment: datetime) -> None:
         self.now = moment
