@@ -266,18 +266,18 @@ class Game:
     def run_until(self, moment: datetime) -> None:
         """Every tick that finds the village due, up to ``moment``, and its workers.
 
-        Only a change in an index entry changes what the due query finds: until one is
+        Only a change in a LOOK index entry changes what the due query finds: until one is
         written, a moment found quiet stays quiet, and the query is not asked again."""
         minute = timedelta(minutes=1)
         while True:
             changes, quiet_until = self._quiet
-            if changes == self.meter.index_changes and moment <= quiet_until:
+            if changes == self.meter.index_changes["LOOK"] and moment <= quiet_until:
                 self.checked = max(self.checked, moment)
                 return
             horizon = max(moment, self.checked + QUIET_HORIZON)
             due = self._first_due(self.checked + minute, horizon)
             if due is None or due > moment:
-                self._quiet = (self.meter.index_changes, due - minute if due else horizon)
+                self._quiet = (self.meter.index_changes["LOOK"], due - minute if due else horizon)
                 continue
             self.tick(due)
             self.checked = due

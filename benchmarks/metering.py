@@ -45,6 +45,13 @@ def _kind(key: Mapping[str, Any]) -> str:
     return f"{pk.split('#')[0]}#/{sk.split('#')[0] if not sk[:1].isdigit() else '<day>'}"
 
 
+def _index_word(index: capacity.Index, old: dict | None, new: dict | None) -> str:
+    """The first word of the index partition key an entry left or entered."""
+    entry = new if new and index.keys[0] in new else old
+    value = str(next(iter(entry[index.keys[0]].values()))) if entry else ""
+    return value.split("#")[0]
+
+
 class Meter:
     """Usage and request counts of the calls made while ``active``."""
 
@@ -53,7 +60,9 @@ class Meter:
         self.usage = Usage()
         self.requests: Counter[str] = Counter()  # "dynamodb:GetItem" -> calls
         self.active = False
-        self.index_changes = 0  # index entries written: the scheduler's view may have changed
+        # Index entries written, by the first word of the index key ("LOOK", "OUTBOX", …):
+        # what a due query finds can only change with its own partitions' entries.
+        self.index_changes: Counter[str] = Counter()
         self.wru_by_item: Counter[str] = Counter()  # "V#/SLOT" -> write units (what dominates)
         self._tables: dict[str, tuple[tuple[str, ...], list[capacity.Index]]] = {}
         self._aws_cpu = 0.0  # CPU seconds spent inside AWS calls (moto, and our look-ups)
@@ -187,7 +196,8 @@ class Meter:
             for index in indexes:
                 index_units = index.write_units(old, new, table_keys)
                 units += index_units
-                self.index_changes += index_units > 0
+                if index_units:
+                    self.index_changes[_index_word(index, old, new)] += 1
             self.usage.wru += units
             self.wru_by_item[_kind(key)] += units
         return response
