@@ -277,7 +277,10 @@ class Game:
             horizon = max(moment, self.checked + QUIET_HORIZON)
             due = self._first_due(self.checked + minute, horizon)
             if due is None or due > moment:
-                self._quiet = (self.meter.index_changes["LOOK"], due - minute if due else horizon)
+                # quiet up to just before the due minute (a moment inside the minute before it is
+                # quiet too: with ``due - minute`` such a moment looped here for ever)
+                quiet = due - timedelta(microseconds=1) if due else horizon
+                self._quiet = (self.meter.index_changes["LOOK"], quiet)
                 continue
             self.tick(due)
             self.checked = due
