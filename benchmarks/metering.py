@@ -11,6 +11,7 @@ stretched to the function's share of a CPU, plus an assumed latency for each AWS
 
 import math
 import re
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -66,12 +67,14 @@ class Meter:
         self.wru_by_item: Counter[str] = Counter()  # "V#/SLOT" -> write units (what dominates)
         self._tables: dict[str, tuple[tuple[str, ...], list[capacity.Index]]] = {}
         self._aws_cpu = 0.0  # CPU seconds spent inside AWS calls (moto, and our look-ups)
+        self._thread = threading.get_ident()  # the thread the invocations run on
         self._latency = 0.0  # assumed seconds waiting on AWS
 
     @contextmanager
     def invocation(self) -> Iterator[None]:
         """One Lambda invocation: its request and its billed GB-seconds (1 ms granularity)."""
         cpu, aws_cpu, latency = time.thread_time(), self._aws_cpu, self._latency
+        self._thread = threading.get_ident()
         self.active = True
         try:
             yield
@@ -109,7 +112,10 @@ class Meter:
                 self.usage.sqs_requests += 1
             return original(client, operation, params)
         finally:
-            self._aws_cpu += time.thread_time() - started
+            # Only the invocation's own thread: its CPU is what ``invocation`` measures (the
+            # index shards' threads are not in it, so their moto time must not come off it).
+            if threading.get_ident() == self._thread:
+                self._aws_cpu += time.thread_time() - started
 
     # ----- DynamoDB -----
 
