@@ -2,6 +2,8 @@
 
 from datetime import datetime, timedelta
 
+from botocore.exceptions import ClientError
+
 
 class FakeClock:
     """A clock the tests move by hand."""
@@ -15,3 +17,25 @@ class FakeClock:
     def advance(self, delta: timedelta) -> datetime:
         self.now += delta
         return self.now
+
+
+class FakeTime:
+    """A monotonic clock that only a sleep (or the test) moves: a sender's pacing clock."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now = start
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def ses_error(code: str, message: str) -> ClientError:
+    return ClientError({"Error": {"Code": code, "Message": message}}, "SendRawEmail")
+
+
+THROTTLED = ses_error("Throttling", "Maximum sending rate exceeded.")

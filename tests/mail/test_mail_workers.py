@@ -14,25 +14,10 @@ from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update
 from chalicelib.storage.repository import load_village
+from tests.fakes import THROTTLED, FakeTime
 from tests.mail.helpers import MailBox, account_of, seat, touch_all
 
 SHORT = TIMINGS[Pace.SHORT]
-THROTTLED = ClientError(
-    {"Error": {"Code": "Throttling", "Message": "Maximum sending rate exceeded."}}, "SendRawEmail"
-)
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
 
 
 def paced(send, time: FakeTime, rate: float = 5.0) -> pacing.PacedSender:

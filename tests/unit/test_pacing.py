@@ -6,44 +6,25 @@ import pytest
 from botocore.exceptions import ClientError
 
 from chalicelib.notify.pacing import Backoff, PacedSender, TokenBucket, is_throttling
+from tests.fakes import THROTTLED, FakeTime, ses_error
 
-
-def ses_error(code: str, message: str) -> ClientError:
-    return ClientError({"Error": {"Code": code, "Message": message}}, "SendRawEmail")
-
-
-THROTTLED = ses_error("Throttling", "Maximum sending rate exceeded.")
 DAILY_QUOTA = ses_error("Throttling", "Daily message quota exceeded.")
 REFUSED = ses_error("MessageRejected", "Email address is not verified.")
-
-
-class FakeTime:
-    """A monotonic clock that only a sleep moves."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
+START = 100.0  # the pacing clock's reading when a test begins
 
 
 def test_the_bucket_lets_one_send_go_at_once_then_one_every_1_over_rate_seconds():
-    time = FakeTime()
+    time = FakeTime(START)
     bucket = TokenBucket(rate=4, clock=time.clock, sleep=time.sleep)
     taken_at = []
     for _ in range(9):
         bucket.take()
-        taken_at.append(time.now - 100.0)
+        taken_at.append(time.now - START)
     assert taken_at == pytest.approx([0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0])
 
 
 def test_an_idle_bucket_saves_up_no_more_than_its_burst():
-    time = FakeTime()
+    time = FakeTime(START)
     bucket = TokenBucket(rate=2, burst=3, clock=time.clock, sleep=time.sleep)
     for _ in range(3):
         bucket.take()
@@ -57,7 +38,7 @@ def test_an_idle_bucket_saves_up_no_more_than_its_burst():
 
 
 def test_a_rate_change_takes_effect_at_the_next_send():
-    time = FakeTime()
+    time = FakeTime(START)
     bucket = TokenBucket(rate=1, clock=time.clock, sleep=time.sleep)
     bucket.take()
     bucket.rate = 10  # the quota was read again
@@ -78,7 +59,7 @@ def test_only_the_sending_rate_is_throttling_worth_waiting_for():
 
 
 def paced(send, tries: int = 5) -> tuple[PacedSender, FakeTime]:
-    time = FakeTime()
+    time = FakeTime(START)
     bucket = TokenBucket(rate=1000, burst=1000, clock=time.clock, sleep=time.sleep)
     backoff = Backoff(base=0.25, cap=4.0, tries=tries, rng=random.Random(7))
     return PacedSender(send, bucket, backoff, sleep=time.sleep), time
@@ -138,7 +119,7 @@ def test_other_refusals_are_raised_at_once(error):
 
 
 def test_every_try_waits_for_the_bucket():
-    time = FakeTime()
+    time = FakeTime(START)
     calls = []
 
     def send(*args, **kwargs):
