@@ -198,7 +198,11 @@ def advance_worker(event) -> None:
     maximum_concurrency=jobs.MAIL_WORKERS,
 )
 def mail_worker(event) -> None:
-    jobs.send_mail([record.body for record in event])
+    context = event.context  # None when a test or a bench calls the handler
+    jobs.send_mail(
+        [record.body for record in event],
+        seconds_left=(lambda: context.get_remaining_time_in_millis() / 1000) if context else None,
+    )
 
 
 @app.on_sns_message(topic=jobs.SES_TOPIC_NAME, name="ses_notifications")

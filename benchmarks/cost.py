@@ -2,8 +2,9 @@
 
 Thirteen phones play it through the real Lambda handlers: every page, post and save is an
 HTTP API event handed to ``app.http_api`` (so bytes out are the real, gzipped answers), the
-minute tick is ``app.tick`` and the updates, reminders and mails run in ``app.advance_worker``
-from a (moto) SQS queue. ``metering.py`` counts what AWS would bill; ``prices.py`` prices it.
+minute tick is ``app.tick``, the updates and reminders run in ``app.advance_worker`` from a
+(moto) SQS queue and their mail in ``app.mail_worker`` from the mail queue, as deployed.
+``metering.py`` counts what AWS would bill; ``prices.py`` prices it.
 
 Play (the issue's model): each living member, each day, opens the village page 8 times and
 posts 5 times and saves their choices twice (a post or a save answers 303 and the phone
@@ -18,8 +19,9 @@ the last day is the ending, closed by the next update.
 
 Shared costs (decision 63): the minute tick runs whether or not a village is due. A tick that
 finds this village due is charged to it in full; every other minute of the game is charged
-at 1/``VILLAGES_SHARING_THE_TICK`` of an empty tick, and so is the SQS poller's idle long
-polling. The hourly check for a new long village is charged to the game it creates.
+at 1/``VILLAGES_SHARING_THE_TICK`` of an empty tick, and so is the SQS pollers' idle long
+polling of the two queues. The hourly check for a new long village is charged to the game it
+creates.
 """
 
 import base64
@@ -47,7 +49,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.ses.models import ses_backends
 
 import app as app_module
-from chalicelib import runtime
+from chalicelib import jobs, runtime
 from chalicelib.links import read_member_token
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS, Side
@@ -69,8 +71,9 @@ CONFIG = Path(__file__).resolve().parent.parent / ".chalice" / "config.json"
 DEFAULT_MEMORY_MB = 128  # Chalice's default when a stage names none
 
 VILLAGES_SHARING_THE_TICK = 100  # running villages the minute tick's fixed cost is spread over
-# Lambda polls an SQS source with 5 long polls of up to 20 s each at once: 15 a minute, idle.
-IDLE_POLLS_A_MINUTE = 15
+# Lambda polls an SQS source with 5 long polls of up to 20 s each at once: 15 a minute, idle,
+# for each of the two queues (the advance queue and the mail queue).
+IDLE_POLLS_A_MINUTE = 15 * 2
 
 QUIET_HORIZON = timedelta(hours=6)  # how far ahead the bench looks for the next due tick
 VIEWS, POSTS, SAVES = 8, 5, 2  # per living member and day
@@ -240,9 +243,9 @@ def wire_bytes(response: dict) -> int:
 
 
 class Game:
-    def __init__(self, meter: Meter, queue_url: str, seed: int) -> None:
+    def __init__(self, meter: Meter, queues: dict[str, str], seed: int) -> None:
         self.meter = meter
-        self.queue_url = queue_url
+        self.queues = queues  # the advance and the mail queue's URLs
         self.rng = random.Random(seed)
         self.seed = seed
         self.now = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)  # 03:00 JST: a long village's hour
@@ -305,23 +308,32 @@ class Game:
         self.work()
 
     def work(self) -> None:
-        """The SQS poller hands the tick's message to the worker, then deletes it (its idle
-        polls in between are shared: decision 63)."""
-        with self.meter.counted():
-            received = self.sqs.receive_message(QueueUrl=self.queue_url, MaxNumberOfMessages=10)
-        messages = received.get("Messages", [])
-        if not messages:
-            return
-        with self.meter.invocation():
-            app_module.advance_worker(_sqs_event(messages), None)
-        with self.meter.counted():
-            self.sqs.delete_message_batch(
-                QueueUrl=self.queue_url,
-                Entries=[
-                    {"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]}
-                    for n, m in enumerate(messages)
-                ],
-            )
+        """The SQS pollers hand the tick's messages to the advance worker and then the mail it
+        owes to the mail worker (one village a call, as its event source is set), deleting
+        each batch after (their idle polls in between are shared: decision 63)."""
+        workers = (
+            ("advance", app_module.advance_worker, 10),
+            ("mail", app_module.mail_worker, 1),
+        )
+        for name, worker, batch_size in workers:
+            queue_url = self.queues[name]
+            while True:
+                with self.meter.counted():
+                    received = self.sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10)
+                messages = received.get("Messages", [])
+                if not messages:
+                    break
+                for n in range(0, len(messages), batch_size):
+                    with self.meter.invocation():
+                        worker(_sqs_event(messages[n : n + batch_size]), None)
+                with self.meter.counted():
+                    self.sqs.delete_message_batch(
+                        QueueUrl=queue_url,
+                        Entries=[
+                            {"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]}
+                            for n, m in enumerate(messages)
+                        ],
+                    )
 
     def create_village(self) -> str:
         with self.meter.invocation():  # the tick at 03:00 JST: no opening long village
@@ -433,9 +445,13 @@ def play(days: int, memory: int, seed: int = 14) -> tuple[Usage, dict[str, Any]]
     shared part included) and what it counted."""
     with metering(memory) as meter:
         sqs = boto3.client("sqs", region_name=REGION)
-        queue_url = sqs.create_queue(QueueName="mobius-advance")["QueueUrl"]
-        with mock.patch.dict("os.environ", {"MOBIUS_QUEUE_URL": queue_url}):
-            game = Game(meter, queue_url, seed)
+        queues = {
+            name: sqs.create_queue(QueueName=queue)["QueueUrl"]
+            for name, queue in (("advance", jobs.QUEUE_NAME), ("mail", jobs.MAIL_QUEUE_NAME))
+        }
+        urls = {"MOBIUS_QUEUE_URL": queues["advance"], "MOBIUS_MAIL_QUEUE_URL": queues["mail"]}
+        with mock.patch.dict("os.environ", urls):
+            game = Game(meter, queues, seed)
             players = _accounts(game.now)
             village_id = game.create_village()
             phones = {a: Phone(game, a) for a in players}

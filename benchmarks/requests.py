@@ -59,14 +59,13 @@ def view_village(
 ) -> None:
     """What one village page needs, as the page builds it: the session, the village, the day's
     posts (numbered, anchors, unread marks from the recorded access), own choices, the full
-    record. ``touch``: the access write a member's view makes at most once a minute, which
-    checks the session item in the same request."""
+    record. ``touch``: the access write a member's view makes at most once a minute, after
+    the session item said the session is live (decision 65)."""
     record = load_village(village_id)
-    if touch:
-        live = villages.touch_checking_session(record, grant, now)
-    else:
-        live = sessions.check(grant.account_id, grant.session_id, now)
+    live = sessions.check(grant.account_id, grant.session_id, now)
     assert live is not None
+    if touch:
+        villages.touch(village_id, live.account_id, now, record)
     viewer = posts.viewer_of(record, live.account_id)
     village_view.build(record, viewer, now, None, None, None)
 

@@ -5,6 +5,7 @@ import logging
 import os
 import random
 import secrets
+from collections.abc import Callable
 from functools import cache
 
 from . import fanout, gm, runtime
@@ -108,17 +109,22 @@ def process(village_ids: list[str]) -> None:
         raise RuntimeError(f"villages failed: {', '.join(failed)}")
 
 
-def send_mail(village_ids: list[str]) -> None:
+def send_mail(village_ids: list[str], seconds_left: Callable[[], float] | None = None) -> None:
     """The mail worker: each village's owed mail, at this worker's share of the SES rate.
 
     A send that fails (throttled past the backoff, refused) leaves its mail owed: a later
-    tick hands the village over again once its retry is due. Only a failure of the outbox
-    itself is raised, for SQS to deliver the message again."""
+    tick hands the village over again once its retry is due; so does mail left for want of
+    time (``seconds_left``: the Lambda's). Only a failure of the outbox itself is raised,
+    for SQS to deliver the message again."""
     send = mail_sender()
     failed = []
     for village_id in village_ids:
         try:
-            scheduler.send_owed_mail(village_id, runtime.now(), send=send)
+            delivery = scheduler.send_owed_mail(
+                village_id, runtime.now(), send=send, seconds_left=seconds_left
+            )
+            if delivery.left:
+                log.warning("village %s: %d mails left to a later tick", village_id, delivery.left)
         except Exception:
             log.exception("mail of village %s failed", village_id)
             failed.append(village_id)

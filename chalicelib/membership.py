@@ -17,6 +17,8 @@ from .rulesets.base import Pace, Seat, SeatRules, State
 LOCK_BASE = timedelta(hours=3)
 LOCK_MAX = timedelta(days=14)
 LOCK_MEMORY = timedelta(days=30)  # departures older than this no longer count
+# A member's page view counts as access (RULES §9); one write a minute is plenty.
+ACCESS_RESOLUTION = timedelta(minutes=1)
 
 
 def lock_length(recent_departures: int) -> timedelta:
@@ -128,14 +130,40 @@ def occupied(seats: Mapping[str, Seat]) -> int:
     return sum(1 for s in seats.values() if s.account_id is not None)
 
 
-def last_access(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> datetime | None:
-    """The later of the last login to the village and the last save of choices."""
-    times = [seat.last_access]
+def last_act(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> datetime | None:
+    """The member's last post or save of choices: each made as a logged-in member, so each
+    an access (RULES §9) with no write of its own (decision 66)."""
+    times = [seat.last_post_at]
     for saved in saved_at:
         if seat.slot in saved:
             times.append(datetime.fromisoformat(saved[seat.slot]))
     known = [t for t in times if t is not None]
     return max(known) if known else None
+
+
+def last_access(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> datetime | None:
+    """The later of the last recorded visit to the village and the last post or save."""
+    known = [t for t in (seat.last_access, last_act(seat, saved_at)) if t is not None]
+    return max(known) if known else None
+
+
+def access_due(seat: Seat, saved_at: Iterable[Mapping[str, str]], now: datetime) -> bool:
+    """Whether a member's page view is to be recorded: not when an access lies within the
+    last ``ACCESS_RESOLUTION`` (the page that follows a post or a save writes nothing)."""
+    seen = last_access(seat, saved_at)
+    return seen is None or now - seen >= ACCESS_RESOLUTION
+
+
+def unread_since(
+    seat: Seat, saved_at: Iterable[Mapping[str, str]], now: datetime
+) -> datetime | None:
+    """Where a member's unread posts begin: their previous access. The page that follows a
+    post or a save (within ``ACCESS_RESOLUTION``) marks what came since the visit before it,
+    the page the member wrote on; after that, the post or save counts as the visit."""
+    act = last_act(seat, saved_at)
+    if act is not None and now - act < ACCESS_RESOLUTION:
+        return seat.last_access
+    return last_access(seat, saved_at)
 
 
 def idle_times(

@@ -79,7 +79,8 @@ class Seat:
     account_id: str | None  # None: vacant
     persona: str | None
     name: str  # how pages, mail and reports name the character
-    last_access: datetime | None = None
+    last_access: datetime | None = None  # the last recorded visit
+    last_post_at: datetime | None = None
     bans: Bans = Bans()
     will: str | None = None  # a classic member's will (遺書), as last written
 

@@ -22,6 +22,10 @@ from ..storage.villages import owed_items
 from .unit import Unit
 
 CLAIM_FOR = timedelta(minutes=5)  # a claimed mail whose sender died is retried after this
+# A mail worker claims no more mail once its Lambda has less time left than this: one paced
+# send can wait for the rate (4 s at SES's smallest) and back off on throttling (~4 s), and
+# a worker killed between SES accepting a mail and marking it sent would send it again.
+SEND_MARGIN_SECONDS = 15.0
 MAX_ATTEMPTS = 20
 
 Sender = Callable[..., Any]
@@ -37,6 +41,7 @@ class Delivery:
     sent: int = 0
     failed: int = 0
     skipped: int = 0
+    left: int = 0  # not tried for want of time: still owed, due at the next tick
 
 
 def pending(now: datetime, limit: int = 500) -> list[OutboxItem]:
@@ -54,11 +59,13 @@ def deliver(
     items: list[OutboxItem] | None = None,
     unit: Unit | None = None,
     send: Sender | None = None,
+    seconds_left: Callable[[], float] | None = None,
 ) -> Delivery:
     """Sends owed mails (by default every one due); failures wait and are tried again.
 
     ``unit``: the job's unit of work (its villages are not loaded again); ``send``: the
-    sender (SES by default).
+    sender (SES by default); ``seconds_left``: the time the caller has (a Lambda's), below
+    ``SEND_MARGIN_SECONDS`` of which the rest is left owed, unclaimed.
     """
     unit = unit or Unit()
     send = send or ses.send
@@ -66,7 +73,10 @@ def deliver(
     due = [item for item in (pending(now) if items is None else items) if _due(item, now)]
     # Who each mail goes to, as they are now: one batch read for all of them.
     accounts = store.recipients(item.account_id for item in due)
-    for item in due:
+    for n, item in enumerate(due):
+        if seconds_left is not None and seconds_left() < SEND_MARGIN_SECONDS:
+            result.left = len(due) - n
+            break
         if not store.claim_mail(item, now, CLAIM_FOR):
             continue
         notice = _notice(unit.village(item.village_id), accounts.get(item.account_id), item, now)

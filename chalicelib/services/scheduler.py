@@ -106,13 +106,17 @@ def process_village(
 
 
 def send_owed_mail(
-    village_id: str, now: datetime, send: outbox.Sender | None = None
+    village_id: str,
+    now: datetime,
+    send: outbox.Sender | None = None,
+    seconds_left: Callable[[], float] | None = None,
 ) -> outbox.Delivery:
-    """The mail worker: every mail the village still owes that is due (deliver decides)."""
+    """The mail worker: every mail the village still owes that is due (deliver decides), as
+    far as its time goes."""
     items = outbox.unsent_mail(village_id)
     if not items:
         return outbox.Delivery()
-    return outbox.deliver(now, items, send=send)
+    return outbox.deliver(now, items, send=send, seconds_left=seconds_left)
 
 
 def reminder_at(meta: VillageItem) -> datetime | None:

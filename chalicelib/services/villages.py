@@ -14,7 +14,6 @@ from ..storage.errors import Refused
 from ..storage.keys import is_state_sk
 from ..storage.models import AccountItem, PresenceItem, VillageItem
 from ..storage.repository import VillageRecord, load_account, load_joiner, plain
-from . import sessions
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
 from .unit import Unit
@@ -317,25 +316,6 @@ def touch(
     slot = record.slot_of(account_id)
     if slot is not None:
         store.record_access(record, slot, account_id, now)
-
-
-def touch_checking_session(
-    record: VillageRecord, claim: sessions.Grant, now: datetime
-) -> sessions.Grant | None:
-    """Records a member's access in the same write that checks its session item: the claim
-    back if the session is live (whether or not the access was recorded), else None."""
-    live = store.record_access_checking_session(
-        record,
-        claim.account_id,
-        claim.session_id,
-        claim.village_id,
-        record.slot_of(claim.account_id),
-        now,
-    )
-    if live is None:
-        # Not the member leaving meanwhile (a conflict, a throttle): read the session.
-        return sessions.check(claim.account_id, claim.session_id, now)
-    return claim if live else None
 
 
 def idle_members(record: VillageRecord, now: datetime) -> list[str]:

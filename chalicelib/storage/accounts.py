@@ -3,7 +3,6 @@
 from datetime import UTC, datetime
 
 from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
-from pynamodb.expressions.condition import Condition
 
 from .db import ensure_configured, transaction
 from .errors import Refused, TransactionRefused
@@ -229,16 +228,6 @@ def read_session(account_id: str, session_id: str) -> SessionItem | None:
         return SessionItem.get(account_pk(account_id), session_sk(session_id))
     except DoesNotExist:
         return None
-
-
-def session_live(scope: str | None, now: datetime) -> Condition:
-    """The condition that a session item is there, unexpired, with the same scope."""
-    same_scope = (
-        SessionItem.village_id.does_not_exist()
-        if scope is None
-        else SessionItem.village_id == scope
-    )
-    return (SessionItem.expires_at > now) & same_scope
 
 
 def close_session(account_id: str, session_id: str) -> None:

@@ -137,6 +137,7 @@ class VillageRecord:
                 persona=m.persona,
                 name=display_name(self.rules, self.meta.character_set, m),
                 last_access=m.last_access,
+                last_post_at=m.last_post_at,
                 bans=Bans(speech_until=m.speech_ban_until, public_until=m.public_ban_until),
                 will=m.will,
             )

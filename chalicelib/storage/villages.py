@@ -39,7 +39,6 @@ from .keys import (
     outbox_sk,
     post_sk_prefix,
     presence_sk,
-    session_sk,
     slot_sk,
     state_key,
     state_keys,
@@ -56,7 +55,6 @@ from .models import (
     OutboxItem,
     PostItem,
     PresenceItem,
-    SessionItem,
     VillageItem,
 )
 from .repository import VillageRecord, plain
@@ -569,43 +567,6 @@ def record_access(record: VillageRecord, slot: str, account_id: str, now: dateti
         )
 
 
-def record_access_checking_session(
-    record: VillageRecord,
-    account_id: str,
-    session_id: str,
-    scope: str | None,
-    slot: str | None,
-    now: datetime,
-) -> bool | None:
-    """A member's access, written in the same request that checks its session item: True
-    when the session is live (whether or not the access was recorded: the member may have
-    left), False when it is not, None when the write failed for another reason (a conflict,
-    a throttle: the caller reads the session)."""
-    from .accounts import session_live  # the session's condition lives with sessions
-
-    try:
-        with transaction() as t:
-            t.condition_check(
-                SessionItem,
-                account_pk(account_id),
-                range_key=session_sk(session_id),
-                condition=session_live(scope, now),
-            )
-            if slot is not None:
-                t.update(
-                    MemberItem(village_pk(record.village_id), slot_sk(slot)),
-                    actions=[MemberItem.last_access.set(now)],
-                    condition=MemberItem.account_id == account_id,
-                )
-    except TransactWriteError as error:
-        codes = [reason.code if reason else None for reason in error.cancellation_reasons or []]
-        if codes[:1] == ["ConditionalCheckFailed"]:
-            return False
-        if codes[:1] != [None] and codes[:1] != ["None"]:
-            return None
-    return True
-
-
 def add_post(
     record: VillageRecord,
     item: PostItem,
@@ -615,24 +576,27 @@ def add_post(
     shadow: PostItem | None = None,
 ) -> None:
     """A member's post; refused (``Refused``) within 5 s of its last one or once it left.
-    ``shadow``: its nameless trace on another board, written with it (classic howls)."""
-    member = record.members[slot]
+    ``shadow``: its nameless trace on another board, written with it (classic howls).
+
+    No transaction (decision 67): the member's item takes the post's moment first, under
+    the condition that keeps the pace, and only then are the posts written (in one batch).
+    A failure between the two leaves a moment with no post, which costs the member only
+    the 5 s wait; a post is never written without its moment."""
     try:
-        with transaction() as t:
-            t.save(item)
-            if shadow is not None:
-                t.save(shadow)
-            t.update(
-                member,
-                actions=[MemberItem.last_post_at.set(now)],
-                condition=(MemberItem.account_id == account_id)
-                & (
-                    MemberItem.last_post_at.does_not_exist()
-                    | (MemberItem.last_post_at <= now - POST_INTERVAL)
-                ),
-            )
-    except TransactWriteError as error:
-        raise TransactionRefused("add_post", error) from error
+        record.members[slot].update(
+            actions=[MemberItem.last_post_at.set(now)],
+            condition=(MemberItem.account_id == account_id)
+            & (
+                MemberItem.last_post_at.does_not_exist()
+                | (MemberItem.last_post_at <= now - POST_INTERVAL)
+            ),
+        )
+    except UpdateError as error:
+        raise Refused("add_post: too soon or not a member") from error
+    with PostItem.batch_write() as batch:
+        for post in (item, shadow):
+            if post is not None:
+                batch.save(post)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ village's rule set (which alone decides what the viewer may know)."""
 from datetime import datetime
 from typing import Any
 
+from .. import membership
 from ..personas import CHARACTER_SETS
 from ..rulesets.base import State, Viewer
 from ..services import posts
@@ -49,9 +50,13 @@ def build(
     def anchor_url(day_: int, n: int) -> str:
         return f"?board={chosen_board}{of}&day={day_}#p{n}"
 
-    # Unread: what others wrote since the member's previous visit (its recorded access,
-    # read with the village: no request of its own).
-    since = seats[viewer.slot].last_access if viewer.slot else None
+    # Unread: what others wrote since the member's previous visit (its recorded access and
+    # its posts and saves, read with the village: no request of their own).
+    since = (
+        membership.unread_since(seats[viewer.slot], record.recent_saves(), now)
+        if viewer.slot
+        else None
+    )
     speaker = speaker if speaker in seats else None
     shown = board_view.shown_posts(
         page.posts,

@@ -2,12 +2,11 @@
 saving choices, joining and leaving. Handlers take ``(request, village_id)``."""
 
 import re
-from datetime import timedelta
 from typing import Any
 
 from chalice import Response
 
-from .. import rulesets
+from .. import membership, rulesets
 from ..rulesets.base import VISITOR
 from ..services import actions, posts, villages
 from ..services.errors import ServiceError
@@ -16,8 +15,6 @@ from . import village_view
 from .http import BadRequest, redirect
 from .pages import Ctx, page, require_login
 
-# A member's page view counts as access (RULES §9); one write a minute is plenty.
-ACCESS_RESOLUTION = timedelta(minutes=1)
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
 NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: isdigit() also takes "²", which int() refuses
@@ -85,18 +82,15 @@ def _village_page(
     ctx: Ctx, village_id: str, status: int = 200, message: str | None = None, **extra: Any
 ) -> Response:
     record = _record(ctx, village_id)
-    # A member's view records its access (at most once a minute); when it does, that same
-    # write checks the session item too, so the page never costs more than three requests.
-    claimed = ctx.member_account(village_id) if ctx.settled else ctx.claimed_member(village_id)
-    slot = record.slot_of(claimed)
-    if claimed is not None and slot is not None:
-        member = record.members[slot]
-        if member.last_access is None or ctx.now - member.last_access >= ACCESS_RESOLUTION:
-            if ctx.settled:
-                villages.touch(village_id, claimed, ctx.now, record)
-            else:
-                ctx.settle(villages.touch_checking_session(record, ctx.session_claim(), ctx.now))
     account_id = ctx.member_account(village_id)
+    slot = record.slot_of(account_id)
+    # A member's view records its access, unless one lies within the minute (decision 66).
+    if (
+        account_id is not None
+        and slot is not None
+        and membership.access_due(record.seats()[slot], record.recent_saves(), ctx.now)
+    ):
+        villages.touch(village_id, account_id, ctx.now, record)
     viewer = posts.viewer_of(record, account_id)
     query = ctx.request.query
     context = village_view.build(

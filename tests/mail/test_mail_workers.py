@@ -154,6 +154,60 @@ def test_a_mail_whose_sender_died_is_sent_by_a_mail_worker_once_its_claim_expire
     assert outbox.unsent_mail(village) == []
 
 
+def test_a_mail_worker_short_of_time_leaves_the_rest_owed_for_the_next_tick(
+    players, clock, village, queues
+):
+    """A worker claims no mail it may not finish before its Lambda ends: killed between SES
+    accepting a mail and marking it sent, it would send that mail again."""
+    _, mail_queue = queues
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    update.advance(village, clock())  # the start owes 13 mails
+    box = MailBox()
+    sends = []
+
+    def send(*args, **kwargs):
+        sends.append(args[0])
+        return mail.send(*args, **kwargs)
+
+    def seconds_left() -> float:  # each send takes 10 s of a 60 s Lambda
+        return 60.0 - 10.0 * len(sends)
+
+    delivery = scheduler.send_owed_mail(village, clock(), send=send, seconds_left=seconds_left)
+    assert (delivery.sent, delivery.left) == (5, 8)  # 5 sent, the 6th would end under 15 s
+    first = [account_of(m) for m in box.new()]
+    assert len(first) == 5
+    assert all(item.status == "pending" for item in outbox.unsent_mail(village))  # unclaimed
+    assert jobs.tick().mail_villages == [village]  # the next tick hands the rest over
+    assert receive_all(mail_queue) == [village]
+    jobs.send_mail([village])
+    assert sorted(first + [account_of(m) for m in box.new()]) == sorted(players)  # each once
+
+
+def test_the_mail_worker_lambda_keeps_to_its_own_time(players, clock, village):
+    """The handler hands its Lambda's remaining time down: with 10 s left it sends nothing."""
+    import app
+
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    update.advance(village, clock())
+    box = MailBox()
+
+    class Context:
+        def __init__(self, millis: int) -> None:
+            self.millis = millis
+
+        def get_remaining_time_in_millis(self) -> int:
+            return self.millis
+
+    record = {"body": village, "eventSource": "aws:sqs", "messageId": "1", "receiptHandle": "r"}
+    event = {"Records": [record]}
+    app.mail_worker(event, Context(10_000))
+    assert box.new() == []
+    app.mail_worker(event, Context(60_000))
+    assert sorted(account_of(m) for m in box.new()) == sorted(players)
+
+
 def test_deployed_the_mail_workers_share_the_account_rate_read_once_per_period(monkeypatch):
     reads = []
 

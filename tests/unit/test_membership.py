@@ -3,7 +3,9 @@
 from datetime import UTC, datetime, timedelta
 
 from chalicelib.membership import (
+    ACCESS_RESOLUTION,
     Applicant,
+    access_due,
     idle_times,
     join_refusal,
     last_access,
@@ -12,6 +14,7 @@ from chalicelib.membership import (
     occupied,
     open_seats,
     persona_refusal,
+    unread_since,
 )
 from chalicelib.rulesets.base import Pace, Seat, SeatRules, State
 
@@ -26,8 +29,10 @@ RULES = SeatRules(
 )
 
 
-def seat(slot: str, account: str | None = None, persona: str | None = None, seen=None) -> Seat:
-    return Seat(slot, account, persona, slot, last_access=seen)
+def seat(
+    slot: str, account: str | None = None, persona: str | None = None, seen=None, posted=None
+) -> Seat:
+    return Seat(slot, account, persona, slot, last_access=seen, last_post_at=posted)
 
 
 def seats(*given: Seat) -> dict[str, Seat]:
@@ -107,6 +112,43 @@ def test_s9_access_is_the_later_of_login_and_save():
         hours=1
     )
     assert last_access(seat("a", "ann"), []) is None
+
+
+def test_s9_a_post_is_an_access_too():
+    """Posting is done logged in to the village as its member (decision 66)."""
+    member = seat("a", "ann", seen=NOW - timedelta(hours=2), posted=NOW - timedelta(minutes=30))
+    assert last_access(member, [{"a": (NOW - timedelta(hours=1)).isoformat()}]) == NOW - timedelta(
+        minutes=30
+    )
+    joined = {"a": NOW - timedelta(days=2)}
+    due = idle_times(State.OPENING, RULES, seats(member), joined, [], frozenset(), 0, None)
+    assert due == {"a": NOW - timedelta(minutes=30) + RULES.opening_idle_limit}
+
+
+def test_decision_66_a_view_within_the_minute_of_any_access_is_not_recorded():
+    minute = ACCESS_RESOLUTION
+    assert access_due(seat("a", "ann"), [], NOW)
+    assert access_due(seat("a", "ann", seen=NOW - minute), [], NOW)
+    assert not access_due(seat("a", "ann", seen=NOW - minute / 2), [], NOW)
+    posted = seat("a", "ann", seen=NOW - timedelta(hours=1), posted=NOW - minute / 2)
+    assert not access_due(posted, [], NOW)
+    saved = [{"a": (NOW - minute / 2).isoformat()}]
+    assert not access_due(seat("a", "ann", seen=NOW - timedelta(hours=1)), saved, NOW)
+
+
+def test_decision_66_unread_posts_begin_at_the_visit_before_a_fresh_post_or_save():
+    visit = NOW - timedelta(hours=1)
+    act = NOW - timedelta(seconds=20)
+    # The page right after a post or a save: from the visit it was written on.
+    assert unread_since(seat("a", "ann", seen=visit, posted=act), [], NOW) == visit
+    assert unread_since(seat("a", "ann", seen=visit), [{"a": act.isoformat()}], NOW) == visit
+    # Later on, the post or save was the last visit.
+    later = NOW + ACCESS_RESOLUTION
+    assert unread_since(seat("a", "ann", seen=visit, posted=act), [], later) == act
+    assert unread_since(seat("a", "ann", seen=visit), [{"a": act.isoformat()}], later) == act
+    # A visit after the post: from that visit.
+    assert unread_since(seat("a", "ann", seen=NOW, posted=act), [], later) == NOW
+    assert unread_since(seat("a", "ann"), [], NOW) is None
 
 
 def idle_members(*facts, now):

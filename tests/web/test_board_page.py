@@ -97,12 +97,11 @@ def test_posts_since_the_member_s_last_visit_are_unread_with_a_link_to_the_first
     page(client, clock, vid, reader)  # a visit: the access is recorded
     clock.advance(timedelta(minutes=2))
     write(vid, seated["seer_b"], "新しい発言", clock)  # 3
-    write(vid, reader, "自分の発言", clock)  # 4: one's own post is never unread
-    write(vid, seated["medium_a"], "もう一つ", clock)  # 5
+    write(vid, seated["medium_a"], "もう一つ", clock)  # 4
     clock.advance(timedelta(minutes=2))
     html = page(client, clock, vid, reader)
     unread = [n for n, body in articles(html).items() if '<span class="new">未読</span>' in body]
-    assert unread == [3, 5]
+    assert unread == [3, 4]
     assert re.search(r'<article id="p3" class="post unread">', html)
     assert '<a class="unread-link" href="#p3">未読2件の最初へ</a>' in html
     # The visit just made is the new "last visit": nothing is unread on the next one.
@@ -111,6 +110,33 @@ def test_posts_since_the_member_s_last_visit_are_unread_with_a_link_to_the_first
     assert "未読" not in again.split('<section id="posts">', 1)[1].split("</section>", 1)[0]
     # Visitors have no recorded visits: nothing is marked.
     assert "未読" not in page(client, clock, vid)
+
+
+def unread_of(html: str) -> list[int]:
+    return [n for n, body in articles(html).items() if '<span class="new">未読</span>' in body]
+
+
+def test_the_page_after_a_post_marks_what_came_since_the_visit_before_it(client, clock, game):
+    """A post is an access with no write of its own (decision 66): the page it leads to
+    still marks what others wrote while the member was writing, and the next visit starts
+    from the post."""
+    vid, seated = game
+    reader = seated["guard_b"]
+    clock.advance(timedelta(minutes=1))
+    page(client, clock, vid, reader)  # the visit the member writes from
+    visited = load_village(vid).members["guard_b"].last_access
+    clock.advance(timedelta(minutes=2))  # a while writing: a view now would be recorded
+    write(vid, seated["seer_b"], "書いている間の発言", clock)  # 2
+    write(vid, reader, "自分の発言", clock)  # 3: never unread
+    after = page(client, clock, vid, reader)  # the page the post leads to
+    assert unread_of(after) == [2]
+    assert load_village(vid).members["guard_b"].last_access == visited  # nothing written
+    clock.advance(timedelta(seconds=30))
+    assert unread_of(page(client, clock, vid, reader)) == [2]  # within the minute, still so
+    write(vid, seated["medium_a"], "その後の発言", clock)  # 4
+    clock.advance(timedelta(minutes=2))
+    assert unread_of(page(client, clock, vid, reader)) == [4]  # from the post on
+    assert load_village(vid).members["guard_b"].last_access == clock()
 
 
 def test_the_newest_posts_are_one_tap_away_from_any_day(client, clock, game):
