@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..storage import accounts as store
+from ..storage.models import SessionItem
 
 SESSION_FOR = timedelta(days=30)
 # A login link's session may set a new password without the old one for this long: the way
@@ -47,15 +48,27 @@ def open_session(
     return Grant(account_id, session_id, village_id, reset)
 
 
-def check(account_id: str, session_id: str, now: datetime) -> Grant | None:
-    """The session's grant, or None once it was closed or has expired (TTL deletes late)."""
+def check(account_id: str, session_id: str, now: datetime, writes: bool = True) -> Grant | None:
+    """The session's grant, or None once it was closed or has expired (TTL deletes late).
+
+    ``writes``: the request may change something, so the session item is read consistently
+    (a session ended a moment ago changes nothing). A request that only reads reads it
+    eventually consistent, for half the units (decision 69); a session it does not find
+    is read again consistently, since a login's new session may not have reached every copy
+    yet."""
     if len(session_id) != SESSION_ID_LENGTH:
         return None
-    item = store.read_session(account_id, session_id)
-    if item is None or item.expires_at is None or item.expires_at <= now:
+    item = store.read_session(account_id, session_id, consistent=writes)
+    if not writes and not _live(item, now):
+        item = store.read_session(account_id, session_id, consistent=True)
+    if item is None or not _live(item, now):
         return None
     may_reset = item.reset_until is not None and now < item.reset_until
     return Grant(account_id, session_id, item.village_id, may_reset)
+
+
+def _live(item: SessionItem | None, now: datetime) -> bool:
+    return item is not None and item.expires_at is not None and item.expires_at > now
 
 
 def close(grant: Grant) -> None:

@@ -222,10 +222,12 @@ def open_session(
     ).save()
 
 
-def read_session(account_id: str, session_id: str) -> SessionItem | None:
+def read_session(account_id: str, session_id: str, consistent: bool) -> SessionItem | None:
     ensure_configured()
     try:
-        return SessionItem.get(account_pk(account_id), session_sk(session_id))
+        return SessionItem.get(
+            account_pk(account_id), session_sk(session_id), consistent_read=consistent
+        )
     except DoesNotExist:
         return None
 

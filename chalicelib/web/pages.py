@@ -59,7 +59,8 @@ class Ctx:
             claim = self.session
             grant = None
             if claim.account_id and claim.session_id:
-                grant = sessions.check(claim.account_id, claim.session_id, self.now)
+                writes = self.request.method not in ("GET", "HEAD")
+                grant = sessions.check(claim.account_id, claim.session_id, self.now, writes)
             self.settle(grant)
         return self._grant
 

@@ -11,7 +11,9 @@ import pytest
 from benchmarks.requests import counting
 from chalicelib.notify import ses as mail
 from chalicelib.services import accounts
+from chalicelib.storage import accounts as account_store
 from chalicelib.storage.repository import load_account, load_village
+from chalicelib.web.http import read_session as read_cookie
 from tests.web.conftest import (
     PASSWORD,
     alert,
@@ -288,6 +290,54 @@ def test_a_members_page_view_reads_the_session_before_it_records_the_access(
     assert f'action="/villages/{vid}/actions"' not in text(seen)
     assert load_village(vid).members["seer_a"].last_access < clock() - timedelta(minutes=5)
     assert copy.get("/account").status_code == 401
+
+
+def stale_copies(monkeypatch, stale):
+    """DynamoDB's eventually consistent reads may answer from a copy that lags: ``stale``
+    says what such a read finds instead of the session item (a consistent read is exact)."""
+    exact = account_store.read_session
+
+    def read_session(account_id, session_id, consistent):
+        found = exact(account_id, session_id, consistent=True)
+        return found if consistent else stale(found)
+
+    monkeypatch.setattr(account_store, "read_session", read_session)
+
+
+def test_a_session_just_opened_is_found_though_a_lagging_copy_misses_it(
+    game, browser, clock, monkeypatch
+):
+    vid, seated = game
+    browser.login(seated["seer_a"])
+    stale_copies(monkeypatch, lambda found: None)  # the login's Put not yet everywhere
+    page = browser.get(f"/villages/{vid}")
+    assert f'action="/villages/{vid}/actions"' in text(page)  # still the member
+    assert browser.get("/account").status_code == 200  # and the cookie was kept
+
+
+def test_a_write_reads_the_session_consistently_a_page_may_read_a_lagging_copy(
+    game, browser, new_browser, clock, monkeypatch
+):
+    """Decision 69: a session ended a moment ago never changes anything; a page that only
+    reads may still show for as long as a copy lags (well under a second)."""
+    vid, seated = game
+    browser.login(seated["seer_a"])
+    copy = new_browser()
+    copy.cookie = browser.cookie
+    ended = {}
+
+    def lagging(found):
+        return ended.get("item", found)
+
+    stale_copies(monkeypatch, lagging)
+
+    claim = read_cookie({"cookie": browser.cookie}, clock())
+    ended["item"] = account_store.read_session(claim.account_id, claim.session_id, consistent=True)
+    browser.post("/logout")
+    assert f'action="/villages/{vid}/actions"' in text(copy.get(f"/villages/{vid}"))
+    refused = copy.post(f"/villages/{vid}/posts", {"board": "public", "text": "まだいる？"})
+    assert refused.status_code in (401, 403)
+    assert "まだいる？" not in text(browser.get(f"/villages/{vid}"))
 
 
 # ----- a member who forgot the password gets back in and sets a new one -----
