@@ -25,7 +25,6 @@ creates.
 """
 
 import base64
-import copy
 import gzip
 import html
 import json
@@ -42,7 +41,6 @@ from unittest import mock
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import boto3
-import moto.dynamodb.models as moto_dynamodb
 from chalice.local import RouteMatcher
 from moto import mock_aws
 from moto.core import DEFAULT_ACCOUNT_ID
@@ -58,7 +56,7 @@ from chalicelib.storage import db
 from chalicelib.storage.keys import look_keys
 from chalicelib.storage.models import LookItem
 from chalicelib.storage.repository import load_village
-from devserver.moto_local import like_dynamodb
+from devserver.moto_local import like_dynamodb, one_backup_per_transaction
 
 from .metering import Meter, metering
 from .prices import Usage, cost
@@ -651,41 +649,9 @@ def figures() -> dict[str, Any]:
     return result
 
 
-class _NoTableCopies:
-    """moto's ``copy`` inside its DynamoDB backend, minus the copies of whole tables."""
-
-    @staticmethod
-    def deepcopy(value: Any) -> Any:
-        return value if isinstance(value, moto_dynamodb.Table) else copy.deepcopy(value)
-
-
-@contextmanager
-def _one_backup_per_transaction() -> Iterator[None]:
-    """moto copies the whole table once per item of a transaction, so a game's last days
-    would time moto; one copy per transaction rolls back the same (as tests/integration)."""
-    original = moto_dynamodb.DynamoDBBackend.transact_write_items
-
-    def transact_write_items(self: Any, transact_items: list[dict]) -> Any:
-        names = {next(iter(item.values())).get("TableName") for item in transact_items}
-        backup = {n: copy.deepcopy(self.tables[n]) for n in names if n in self.tables}
-        try:
-            return original(self, transact_items)
-        except Exception:
-            self.tables.update(backup)
-            raise
-
-    with (
-        mock.patch.object(moto_dynamodb, "copy", _NoTableCopies),
-        mock.patch.object(
-            moto_dynamodb.DynamoDBBackend, "transact_write_items", transact_write_items
-        ),
-    ):
-        yield
-
-
 @contextmanager
 def _fresh_aws() -> Iterator[None]:
-    with mock_aws(), like_dynamodb(), _one_backup_per_transaction():
+    with mock_aws(), like_dynamodb(), one_backup_per_transaction():
         db.configure()
         db.create_table()
         boto3.client("ses", region_name=REGION).verify_email_identity(EmailAddress=SENDER)

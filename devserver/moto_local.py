@@ -10,14 +10,22 @@
   refuses any request naming a partition key over 2,048 bytes, a sort key over 1,024 bytes
   or an empty key (a get, an update, a query, a transaction, a page's start key). So does
   this, so that user input reaching a key unchecked fails in tests as it would in AWS.
+
+``one_backup_per_transaction`` (tests and benches, not the runner): moto backs a table up once
+per *item* of a transaction, a deep copy of the whole table each time; one copy per
+transaction rolls back the same.
 """
 
+import copy
 import json
 import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
+from unittest import mock
 
+import moto.dynamodb.models as moto_dynamodb
 from moto.core.responses import BaseResponse
 from moto.dynamodb import responses as dynamodb_responses
 from moto.dynamodb.exceptions import MockValidationException
@@ -175,4 +183,35 @@ def key_limits() -> Iterator[None]:
 @contextmanager
 def like_dynamodb() -> Iterator[None]:
     with atomic_requests(), fast_item_results(), key_limits():
+        yield
+
+
+class _NoTableCopies:
+    """moto's ``copy`` inside its DynamoDB backend, minus the copies of whole tables."""
+
+    @staticmethod
+    def deepcopy(value: Any) -> Any:
+        return value if isinstance(value, moto_dynamodb.Table) else copy.deepcopy(value)
+
+
+@contextmanager
+def one_backup_per_transaction() -> Iterator[None]:
+    """A transaction of 30 items costs moto 30 copies of the table; this, one."""
+    original = moto_dynamodb.DynamoDBBackend.transact_write_items
+
+    def transact_write_items(self: Any, transact_items: list[dict]) -> Any:
+        names = {next(iter(item.values())).get("TableName") for item in transact_items}
+        backup = {n: copy.deepcopy(self.tables[n]) for n in names if n in self.tables}
+        try:
+            return original(self, transact_items)
+        except Exception:
+            self.tables.update(backup)
+            raise
+
+    with (
+        mock.patch.object(moto_dynamodb, "copy", _NoTableCopies),
+        mock.patch.object(
+            moto_dynamodb.DynamoDBBackend, "transact_write_items", transact_write_items
+        ),
+    ):
         yield

@@ -1,47 +1,19 @@
 """Integration fixtures: a fresh moto DynamoDB table per test, a fake clock, a seeded RNG."""
 
-import copy
 import random
 from datetime import UTC, datetime
 
-import moto.dynamodb.models as moto_dynamodb
 import pytest
 from argon2 import PasswordHasher
 from moto import mock_aws
 
 from chalicelib.services import accounts, villages
 from chalicelib.storage import db
-from devserver.moto_local import like_dynamodb
+from devserver.moto_local import like_dynamodb, one_backup_per_transaction
 from tests.fakes import FakeClock
 
 # The production hasher, for the tests that check how passwords are stored.
 PRODUCTION_HASHER = accounts._hasher
-
-
-class _NoTableCopies:
-    """moto's ``copy`` inside its DynamoDB backend, minus the copies of whole tables."""
-
-    @staticmethod
-    def deepcopy(value):
-        return value if isinstance(value, moto_dynamodb.Table) else copy.deepcopy(value)
-
-
-def _one_backup_per_transaction(monkeypatch) -> None:
-    """moto backs a table up once per *item* of a transaction (a deep copy of the whole table
-    each time), which makes a 30-item update cost 30 table copies. Same rollback, one copy."""
-    original = moto_dynamodb.DynamoDBBackend.transact_write_items
-
-    def transact_write_items(self, transact_items):
-        names = {next(iter(item.values())).get("TableName") for item in transact_items}
-        backup = {n: copy.deepcopy(self.tables[n]) for n in names if n in self.tables}
-        try:
-            return original(self, transact_items)
-        except Exception:
-            self.tables.update(backup)
-            raise
-
-    monkeypatch.setattr(moto_dynamodb, "copy", _NoTableCopies)
-    monkeypatch.setattr(moto_dynamodb.DynamoDBBackend, "transact_write_items", transact_write_items)
 
 
 @pytest.fixture(autouse=True)
@@ -56,8 +28,7 @@ def aws(monkeypatch):
     monkeypatch.setattr(
         accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
     )
-    _one_backup_per_transaction(monkeypatch)
-    with mock_aws(), like_dynamodb():
+    with mock_aws(), like_dynamodb(), one_backup_per_transaction():
         # Configured once for the session: botocore clients are costly to build and are
         # intercepted by every mock_aws() all the same (each test still gets a fresh table).
         config = db.config_from_env()
