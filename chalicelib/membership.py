@@ -130,21 +130,19 @@ def occupied(seats: Mapping[str, Seat]) -> int:
     return sum(1 for s in seats.values() if s.account_id is not None)
 
 
-def last_act(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> datetime | None:
-    """The member's last post or save of choices: each made as a logged-in member, so each
-    an access (RULES §9) with no write of its own (decision 66)."""
+def _acts(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> list[datetime]:
+    """The moments of the member's last post and saves of choices, oldest first: each made as
+    a logged-in member, so each an access (RULES §9) with no write of its own (decision 66)."""
     times = [seat.last_post_at]
     for saved in saved_at:
         if seat.slot in saved:
             times.append(datetime.fromisoformat(saved[seat.slot]))
-    known = [t for t in times if t is not None]
-    return max(known) if known else None
+    return sorted(t for t in times if t is not None)
 
 
 def last_access(seat: Seat, saved_at: Iterable[Mapping[str, str]]) -> datetime | None:
-    """The later of the last recorded visit to the village and the last post or save."""
-    known = [t for t in (seat.last_access, last_act(seat, saved_at)) if t is not None]
-    return max(known) if known else None
+    """The latest of the last recorded visit to the village, post and save."""
+    return _latest(seat.last_access, *_acts(seat, saved_at))
 
 
 def access_due(seat: Seat, saved_at: Iterable[Mapping[str, str]], now: datetime) -> bool:
@@ -157,13 +155,18 @@ def access_due(seat: Seat, saved_at: Iterable[Mapping[str, str]], now: datetime)
 def unread_since(
     seat: Seat, saved_at: Iterable[Mapping[str, str]], now: datetime
 ) -> datetime | None:
-    """Where a member's unread posts begin: their previous access. The page that follows a
-    post or a save (within ``ACCESS_RESOLUTION``) marks what came since the visit before it,
-    the page the member wrote on; after that, the post or save counts as the visit."""
-    act = last_act(seat, saved_at)
-    if act is not None and now - act < ACCESS_RESOLUTION:
-        return seat.last_access
-    return last_access(seat, saved_at)
+    """Where a member's unread posts begin: their previous visit. The page that follows a
+    post or a save (within ``ACCESS_RESOLUTION``) marks what came since the page it was
+    made on: the recorded visit (a post records the page it was written on) or the act
+    before it; after that, the act counts as the visit."""
+    acts = _acts(seat, saved_at)
+    if acts and now - acts[-1] < ACCESS_RESOLUTION:
+        acts = acts[:-1]
+    return _latest(seat.last_access, *acts)
+
+
+def _latest(*times: datetime | None) -> datetime | None:
+    return max((t for t in times if t is not None), default=None)
 
 
 def idle_times(

@@ -45,8 +45,12 @@ def post(
     text: str,
     now: datetime,
     unit: Unit | None = None,
+    seen: datetime | None = None,
 ) -> PostItem:
-    """Writes one post; refused with the reason when the rules do not allow it."""
+    """Writes one post; refused with the reason when the rules do not allow it.
+
+    ``seen``: when the page it was written on was shown, as that page's form says: the
+    member's last visit (decision 66), if later than the one recorded and not in the future."""
     record = (unit or Unit()).require(village_id)
     rules = record.rules
     if board not in rules.boards():
@@ -74,8 +78,11 @@ def post(
     trace = rules.shadow_board(board)
     if trace is not None:  # classic howls and whispers: a nameless entry on the public board
         shadow = store.post_item(village_id, trace[0], record.day, trace[1], now)
+    visited = record.seats()[viewer.slot].last_access
+    if seen is not None and (seen > now or (visited is not None and seen <= visited)):
+        seen = None
     try:
-        store.add_post(record, item, viewer.slot, account_id, now, shadow)
+        store.add_post(record, item, viewer.slot, account_id, now, shadow, seen)
     except Refused as error:
         raise RateLimited("連続して書き込めません。少し待ってからどうぞ") from error
     return item

@@ -251,6 +251,7 @@ def claim_slot(
         MemberItem.account_id.set(account.account_id),
         MemberItem.joined_at.set(now),
         MemberItem.last_access.set(now),
+        MemberItem.last_post_at.remove(),  # the pace and the acts are the new player's own
     ]
     if change.persona is not None:
         member_actions.append(MemberItem.persona.set(change.persona))
@@ -344,7 +345,8 @@ def vacate_slot(
     the lock set, the day's choices of the slot undecided, and a post saying so.
 
     ``idle``: an auto-departure, called off (``Refused``) by any access since the read: a
-    login moved ``last_access``, a save moved the day's ``saves``.
+    visit moved ``last_access``, a post moved ``last_post_at``, a save moved the day's
+    ``saves``.
     """
     meta = record.meta
     member = record.members[slot]
@@ -371,11 +373,11 @@ def vacate_slot(
         meta_actions.append(VillageItem.open_seats.set(open_seats))
     member_condition = MemberItem.account_id == account.account_id
     if idle:
-        member_condition &= (
-            MemberItem.last_access == member.last_access
-            if member.last_access
-            else MemberItem.last_access.does_not_exist()
-        )
+        for attribute, read in (
+            (MemberItem.last_access, member.last_access),
+            (MemberItem.last_post_at, member.last_post_at),
+        ):
+            member_condition &= attribute == read if read else attribute.does_not_exist()
     try:
         with transaction() as t:
             t.update(meta, actions=meta_actions)
@@ -574,6 +576,7 @@ def add_post(
     account_id: str,
     now: datetime,
     shadow: PostItem | None = None,
+    seen: datetime | None = None,
 ) -> None:
     """A member's post; refused (``Refused``) within 5 s of its last one or once it left.
     ``shadow``: its nameless trace on another board, written with it (classic howls).
@@ -581,10 +584,16 @@ def add_post(
     No transaction (decision 67): the member's item takes the post's moment first, under
     the condition that keeps the pace, and only then are the posts written (in one batch).
     A failure between the two leaves a moment with no post, which costs the member only
-    the 5 s wait; a post is never written without its moment."""
+    the 5 s wait; a post is never written without its moment.
+
+    ``seen``: when the page the post was written on was shown (decision 66), recorded as the
+    member's last visit: the page after the post marks as unread what came since."""
+    actions: list[Action] = [MemberItem.last_post_at.set(now)]
+    if seen is not None:
+        actions.append(MemberItem.last_access.set(seen))
     try:
         record.members[slot].update(
-            actions=[MemberItem.last_post_at.set(now)],
+            actions=actions,
             condition=(MemberItem.account_id == account_id)
             & (
                 MemberItem.last_post_at.does_not_exist()
@@ -592,6 +601,8 @@ def add_post(
             ),
         )
     except UpdateError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise  # a throttle or an outage is not the member's pace
         raise Refused("add_post: too soon or not a member") from error
     with PostItem.batch_write() as batch:
         for post in (item, shadow):

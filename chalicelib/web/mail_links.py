@@ -9,7 +9,7 @@ from datetime import timedelta
 from chalice import Response
 
 from ..links import MemberLink, read_member_token, read_unsubscribe_token
-from ..services import accounts, actions, villages
+from ..services import accounts, actions
 from ..storage.repository import VillageRecord
 from .http import BadRequest, redirect
 from .pages import Ctx, page
@@ -39,7 +39,9 @@ def _link(ctx: Ctx, token: str) -> tuple[MemberLink, VillageRecord]:
 
 @page
 def member_link(ctx: Ctx, token: str) -> Response:
-    """One village load for the whole request: the link's check, the access, the save."""
+    """One village load for the whole request: the link's check and the save. The save is
+    the member's access, and the page the link leads to records one when due (decision 66),
+    so that page still marks what came since the member's last visit."""
     link, record = _link(ctx, token)
     labels = record.rules.choice_labels
     if ctx.request.method == "GET":
@@ -54,7 +56,6 @@ def member_link(ctx: Ctx, token: str) -> Response:
     # Only this village, until its next update: a forwarded mail lends nothing more.
     until = record.next_update or ctx.now + PASS_WITHOUT_UPDATE
     ctx.village_pass(link.account_id, link.village_id, until)
-    villages.touch(link.village_id, link.account_id, ctx.now, record)
     if link.key is None:
         return redirect(f"/villages/{link.village_id}", ctx.set_cookie)
     choices: dict[str, str | None] = dict(actions.own_choices(record, link.account_id))

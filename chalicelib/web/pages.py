@@ -55,32 +55,22 @@ class Ctx:
     @property
     def grant(self) -> sessions.Grant | None:
         """The live session item the cookie names, read at first need (one GetItem)."""
-        if not self._settled:
-            claim = self.session
-            grant = None
-            if claim.account_id and claim.session_id:
-                writes = self.request.method not in ("GET", "HEAD")
-                grant = sessions.check(claim.account_id, claim.session_id, self.now, writes)
-            self.settle(grant)
+        self.check_session(writes=self.request.method not in ("GET", "HEAD"))
         return self._grant
 
-    def settle(self, grant: sessions.Grant | None) -> None:
-        """Records what the session item said; a dead one leaves only the CSRF token."""
-        self._settled = True
-        self._grant = grant
-        if grant is None and self.session.account_id:  # logged out elsewhere, a new password
-            self.session = Session(account_id=None, csrf=self.session.csrf)
-            self.set_cookie = self.session.cookie(self.now)
-
-    @property
-    def settled(self) -> bool:
-        return self._settled
-
-    def session_claim(self) -> sessions.Grant:
-        """What the cookie claims, for a write that checks it against the session item."""
+    def check_session(self, writes: bool) -> None:
+        """Reads the session item the cookie names, once a request: consistently when the
+        request will write (decision 69). A dead one leaves only the CSRF token."""
+        if self._settled:
+            return
         claim = self.session
-        assert claim.account_id is not None and claim.session_id is not None
-        return sessions.Grant(claim.account_id, claim.session_id, claim.village_id)
+        grant = None
+        if claim.account_id and claim.session_id:
+            grant = sessions.check(claim.account_id, claim.session_id, self.now, writes)
+        self._settled, self._grant = True, grant
+        if grant is None and claim.account_id:  # logged out elsewhere, a new password
+            self.session = Session(account_id=None, csrf=claim.csrf)
+            self.set_cookie = self.session.cookie(self.now)
 
     def claimed_member(self, village_id: str) -> str | None:
         """Whom the (signed) cookie claims to act for here, before the session item is read."""

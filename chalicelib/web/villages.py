@@ -2,6 +2,7 @@
 saving choices, joining and leaving. Handlers take ``(request, village_id)``."""
 
 import re
+from datetime import datetime
 from typing import Any
 
 from chalice import Response
@@ -78,18 +79,29 @@ def _int(value: str | None, name: str) -> int | None:
     return MAX_NUMBER if len(digits) > len(str(MAX_NUMBER)) else min(int(digits), MAX_NUMBER)
 
 
+def _moment(value: str | None) -> datetime | None:
+    """A moment the page put in its form (when it was shown); anything else is no moment."""
+    try:
+        moment = datetime.fromisoformat(value or "")
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
 def _village_page(
     ctx: Ctx, village_id: str, status: int = 200, message: str | None = None, **extra: Any
 ) -> Response:
     record = _record(ctx, village_id)
+    # A member's view records its access, unless one lies within the minute (decision 66);
+    # a view that will write reads its session as a write does (decision 69).
+    claimed = ctx.claimed_member(village_id)
+    slot = record.slot_of(claimed)
+    due = slot is not None and membership.access_due(
+        record.seats()[slot], record.recent_saves(), ctx.now
+    )
+    ctx.check_session(writes=due)
     account_id = ctx.member_account(village_id)
-    slot = record.slot_of(account_id)
-    # A member's view records its access, unless one lies within the minute (decision 66).
-    if (
-        account_id is not None
-        and slot is not None
-        and membership.access_due(record.seats()[slot], record.recent_saves(), ctx.now)
-    ):
+    if due and account_id is not None and account_id == claimed:
         villages.touch(village_id, account_id, ctx.now, record)
     viewer = posts.viewer_of(record, account_id)
     query = ctx.request.query
@@ -121,7 +133,15 @@ def village_post(ctx: Ctx, village_id: str) -> Response:
     form = ctx.form
     board = form.get("board", "public")
     try:
-        posts.post(village_id, account_id, board, form.get("text", ""), ctx.now, ctx.unit)
+        posts.post(
+            village_id,
+            account_id,
+            board,
+            form.get("text", ""),
+            ctx.now,
+            ctx.unit,
+            seen=_moment(form.get("seen")),
+        )
     except ServiceError as error:
         return _village_page(ctx, village_id, error.status, str(error), draft=form.get("text", ""))
     return redirect(f"/villages/{village_id}?board={board}#posts")

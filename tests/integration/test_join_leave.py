@@ -499,6 +499,14 @@ def test_s9_access_after_the_idle_check_calls_the_auto_departure_off(clock, vill
     with pytest.raises(TransactWriteError):
         villages._depart(record, other_account, other, clock(), idle=True)
     assert load_village(village).slot_of(seated[other]) == other
+    # So does a post (decision 66): the page after it records no access of its own.
+    record = load_village(village)
+    poster = next(s for s in villages.idle_members(record, clock()) if s not in (slot, other))
+    poster_account = load_account(seated[poster])
+    posts.post(village, seated[poster], "inner", "まだいます", clock())  # past the day's 〆切
+    with pytest.raises(TransactWriteError):
+        villages._depart(record, poster_account, poster, clock(), idle=True)
+    assert load_village(village).slot_of(seated[poster]) == poster
 
 
 def test_lounge_opening_list_shows_only_villages_with_a_free_slot(clock, rng, village, players):

@@ -13,7 +13,7 @@ from chalice.test import Client
 from app import app
 from chalicelib import links, signing
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
-from chalicelib.services import actions, villages
+from chalicelib.services import actions, posts, villages
 from chalicelib.storage.repository import load_account, load_village
 from tests.mail.helpers import (
     MailBox,
@@ -126,9 +126,10 @@ def test_the_personal_link_shows_a_page_on_get_and_signs_in_on_post(running, cli
     assert done.status_code == 303
     assert header(done, "Location") == f"/villages/{village}"
     assert session_account(done) == account
-    assert load_village(village).members["guard_a"].last_access == clock()
-    # The village page then knows the member.
+    # The village page then knows the member, and records the visit (decision 66).
+    assert load_village(village).members["guard_a"].last_access == before
     assert phone.get(f"/villages/{village}").status_code == 200
+    assert load_village(village).members["guard_a"].last_access == clock()
 
 
 def test_a_link_without_the_page_s_csrf_token_does_nothing(running, client):
@@ -173,6 +174,24 @@ def test_a_quick_link_confirms_on_get_and_saves_on_post_keeping_other_choices(
     assert actions.own_choices(load_village(village), account) == wanted
     # The repeat found the choice already set and saved nothing (a quick link acts once).
     assert load_village(village).days[1].saves == saves + 1
+
+
+def test_the_page_a_quick_link_leads_to_marks_what_came_since_the_last_visit(
+    running, client, clock
+):
+    """The save is the member's access: the page after it still marks the posts written
+    since the member last looked (decision 66)."""
+    village, account, _ = seer(running)
+    mails = running[2]
+    clock.advance(timedelta(minutes=10))
+    posts.post(village, running[1]["seer_b"], "public", "占い師Aはどう思う？", clock())
+    clock.advance(timedelta(minutes=10))
+    phone = Phone(client)
+    phone.get(member_links(mails[account])[("pray", "seer_b")])
+    done = phone.post(member_links(mails[account])[("pray", "seer_b")])
+    page = body_of(phone.get(header(done, "Location").split("#")[0]))
+    assert page.count('<span class="new">未読</span>') == 1
+    assert "占い師Aはどう思う？" in page
 
 
 def test_links_expire_at_the_update_and_are_refused_after_it(running, client, clock, rng):

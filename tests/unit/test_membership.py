@@ -146,6 +146,10 @@ def test_decision_66_unread_posts_begin_at_the_visit_before_a_fresh_post_or_save
     later = NOW + ACCESS_RESOLUTION
     assert unread_since(seat("a", "ann", seen=visit, posted=act), [], later) == act
     assert unread_since(seat("a", "ann", seen=visit), [{"a": act.isoformat()}], later) == act
+    # A save right after a post (from the page the post led to): from the post.
+    saved = [{"a": act.isoformat()}]
+    posted_before = seat("a", "ann", seen=visit, posted=act - timedelta(seconds=20))
+    assert unread_since(posted_before, saved, NOW) == act - timedelta(seconds=20)
     # A visit after the post: from that visit.
     assert unread_since(seat("a", "ann", seen=NOW, posted=act), [], later) == NOW
     assert unread_since(seat("a", "ann"), [], NOW) is None

@@ -139,6 +139,41 @@ def test_the_page_after_a_post_marks_what_came_since_the_visit_before_it(client,
     assert load_village(vid).members["guard_b"].last_access == clock()
 
 
+def test_a_member_posting_every_few_seconds_sees_each_post_marked_once(browser, clock, game):
+    """Each post records the page it was written on as the member's visit (its form says
+    when it was shown), so in a quick exchange the marks move on with every page."""
+    vid, seated = game
+    browser.login(seated["guard_b"])
+    clock.advance(timedelta(minutes=2))
+    browser.get(f"/villages/{vid}")  # the visit: recorded
+    clock.advance(timedelta(minutes=2))
+    marked = []
+    for n, other in enumerate(("seer_a", "seer_b", "medium_a")):
+        write(vid, seated[other], f"{other}の発言", clock)  # 2, 4, 6
+        seen = re.search(r'name="seen" value="([^"]+)"', text(browser.last)).group(1)
+        clock.advance(timedelta(seconds=40))
+        browser.post(
+            f"/villages/{vid}/posts", {"board": "public", "text": f"返事{n}", "seen": seen}
+        )  # 3, 5, 7
+        marked.append(unread_of(text(browser.get(f"/villages/{vid}"))))
+    assert marked == [[2], [4], [6]]
+
+
+def test_a_form_s_moment_that_is_odd_or_in_the_future_records_no_visit(browser, clock, game):
+    vid, seated = game
+    browser.login(seated["guard_b"])
+    clock.advance(timedelta(minutes=2))
+    browser.get(f"/villages/{vid}")
+    visited = load_village(vid).members["guard_b"].last_access
+    for n, seen in enumerate(("x" * 5000, "2999-01-01T00:00:00+00:00", "2026-12-01T12:00:00")):
+        clock.advance(timedelta(seconds=6))
+        done = browser.post(
+            f"/villages/{vid}/posts", {"board": "public", "text": f"発言{n}", "seen": seen}
+        )
+        assert done.status_code == 303  # the post is written; the moment is ignored
+        assert load_village(vid).members["guard_b"].last_access == visited
+
+
 def test_the_newest_posts_are_one_tap_away_from_any_day(client, clock, game):
     vid, _ = game
     clock.now = load_village(vid).meta.next_update
