@@ -73,6 +73,9 @@ VILLAGES_SHARING_THE_TICK = 100  # running villages the minute tick's fixed cost
 # for each of the two queues (the advance queue and the mail queue).
 IDLE_POLLS_A_MINUTE = 15 * 2
 
+# SES's default production sending rate (mails a second), shared by the mail workers.
+SES_RATE = 14
+MAIL_PACE = SES_RATE / jobs.MAIL_WORKERS
 QUIET_HORIZON = timedelta(hours=6)  # how far ahead the bench looks for the next due tick
 VIEWS, POSTS, SAVES = 8, 5, 2  # per living member and day
 DEAD_VIEWS = 2
@@ -92,11 +95,14 @@ TEXTS = (
 )
 
 
-def memory_mb() -> int:
-    """The deployed (prod) stage's Lambda memory, as .chalice/config.json sets it."""
+def memory_mb(function: str | None = None) -> int:
+    """The deployed (prod) stage's Lambda memory, as .chalice/config.json sets it: the
+    stage's, or ``function``'s own where it has one."""
     config = json.loads(CONFIG.read_text())
     stage = config.get("stages", {}).get("prod", {})
-    return int(stage.get("lambda_memory_size", config.get("lambda_memory_size", DEFAULT_MEMORY_MB)))
+    own = stage.get("lambda_functions", {}).get(function, {}) if function else {}
+    size = own.get("lambda_memory_size", stage.get("lambda_memory_size"))
+    return int(size or config.get("lambda_memory_size", DEFAULT_MEMORY_MB))
 
 
 def victims(days: int) -> Callable[[dict[str, Side]], list[str]]:
@@ -309,11 +315,13 @@ class Game:
         """The SQS pollers hand the tick's messages to the advance worker and then the mail it
         owes to the mail worker (one village a call, as its event source is set), deleting
         each batch after (their idle polls in between are shared: decision 63)."""
-        workers = (
-            ("advance", app_module.advance_worker, 10),
-            ("mail", app_module.mail_worker, 1),
+        # A mail worker sends at its share of the account's SES rate (decision 58).
+        paced = {"memory_mb": memory_mb("mail_worker"), "sends_per_second": MAIL_PACE}
+        workers: tuple[tuple[str, Callable[..., Any], int, dict[str, Any]], ...] = (
+            ("advance", app_module.advance_worker, 10, {}),
+            ("mail", app_module.mail_worker, 1, paced),
         )
-        for name, worker, batch_size in workers:
+        for name, worker, batch_size, kwargs in workers:
             queue_url = self.queues[name]
             while True:
                 received = self.sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10)
@@ -322,7 +330,7 @@ class Game:
                     break  # an empty poll: one of the idle polls, shared (decision 63)
                 self.meter.usage.sqs_requests += 1  # the poll that found them is the game's
                 for n in range(0, len(messages), batch_size):
-                    with self.meter.invocation():
+                    with self.meter.invocation(**kwargs):
                         worker(_sqs_event(messages[n : n + batch_size]), None)
                 with self.meter.counted():
                     self.sqs.delete_message_batch(
@@ -635,6 +643,8 @@ def figures() -> dict[str, Any]:
     memory = memory_mb()
     result: dict[str, Any] = {
         "memory_mb": memory,
+        "mail_worker_memory_mb": memory_mb("mail_worker"),
+        "mail_pace_per_worker": MAIL_PACE,
         "villages_sharing_the_tick": VILLAGES_SHARING_THE_TICK,
     }
     for days in (7, 12):

@@ -71,9 +71,17 @@ class Meter:
         self._latency = 0.0  # assumed seconds waiting on AWS
 
     @contextmanager
-    def invocation(self) -> Iterator[None]:
-        """One Lambda invocation: its request and its billed GB-seconds (1 ms granularity)."""
+    def invocation(
+        self, memory_mb: int | None = None, sends_per_second: float | None = None
+    ) -> Iterator[None]:
+        """One Lambda invocation: its request and its billed GB-seconds (1 ms granularity).
+
+        ``memory_mb``: the function's own, when it is not the default; ``sends_per_second``:
+        the pace its mail is sent at (the mail workers' token bucket), so that n mails take
+        at least (n - 1) / pace seconds, waited and billed, plus the last one's share."""
+        memory = memory_mb or self.memory_mb
         cpu, aws_cpu, latency = time.thread_time(), self._aws_cpu, self._latency
+        mails = self.usage.mails
         self._thread = threading.get_ident()
         self.active = True
         try:
@@ -81,10 +89,13 @@ class Meter:
         finally:
             self.active = False
             own_cpu = time.thread_time() - cpu - (self._aws_cpu - aws_cpu)
-            seconds = own_cpu * max(1.0, FULL_CPU_MB / self.memory_mb)
+            seconds = own_cpu * max(1.0, FULL_CPU_MB / memory)
             seconds += self._latency - latency
+            sent = self.usage.mails - mails
+            if sends_per_second and sent > 1:
+                seconds = max(seconds, (sent - 1) / sends_per_second + seconds / sent)
             self.usage.lambda_invocations += 1
-            self.usage.lambda_gb_seconds += math.ceil(seconds * 1000) / 1000 * self.memory_mb / 1024
+            self.usage.lambda_gb_seconds += math.ceil(seconds * 1000) / 1000 * memory / 1024
 
     @contextmanager
     def counted(self) -> Iterator[None]:

@@ -143,3 +143,21 @@ def test_a_page_renders_from_the_package(template, tmp_path):
     assert result["http_status"] == 200
     assert "ラウンジ" in result["http_body"]
     assert result["http_missing_status"] == 404
+
+
+def test_in_production_the_mail_worker_waiting_on_the_ses_rate_runs_on_the_least_memory():
+    """It mostly waits for its token bucket, and Lambda bills the wait by memory: 128 MB
+    (~40 ms of CPU a mail there, well inside 1 / its pace); every other function 512 MB."""
+    from chalice.config import Config
+
+    from benchmarks.cost import MAIL_PACE
+
+    on_disk = json.loads((ROOT / ".chalice" / "config.json").read_text(encoding="utf-8"))
+
+    def memory(function: str) -> int:
+        config = Config(chalice_stage="prod", function_name=function, config_from_disk=on_disk)
+        return config.lambda_memory_size
+
+    assert memory("mail_worker") == 128
+    assert {memory(f) for f in ("api_handler", "tick", "advance_worker")} == {512}
+    assert 1 / MAIL_PACE > 0.2  # a mail's time at 128 MB, with SES's round trip

@@ -80,3 +80,22 @@ def test_calls_outside_a_counted_block_are_not_billed():
     with metering(512) as meter:
         client.put_item(TableName=table, Item=_village("t", 10))
     assert meter.usage.wru == 0 and not meter.requests
+
+
+def test_a_paced_mail_worker_is_billed_for_its_wait_at_its_own_memory():
+    """Ten mails at 2 a second take at least 4.5 s: Lambda bills the waiting, at the
+    function's memory (the mail worker's 128 MB, not the stage's 512)."""
+    import boto3
+
+    ses = boto3.client("ses", region_name="ap-northeast-1")
+    ses.verify_email_identity(EmailAddress="noreply@example.jp")
+    with metering(512) as meter, meter.invocation(memory_mb=128, sends_per_second=2.0):
+        for n in range(10):
+            ses.send_email(
+                Source="noreply@example.jp",
+                Destination={"ToAddresses": [f"p{n}@example.jp"]},
+                Message={"Subject": {"Data": "s"}, "Body": {"Text": {"Data": "b"}}},
+            )
+    assert meter.usage.mails == 10
+    seconds = meter.usage.lambda_gb_seconds * 1024 / 128
+    assert 4.5 <= seconds < 6  # the 9 waits of 0.5 s, and no more than a send's share
