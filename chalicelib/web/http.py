@@ -121,12 +121,16 @@ def check_origin(headers: dict[str, str]) -> None:
     origin = headers.get("origin")
     if origin is None:
         return
-    ours = {headers.get("host"), urlsplit(runtime.base_url()).netloc} - {None}
+    base = urlsplit(runtime.base_url())
+    ours = {(base.scheme, base.netloc)}
+    if headers.get("host"):  # the name this request came by: https, except the local runner
+        ours.add(("http" if runtime.is_local() else "https", headers["host"]))
     try:
-        theirs = urlsplit(origin).netloc
+        parts = urlsplit(origin)
+        theirs = (parts.scheme, parts.netloc)
     except ValueError:
-        theirs = ""
-    if theirs not in ours:
+        theirs = ("", "")
+    if theirs not in ours:  # the scheme too: a page on plain http is not ours
         raise BadRequest("ほかのサイトからの送信は受け付けていません", 403)
 
 

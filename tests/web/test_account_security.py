@@ -13,6 +13,7 @@ from chalicelib.notify import ses as mail
 from chalicelib.services import accounts
 from chalicelib.storage import accounts as account_store
 from chalicelib.storage.repository import load_account, load_village
+from chalicelib.web.http import BadRequest
 from chalicelib.web.http import read_session as read_cookie
 from tests.web.conftest import (
     PASSWORD,
@@ -80,6 +81,7 @@ def test_a_post_from_another_origin_is_refused(browser, clock):
         {"origin": "https://evil.example"},
         {"origin": "null"},
         {"origin": "http://[bad"},
+        {"origin": "https://127.0.0.1:8000"},  # our name under another scheme
         {"sec-fetch-site": "cross-site"},
         {"origin": "http://127.0.0.1:8000", "sec-fetch-site": "same-site"},
     ):
@@ -102,6 +104,22 @@ def test_a_post_from_another_origin_is_refused(browser, clock):
         body="&".join(f"{k}={v}" for k, v in form.items()).replace(" ", "+"),
     )
     assert ours.status_code == 303
+
+
+def test_deployed_a_post_from_our_name_over_plain_http_is_refused(monkeypatch):
+    """A page served over http (a network that rewrites traffic) is not our origin."""
+    from chalicelib.web.http import check_origin
+
+    monkeypatch.setenv("MOBIUS_BASE_URL", "https://mobius-jinro.example")
+    monkeypatch.setenv("MOBIUS_STAGE", "prod")
+    check_origin({"origin": "https://mobius-jinro.example"})
+    check_origin({"origin": "https://api.example", "host": "api.example"})
+    for origin, host in (
+        ("http://mobius-jinro.example", None),
+        ("http://api.example", "api.example"),
+    ):
+        with pytest.raises(BadRequest):
+            check_origin({"origin": origin, "host": host} if host else {"origin": origin})
 
 
 # ----- 7. registration completes or leaves nothing -----
