@@ -9,7 +9,8 @@ from datetime import timedelta
 from chalice import Response
 
 from ..links import MemberLink, read_member_token, read_unsubscribe_token
-from ..services import accounts, actions
+from ..services import accounts, actions, villages
+from ..services.errors import ServiceError
 from ..storage.repository import VillageRecord
 from .http import BadRequest, redirect
 from .pages import Ctx, page
@@ -41,7 +42,8 @@ def _link(ctx: Ctx, token: str) -> tuple[MemberLink, VillageRecord]:
 def member_link(ctx: Ctx, token: str) -> Response:
     """One village load for the whole request: the link's check and the save. The save is
     the member's access, and the page the link leads to records one when due (decision 66),
-    so that page still marks what came since the member's last visit."""
+    so that page still marks what came since the member's last visit; a link refused here
+    leads to no such page, so its use is recorded as the access."""
     link, record = _link(ctx, token)
     labels = record.rules.choice_labels
     if ctx.request.method == "GET":
@@ -61,11 +63,15 @@ def member_link(ctx: Ctx, token: str) -> Response:
     choices: dict[str, str | None] = dict(actions.own_choices(record, link.account_id))
     current = choices.get(link.key)
     if current != link.target:
-        # Set back by hand to what it was, after this link had set it: still changed since.
-        if current != link.was or actions.quick_link_used(token):
-            raise BadRequest(CHANGED_SINCE.format(choice=labels[link.key]), 409)
-        choices[link.key] = link.target
-        actions.save_actions(link.village_id, link.account_id, choices, ctx.now, ctx.unit)
+        try:
+            # Set back by hand to what it was, after this link had set it: changed since.
+            if current != link.was or actions.quick_link_used(token):
+                raise BadRequest(CHANGED_SINCE.format(choice=labels[link.key]), 409)
+            choices[link.key] = link.target
+            actions.save_actions(link.village_id, link.account_id, choices, ctx.now, ctx.unit)
+        except (BadRequest, ServiceError):
+            villages.touch(link.village_id, link.account_id, ctx.now, record)
+            raise
         actions.mark_quick_link_used(token, until)
     return redirect(f"/villages/{link.village_id}?done=saved#actions", ctx.set_cookie)
 

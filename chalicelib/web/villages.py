@@ -2,7 +2,7 @@
 saving choices, joining and leaving. Handlers take ``(request, village_id)``."""
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from chalice import Response
@@ -83,9 +83,9 @@ def _moment(value: str | None) -> datetime | None:
     """A moment the page put in its form (when it was shown); anything else is no moment."""
     try:
         moment = datetime.fromisoformat(value or "")
-    except ValueError:
+        return moment.astimezone(UTC) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):  # not a time; a year-1 time that UTC cannot hold
         return None
-    return moment if moment.tzinfo is not None else None
 
 
 def _village_page(

@@ -395,10 +395,13 @@ def test_a_quick_link_is_refused_once_the_member_changed_that_choice(running, cl
     actions.save_actions(village, account, {"pray": "medium_a"}, clock())
     phone = Phone(client)
     phone.get(quick[("pray", "seer_b")])
+    clock.advance(timedelta(minutes=50))
     replayed = phone.post(quick[("pray", "seer_b")])
     assert replayed.status_code == 409
     assert "変更されているため" in alert(replayed)
     assert actions.own_choices(load_village(village), account) == {"pray": "medium_a"}
+    # Refused, the link still logged the member in to the village: an access (RULES §9).
+    assert load_village(village).members["seer_a"].last_access == clock()
     # A link for another choice still works: it changes only its own.
     phone.get(quick[("divine", "assassin")])
     assert phone.post(quick[("divine", "assassin")]).status_code == 303

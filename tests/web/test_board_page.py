@@ -165,7 +165,14 @@ def test_a_form_s_moment_that_is_odd_or_in_the_future_records_no_visit(browser, 
     clock.advance(timedelta(minutes=2))
     browser.get(f"/villages/{vid}")
     visited = load_village(vid).members["guard_b"].last_access
-    for n, seen in enumerate(("x" * 5000, "2999-01-01T00:00:00+00:00", "2026-12-01T12:00:00")):
+    odd = (
+        "x" * 5000,
+        "2999-01-01T00:00:00+00:00",
+        "2026-12-01T12:00:00",  # no offset
+        "0001-01-01T00:00:00+23:59",  # before year 1 in UTC
+        "２０２６-12-01T00:00:00+00:00",
+    )
+    for n, seen in enumerate(odd):
         clock.advance(timedelta(seconds=6))
         done = browser.post(
             f"/villages/{vid}/posts", {"board": "public", "text": f"発言{n}", "seen": seen}
