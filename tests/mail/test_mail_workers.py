@@ -26,6 +26,13 @@ def paced(send, time: FakeTime, rate: float = 5.0) -> pacing.PacedSender:
     return pacing.PacedSender(send, bucket, backoff, sleep=time.sleep)
 
 
+def started(village: str, players: list[str], clock) -> None:
+    """The village seated and started: its start mail (13) owed, none sent."""
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    update.advance(village, clock())
+
+
 def receive_all(queue_url: str) -> list[str]:
     sqs = boto3.client("sqs", region_name="ap-northeast-1")
     bodies = []
@@ -73,9 +80,7 @@ def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_
 
 
 def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, village):
-    seat(village, players, clock)
-    clock.advance(SHORT.first_update)
-    update.advance(village, clock())  # the start owes 13 mails
+    started(village, players, clock)  # the start owes 13 mails
     box = MailBox()
     calls = []
 
@@ -98,9 +103,7 @@ def test_a_mail_given_up_on_stays_owed_and_is_sent_later_exactly_once(
     players, clock, village, queues
 ):
     _, mail_queue = queues
-    seat(village, players, clock)
-    clock.advance(SHORT.first_update)
-    update.advance(village, clock())
+    started(village, players, clock)  # the start owes 13 mails
     box = MailBox()
     given_up = set()
 
@@ -132,9 +135,7 @@ def test_a_mail_given_up_on_stays_owed_and_is_sent_later_exactly_once(
 def test_a_mail_whose_sender_died_is_sent_by_a_mail_worker_once_its_claim_expires(
     players, clock, village, queues
 ):
-    seat(village, players, clock)
-    clock.advance(SHORT.first_update)
-    update.advance(village, clock())
+    started(village, players, clock)  # the start owes 13 mails
     box = MailBox()
 
     class TimedOut(BaseException):
@@ -160,9 +161,7 @@ def test_a_mail_worker_short_of_time_leaves_the_rest_owed_for_the_next_tick(
     """A worker claims no mail it may not finish before its Lambda ends: killed between SES
     accepting a mail and marking it sent, it would send that mail again."""
     _, mail_queue = queues
-    seat(village, players, clock)
-    clock.advance(SHORT.first_update)
-    update.advance(village, clock())  # the start owes 13 mails
+    started(village, players, clock)  # the start owes 13 mails
     box = MailBox()
     sends = []
 
@@ -188,9 +187,7 @@ def test_the_mail_worker_lambda_keeps_to_its_own_time(players, clock, village):
     """The handler hands its Lambda's remaining time down: with 10 s left it sends nothing."""
     import app
 
-    seat(village, players, clock)
-    clock.advance(SHORT.first_update)
-    update.advance(village, clock())
+    started(village, players, clock)  # the start owes 13 mails
     box = MailBox()
 
     class Context:
