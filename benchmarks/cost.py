@@ -51,7 +51,7 @@ from chalicelib import jobs, runtime
 from chalicelib.links import read_member_token
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS, Side
-from chalicelib.services import accounts, scheduler
+from chalicelib.services import scheduler
 from chalicelib.storage import db
 from chalicelib.storage.keys import look_keys
 from chalicelib.storage.models import LookItem
@@ -60,7 +60,7 @@ from devserver.moto_local import like_dynamodb, one_backup_per_transaction
 
 from .metering import Meter, metering
 from .prices import Usage, cost
-from .requests import fake_aws
+from .requests import fake_aws, verified_accounts
 
 REGION = "ap-northeast-1"
 SENDER = "noreply@mobius.example"
@@ -503,11 +503,7 @@ def _empty_tick(meter: Meter) -> Usage:
 
 def _accounts(now: datetime) -> list[str]:
     """Thirteen verified accounts (registering is not a game's cost: it is not metered)."""
-    players = []
-    for n in range(13):
-        token = accounts.register(f"player{n:02d}", PASSWORD, f"p{n}@example.jp", now).token
-        players.append(accounts.verify_email(token, now))
-    return players
+    return verified_accounts("player", 13, now, PASSWORD)
 
 
 def _opening(game: Game, village_id: str, phones: dict[str, Phone]) -> dict[str, str]:
@@ -624,7 +620,7 @@ def _day(
             choices = choices_of(slot, victim, game_state)
             for n, moment in enumerate(saves):
                 if n == 0 and account in tapping:
-                    address = f"p{list(phones).index(account)}@example.jp"
+                    address = f"player{list(phones).index(account)}@example.jp"
                     events.append((moment, _one_tap(game, phone, address, day)))
                 else:
                     events.append((moment, _saver(phone, page, choices)))

@@ -18,7 +18,7 @@ from moto import mock_aws
 
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
-from chalicelib.services import accounts, actions, posts, sessions, update, villages
+from chalicelib.services import actions, posts, sessions, update, villages
 from chalicelib.services.errors import ServiceError
 from chalicelib.storage import db
 from chalicelib.storage.keys import archived_day_sk, day_sk, village_pk
@@ -27,7 +27,7 @@ from chalicelib.storage.repository import VillageRecord, load_village, plain
 from devserver.moto_local import like_dynamodb
 
 from .capacity import Reads, reading
-from .requests import fake_aws, view_village
+from .requests import fake_aws, verified_accounts, view_village
 
 DAY = 12
 MOBIUS_KEYS = ("pray", "divine", "guard", "attack", "attacker", "dm")  # no ending commands
@@ -243,13 +243,7 @@ def figures() -> dict[str, Any]:
         db.configure()
         db.create_table()
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
-        players = [
-            accounts.verify_email(
-                accounts.register(f"reads{n:02d}", "bench-password", f"r{n}@example.jp", now).token,
-                now,
-            )
-            for n in range(16)
-        ]
+        players = verified_accounts("reads", 16, now)
         return {"mobius": mobius(players[:13], now), "classic": classic(players, now)}
 
 

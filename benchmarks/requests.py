@@ -104,6 +104,17 @@ def quick_link(village_id: str, account_id: str, now: datetime) -> int:
     return sum(calls.values())
 
 
+def verified_accounts(
+    name: str, count: int, now: datetime, password: str = "bench-password"
+) -> list[str]:
+    """``count`` accounts ``<name>00``… with verified addresses ``<name>0@example.jp``…"""
+    players = []
+    for n in range(count):
+        token = accounts.register(f"{name}{n:02d}", password, f"{name}{n}@example.jp", now).token
+        players.append(accounts.verify_email(token, now))
+    return players
+
+
 def fake_aws() -> None:
     """Benchmarks run on moto in this process: fake credentials, no endpoints."""
     os.environ.update(
@@ -126,11 +137,7 @@ def figures() -> dict[str, int]:
             EmailAddress="noreply@mobius.example"
         )
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
-        players = []
-        for n in range(13):
-            address = f"b{n}@example.jp"
-            token = accounts.register(f"bench{n:02d}", "bench-password", address, now).token
-            players.append(accounts.verify_email(token, now))
+        players = verified_accounts("bench", 13, now)
         village = villages.create_village(
             pace="short", name="計測村", now=now, rng=random.Random(1)
         )

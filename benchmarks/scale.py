@@ -33,13 +33,13 @@ from moto.sqs.models import Queue
 from chalicelib import jobs, runtime
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
-from chalicelib.services import accounts, actions, scheduler, villages
+from chalicelib.services import actions, scheduler, villages
 from chalicelib.storage import db
 from chalicelib.storage.keys import LOOK_SK, look_key, state_key, village_pk
 from chalicelib.storage.repository import load_village
 from devserver.moto_local import like_dynamodb
 
-from .requests import counting, fake_aws
+from .requests import counting, fake_aws, verified_accounts
 
 VILLAGES = 10_000
 NIGHTS = 3  # the sample village's nights whose worker cost is averaged
@@ -96,12 +96,7 @@ def _sent() -> int:
 
 def _running_village(clock: list[datetime]) -> tuple[str, list[str]]:
     """A short 13-member village, started, its members verified for mail."""
-    players = []
-    for n in range(13):
-        token = accounts.register(
-            f"scale{n:02d}", "bench-password", f"s{n}@example.jp", clock[0]
-        ).token
-        players.append(accounts.verify_email(token, clock[0]))
+    players = verified_accounts("scale", 13, clock[0])
     village = villages.create_village(
         pace="short", name="計測村", now=clock[0], rng=random.Random(3)
     )

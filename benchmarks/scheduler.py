@@ -20,7 +20,7 @@ from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_village
 from devserver.moto_local import like_dynamodb
 
-from .requests import counting, fake_aws
+from .requests import counting, fake_aws, verified_accounts
 
 DUE_VILLAGES = 1000
 PER_TABLE = 20
@@ -77,14 +77,10 @@ def mails_per_village_day(level: str = "all") -> dict[str, float]:
         )
         clock = [datetime(2026, 12, 1, 3, 0, tzinfo=UTC)]
         runtime.set_clock(lambda: clock[0])
-        players = []
-        for n in range(13):
-            token = accounts.register(
-                f"mail{n:02d}", "bench-password", f"m{n}@example.jp", clock[0]
-            ).token
-            players.append(accounts.verify_email(token, clock[0]))
-            if level != "all":
-                accounts.set_mail_level(players[-1], level)
+        players = verified_accounts("mail", 13, clock[0])
+        if level != "all":
+            for player in players:
+                accounts.set_mail_level(player, level)
         village = villages.create_village(
             pace="short", name="計測村", now=clock[0], rng=random.Random(2)
         )
@@ -154,10 +150,7 @@ def looks_and_schedule_writes() -> dict[str, float]:
             EmailAddress="noreply@mobius.example"
         )
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
-        players = []
-        for n in range(13):
-            token = accounts.register(f"look{n:02d}", "bench-password", f"l{n}@example.jp", now)
-            players.append(accounts.verify_email(token.token, now))
+        players = verified_accounts("look", 13, now)
         village = villages.create_village(pace="long", name="計測村", now=now, rng=random.Random(3))
         for n, slot in enumerate(SLOTS):
             villages.join(village, players[n], slot, YAMAZATO[n].key, now)
