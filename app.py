@@ -3,7 +3,7 @@
 from chalice import Chalice, Rate, Response
 
 from chalicelib import jobs
-from chalicelib.web import accounts, dev_pages, front, mail_links, pages, static, villages
+from chalicelib.web import accounts, dev_pages, front, mail_links, matches, pages, static, villages
 
 app = Chalice(app_name="mobius-village")
 
@@ -152,6 +152,34 @@ def village_leave(village_id: str) -> Response:
 @app.route("/villages/{village_id}/leave", methods=["POST"], content_types=FORM)
 def village_leave_post(village_id: str) -> Response:
     return villages.village_leave(_request(), village_id)
+
+
+# ----- games played move by move (against the computer, for now) -----
+
+
+@app.route("/matches", methods=["POST"], content_types=FORM)
+def match_start() -> Response:
+    return matches.start(_request())
+
+
+@app.route("/matches/{match_id}", methods=["GET"])
+def match_page(match_id: str) -> Response:
+    return matches.match_page(_request(), match_id)
+
+
+@app.route("/matches/{match_id}/moves", methods=["POST"], content_types=FORM)
+def match_move(match_id: str) -> Response:
+    return matches.move(_request(), match_id)
+
+
+@app.route("/matches/{match_id}/view", methods=["GET"])
+def match_view(match_id: str) -> Response:
+    return matches.seen(_request(), match_id)
+
+
+@app.route("/matches/{match_id}/since/{moves}", methods=["GET"])
+def match_progress(match_id: str, moves: str) -> Response:
+    return matches.progress(_request(), match_id, moves)
 
 
 # ----- mail links -----

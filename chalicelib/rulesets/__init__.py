@@ -1,16 +1,18 @@
-"""The one registry of rule sets: a village's ``rules`` name to the object owning its game.
+"""The one registry of rule sets: a game's ``rules`` name to the object owning its game.
 
-Adding a game is adding a package here with an object implementing ``base.RuleSet`` and one
-line in ``PLACES`` (README: "How to add a rule set"). Nothing else names a game.
+Adding a game is adding a package here with an object implementing ``base.RuleSet`` (a
+village: seats, days, a scheduled update) or ``base.MatchRules`` (two sides playing move by
+move), and one line in ``PLACES`` or ``MATCH_PLACES`` (README: "How to add a rule set").
+Nothing else names a game.
 
-A rule set's package is imported the first time a village of it is met, so a Lambda that
+A rule set's package is imported the first time a game of it is met, so a Lambda that
 serves only Mobius villages never pays the classic engine's import at its cold start.
 """
 
 from functools import cache
 from importlib import import_module
 
-from .base import RuleSet
+from .base import MatchRules, Offer, RuleSet
 
 DEFAULT = "mobius"  # villages stored before rule sets had names play Mobius
 
@@ -18,6 +20,10 @@ DEFAULT = "mobius"  # villages stored before rule sets had names play Mobius
 PLACES: dict[str, tuple[str, str]] = {
     "mobius": (f"{__name__}.mobius.ruleset", "MOBIUS"),
     "classic": (f"{__name__}.classic.ruleset", "CLASSIC"),
+}
+# Games played move by move: never villages, never in the lounge.
+MATCH_PLACES: dict[str, tuple[str, str]] = {
+    "duel": (f"{__name__}.duel.ruleset", "DUEL"),
 }
 
 
@@ -32,6 +38,22 @@ def get(name: str | None) -> RuleSet:
     return rules
 
 
+@cache
+def match_rules(name: str) -> MatchRules:
+    """The rule set of a game played move by move."""
+    try:
+        module, attribute = MATCH_PLACES[name]
+    except KeyError:
+        raise ValueError(f"unknown rule set: {name}") from None
+    rules: MatchRules = getattr(import_module(module), attribute)
+    return rules
+
+
 def labels() -> dict[str, str]:
-    """Each rule set's name as the lounge shows it (imports every rule set)."""
+    """Each village rule set's name as the lounge shows it (imports every rule set)."""
     return {name: get(name).label for name in PLACES}
+
+
+def offers() -> list[Offer]:
+    """What the top page offers to play against the computer, game by game."""
+    return [match_rules(name).offer() for name in MATCH_PLACES]

@@ -269,3 +269,58 @@ class RuleSet(Protocol):
     ) -> NoticeText | None: ...
     def labels(self) -> dict[str, Any]: ...
     def seat_label(self, slot: str) -> str: ...
+
+
+# ----- games played move by move (RULES-DUEL: two sides, turns of seconds to days) -----
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the top page offers for a new game against the computer: the rule set's name and
+    label, its presets, the sides a person may take and the computer's strengths, each as
+    ``(value, words)`` in order."""
+
+    rules: str
+    label: str
+    presets: tuple[tuple[str, str], ...]
+    sides: tuple[tuple[str, str], ...]
+    strengths: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Played:
+    """One move as a rule set played it: the new game, and the move as stored (normalised)."""
+
+    game: Any
+    side: str
+    move: dict[str, Any]
+
+
+class MatchRules(Protocol):
+    """A game of two sides played move by move (a duel), behind one object per game.
+
+    The platform keeps the game's stored state, its numbered append-only moves, the sides'
+    players and clocks; the rule set decides what a move is, whose move it is, what each side
+    sees (its own visibility module), and how the computer answers.
+    """
+
+    name: str  # stored on the game item
+    label: str  # how pages name the game
+    page_template: str
+    sides: tuple[str, ...]  # in the order the game names them
+
+    def offer(self) -> Offer: ...
+    def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]: ...
+    def create(self, setup: Mapping[str, Any], rng: Random) -> Any: ...
+    def parse(self, data: Any) -> Any: ...
+    def dump(self, game: Any) -> Any: ...
+    def to_move(self, game: Any) -> str | None: ...  # the side to move; None once it has ended
+    def play(self, game: Any, side: str, move: Any, rng: Random) -> Played: ...
+    def computer_move(self, game: Any, side: str, strength: str, rng: Random) -> dict[str, Any]: ...
+    def move_from_form(self, game: Any, side: str, form: Mapping[str, str]) -> dict[str, Any]: ...
+    # The question a form's move is confirmed with before it is played (None: played at once).
+    def confirmation(self, game: Any, side: str, form: Mapping[str, str]) -> str | None: ...
+    def lose_on_time(self, game: Any, side: str) -> Any: ...  # the game, ended: side flagged
+    def seen(self, game: Any, side: str) -> dict[str, Any]: ...  # the side's JSON view
+    def page(self, game: Any, side: str) -> dict[str, Any]: ...  # the template context
+    def outcome(self, game: Any, side: str) -> str | None: ...  # "win" | "loss" | None

@@ -7,12 +7,24 @@ DynamoDB request or transaction.
 """
 
 from ..storage.repository import VillageRecord, load_village
+from . import matches
 from .errors import NotFound
 
 
 class Unit:
     def __init__(self) -> None:
         self._villages: dict[str, VillageRecord | None] = {}
+        self._matches: dict[str, matches.Match] = {}
+
+    def match(self, match_id: str) -> matches.Match:
+        """A game played move by move, loaded once (``reload_match`` after a write)."""
+        if match_id not in self._matches:
+            self._matches[match_id] = matches.load(match_id)
+        return self._matches[match_id]
+
+    def reload_match(self, match_id: str) -> matches.Match:
+        self._matches.pop(match_id, None)
+        return self.match(match_id)
 
     def village(self, village_id: str) -> VillageRecord | None:
         """The village as this unit knows it: loaded on first need, then kept."""

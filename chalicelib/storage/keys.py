@@ -160,3 +160,18 @@ def login_link_pk(nonce: str) -> str:
 
 def auto_village_pk(hour: str) -> str:
     return f"AUTO#long#{hour}"
+
+
+# ----- games played move by move: pk = "M#<id>" (never in the lounge's index) -----
+
+MATCH_SK = "META"
+MOVE_PREFIX = "MOVE#"
+
+
+def match_pk(match_id: str) -> str:
+    return f"M#{match_id}"
+
+
+def move_sk(number: int) -> str:
+    """A move's place in its game, counted from 1 (the game's ``moves`` after it)."""
+    return f"{MOVE_PREFIX}{number:05d}"

@@ -268,6 +268,50 @@ class OutboxItem(Item, discriminator="outbox"):
     created_at = UTCDateTimeAttribute()
 
 
+# ----- games played move by move: pk = "M#<id>" -----
+
+
+class MatchItem(Item, discriminator="match"):
+    """sk = "META": one game of two sides (a duel), its state and its clocks.
+
+    Never in the index: the lounge cannot list it, only its link reaches it. ``moves``
+    counts the moves played; every write is conditioned on it (a double tap, a stale page
+    or a second browser never applies a move twice or out of turn). ``seed`` draws the
+    game's chance (its deal and each move's draws, ``Random(f"{seed}:{n}")``) and is never
+    shown; the computer draws from its own randomness, never from it.
+    """
+
+    match_id = UnicodeAttribute()
+    rules = UnicodeAttribute()
+    state = UnicodeAttribute()  # running | ended
+    moves = NumberAttribute(default=0)
+    seed = NumberAttribute()
+    game = GameAttribute()
+    # side -> "a:<account>" (signed in), "g:<guest>" (a guest session) or "cpu"
+    players: MapAttribute[str, Any] = MapAttribute(default=dict)
+    setup: MapAttribute[str, Any] = MapAttribute(default=dict)  # what was picked (preset, …)
+    strength = UnicodeAttribute(null=True)  # the computer's, when it plays a side
+    # Clocks (timecontrol.py): seconds left per side, the per-move countdown, since when the
+    # side to move has been thinking, and when it loses on time (None: no clock running).
+    banks: MapAttribute[str, Any] = MapAttribute(default=dict)
+    byoyomi = NumberAttribute(default=0)
+    turn_since = UTCDateTimeAttribute(null=True)
+    flag_at = UTCDateTimeAttribute(null=True)
+    created_at = UTCDateTimeAttribute()
+    updated_at = UTCDateTimeAttribute()
+    ended_at = UTCDateTimeAttribute(null=True)
+
+
+class MoveItem(Item, discriminator="move"):
+    """sk = "MOVE#<nnnnn>": one move, append-only (written once, never changed)."""
+
+    match_id = UnicodeAttribute()
+    number = NumberAttribute()
+    side = UnicodeAttribute()
+    move = GameAttribute()  # the structured move as played (RULES-DUEL §9 shapes)
+    played_at = UTCDateTimeAttribute()
+
+
 MODELS = (
     VillageItem,
     LookItem,
@@ -279,4 +323,6 @@ MODELS = (
     EmailItem,
     SessionItem,
     OutboxItem,
+    MatchItem,
+    MoveItem,
 )

@@ -50,9 +50,14 @@ class Session:
     csrf: str
     session_id: str | None = None
     village_id: str | None = None  # a mail link's narrow session
+    # A guest's id (no account): the games this browser plays without registering. Signed,
+    # so it cannot be forged; it lasts as long as the cookie (the game's length).
+    guest: str | None = None
 
     def cookie(self, now: datetime) -> str:
         payload = {"a": self.account_id, "s": self.session_id, "v": self.village_id, "c": self.csrf}
+        if self.guest:
+            payload["g"] = self.guest
         token = signing.sign("session", payload, now + SESSION_FOR)
         attributes = f"Path=/; HttpOnly; SameSite=Lax; Max-Age={int(SESSION_FOR.total_seconds())}"
         if not runtime.is_local():
@@ -82,10 +87,11 @@ def read_session(headers: dict, now: datetime) -> Session | None:
     if not isinstance(payload, dict) or not isinstance(payload.get("c"), str):
         return None
     account_id, session_id, village_id = payload.get("a"), payload.get("s"), payload.get("v")
+    guest = payload.get("g") if isinstance(payload.get("g"), str) else None
     if not (isinstance(account_id, str) and isinstance(session_id, str)):
-        return Session(account_id=None, csrf=payload["c"])
+        return Session(account_id=None, csrf=payload["c"], guest=guest)
     scope = village_id if isinstance(village_id, str) else None
-    return Session(account_id, payload["c"], session_id, scope)
+    return Session(account_id, payload["c"], session_id, scope, guest)
 
 
 def parse_form(raw_body: bytes | None) -> dict[str, str]:

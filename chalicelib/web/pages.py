@@ -4,8 +4,9 @@ unit of work that loads each village once), refusals as pages.
 The handlers themselves: ``accounts`` (registration, login, the account page),
 ``villages`` (the lounge and a village's pages), ``mail_links`` (signed links from mail)."""
 
+import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -69,7 +70,7 @@ class Ctx:
             grant = sessions.check(claim.account_id, claim.session_id, self.now, writes)
         self._settled, self._grant = True, grant
         if grant is None and claim.account_id:  # logged out elsewhere, a new password
-            self.session = Session(account_id=None, csrf=claim.csrf)
+            self.session = Session(account_id=None, csrf=claim.csrf, guest=claim.guest)
             self.set_cookie = self.session.cookie(self.now)
 
     def claimed_member(self, village_id: str) -> str | None:
@@ -121,8 +122,23 @@ class Ctx:
         if self.grant is not None:
             sessions.close(self.grant)
         self._grant, self._settled = grant, True
-        self.session = fresh_session(grant)
+        self.session = replace(fresh_session(grant), guest=self.session.guest)
         self.set_cookie = self.session.cookie(self.now)
+
+    def players(self) -> list[str]:
+        """Who this browser plays games of two sides as: its account, its guest id."""
+        found = [f"a:{self.account_id}"] if self.account_id else []
+        return found + ([f"g:{self.session.guest}"] if self.session.guest else [])
+
+    def player(self) -> str:
+        """The identity a new game is started as: the account, else a guest id (made now:
+        a guest plays at once, without registering)."""
+        if self.account_id:
+            return f"a:{self.account_id}"
+        if not self.session.guest:
+            self.session = replace(self.session, guest=secrets.token_urlsafe(16))
+            self.set_cookie = self.session.cookie(self.now)
+        return f"g:{self.session.guest}"
 
 
 Handler = Callable[..., Response]  # (ctx, *path parameters)

@@ -7,7 +7,7 @@ from typing import Any
 
 from chalice import Response
 
-from .. import membership, rulesets
+from .. import membership, rulesets, timecontrol
 from ..rulesets.base import VISITOR
 from ..services import actions, posts, villages
 from ..services.errors import ServiceError
@@ -41,7 +41,12 @@ def lounge(ctx: Ctx) -> Response:
             s: villages.lounge(s, limit=10, free_only=s == "opening") for s in LOUNGE_STATES
         }
     return ctx.page(
-        "lounge.html", sections=sections, single=bool(state), rules_label=rulesets.labels()
+        "lounge.html",
+        sections=sections,
+        single=bool(state),
+        rules_label=rulesets.labels(),
+        offers=rulesets.offers(),
+        clock_labels=timecontrol.LABELS,
     )
 
 

@@ -28,7 +28,7 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
 from chalicelib.rulesets.mobius.ruleset import CHOICE_LABELS
 from chalicelib.rulesets.mobius.visibility import Board
-from chalicelib.services import accounts
+from chalicelib.services import accounts, matches
 from chalicelib.storage.repository import load_village
 from chalicelib.web import accounts as pages
 from tests.web.conftest import PASSWORD, alert, make_account, session_cookie, text
@@ -128,6 +128,23 @@ VILLAGE_QUERY = {
     "of": SLOTS,
     "done": ("saved", "ending", "joined"),
 }
+MOVE_FORM = {
+    "moves": ("0", "1", "2"),
+    "do": ("co", "named", "execute", "night", "answer", "pp", "resign", "release"),
+    "move": ('{"do": "co", "roles": ["seer"]}', '{"do": "resign"}', "[]", "{"),
+    "card": ("1", "9", "0"),
+    "confirm": ("1",),
+    "role.seer": ("1",),
+    "scope": ("whole", "range"),
+    "card.3": ("1",),
+    "divine.2.3": ("1",),
+    "guard.4.5": ("1", "20"),
+    "latent_guard": ("auto", "same", "to"),
+    "claim.1": ("seer", "none", ""),
+    "oracle_target.1": ("2",),
+    "guess": ("", "3"),
+    "attack": ("3",),
+}
 ACCOUNT_FORM = {
     "what": ("password", "email", "preferences", "resend"),
     "old": (PASSWORD,),
@@ -182,6 +199,21 @@ ROUTES = [
     Route("POST", "/villages/{village_id}/will", form={"text": ("遺書です",)}),
     Route("GET", "/villages/{village_id}/leave"),
     Route("POST", "/villages/{village_id}/leave"),
+    Route(
+        "POST",
+        "/matches",
+        form={
+            "rules": ("duel", "mobius"),
+            "preset": ("std9", "17A"),
+            "side": ("A", "B", "random"),
+            "strength": ("intro", "normal", "strong"),
+            "clock": ("none", "3m", "day"),
+        },
+    ),
+    Route("GET", "/matches/{match_id}", query={"stale": ("1",)}),
+    Route("POST", "/matches/{match_id}/moves", form=MOVE_FORM),
+    Route("GET", "/matches/{match_id}/view"),
+    Route("GET", "/matches/{match_id}/since/{moves}"),
     Route("GET", "/m/{token}"),
     Route("POST", "/m/{token}"),
     Route("GET", "/unsubscribe/{token}"),
@@ -240,6 +272,14 @@ def people(game, clock):
 
 
 @pytest.fixture
+def match_id(people, clock):
+    """A game against the computer that the member plays (as A)."""
+    _, member, _ = people
+    given = {"preset": "std9", "side": "A", "strength": "normal"}
+    return matches.start("duel", given, f"a:{member}", clock())
+
+
+@pytest.fixture
 def tokens(people, clock):
     """Real tokens for the mail-link paths, now and then among the odd ones."""
     village_id, member, _ = people
@@ -293,7 +333,7 @@ FUZZ = settings(
 @FUZZ
 @given(data=st.data())
 def test_odd_input_never_gives_a_server_error(
-    client, clock, people, tokens, dev_tools, sources, route, data
+    client, clock, people, match_id, tokens, dev_tools, sources, route, data
 ):
     village_id, member, outsider = people
     who = data.draw(st.sampled_from([None, member, outsider]), label="logged in as")
@@ -304,7 +344,16 @@ def test_odd_input_never_gives_a_server_error(
         odd_id = data.draw(st.integers(0, 3)) == 2
         value = data.draw(ODD, label="village_id") if odd_id else village_id
         path = path.replace("{village_id}", path_part(value, data.draw(st.booleans())))
-    for name, plausible in (("token", tokens.get(route.path, ())), ("name", ("app.css", "x.svg"))):
+    if "{match_id}" in path:
+        odd_id = data.draw(st.integers(0, 3)) == 2
+        value = data.draw(ODD, label="match_id") if odd_id else match_id
+        path = path.replace("{match_id}", path_part(value, data.draw(st.booleans())))
+    parts = (
+        ("token", tokens.get(route.path, ())),
+        ("name", ("app.css", "x.svg")),
+        ("moves", ("0", "1", "2")),
+    )
+    for name, plausible in parts:
         if "{" + name + "}" in path:
             value = data.draw(odd(*plausible), label=name)
             path = path.replace("{" + name + "}", path_part(value, data.draw(st.booleans())))

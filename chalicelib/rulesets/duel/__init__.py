@@ -1,0 +1,1 @@
+"""The duel rule set (RULES-DUEL): two sides, played move by move, against a person or the CPU."""

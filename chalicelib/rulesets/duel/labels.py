@@ -1,0 +1,151 @@
+"""The duel's words as its pages and mail say them (the rule book's Japanese, RULES-DUEL)."""
+
+from typing import Any
+
+GAME_LABEL = "2人で遊ぶ人狼"
+
+PRESET_LABELS = {
+    "std9": "スタンダード9人",
+    "10A": "10A狩",
+    "12A": "12A猫",
+    "12B": "12B",
+    "17A": "17A",
+}
+SIDE_LABELS = {"A": "A(村人陣営・推理する側)", "B": "B(人狼陣営・騙す側)"}
+SIDE_SHORT = {"A": "A(村人陣営)", "B": "B(人狼陣営)"}
+STRENGTH_LABELS = {"intro": "入門", "normal": "普通", "strong": "強い"}
+ROLE_LABELS = {
+    "villager": "村人",
+    "seer": "占い師",
+    "medium": "霊能者",
+    "hunter": "狩人",
+    "mason": "共有者",
+    "cat": "猫又",
+    "werewolf": "人狼",
+    "madman": "狂人",
+    "fox": "妖狐",
+    "gidra": "ギドラ",
+    "none": "役職なし",
+}
+COLOR_LABELS = {"white": "白", "black": "黒"}
+WINNER_LABELS = {"village": "村人陣営の勝ち", "wolves": "人狼陣営の勝ち", "fox": "妖狐の勝ち"}
+FOX_MODE_LABELS = {"latent": "潜伏", "seer": "占い騙り", "medium": "霊能騙り"}
+TURN_LABELS = {
+    "A:day": "A の昼(質問か処刑)",
+    "B:answer": "B の回答",
+    "B:pp": "B の確認(処刑のあと)",
+    "A:night": "A の夜の指示",
+    "B:night": "B の夜(襲撃)",
+}
+AT_LABELS = {
+    "execution": "処刑のあと",
+    "morning": "朝",
+    "resign": "投了",
+    "time": "時間切れ",
+}
+
+
+def card(c: Any) -> str:
+    return "狂人" if c == "madman" else f"#{c}"
+
+
+def cards(items: list[Any]) -> str:
+    return "・".join(card(c) for c in items) if items else "なし"
+
+
+def roles(items: list[str]) -> str:
+    return "・".join(ROLE_LABELS.get(r, r) for r in items)
+
+
+def claim_text(claim: dict[str, Any]) -> str:
+    """A public claim with its reports, in one line."""
+    parts = [f"{card(claim['card'])} {ROLE_LABELS.get(claim['role'], claim['role'])}CO"]
+    if "oracle" in claim:
+        o = claim["oracle"]
+        parts.append(f"お告げ {card(o['target'])}{COLOR_LABELS[o['result']]}")
+    for n in claim.get("nights", []):
+        parts.append(f"{n['night']}夜 {card(n['target'])}{COLOR_LABELS[n['result']]}")
+    for r in claim.get("results", []):
+        parts.append(f"{r['day']}日目 {card(r['target'])}{COLOR_LABELS[r['result']]}")
+    for g in claim.get("guards", []):
+        parts.append(f"{g['night']}夜 {card(g['target'])}護衛")
+    return "、".join(parts)
+
+
+def event_lines(event: dict[str, Any]) -> list[str]:
+    """One public event (RULES-DUEL §9) as the log's lines."""
+    kind = event["type"]
+    if kind == "first_victim":
+        return ["初日犠牲者 #0 が亡くなりました(欠けあり)"]
+    if kind == "co":
+        request = event["request"]
+        if request["black_only"]:
+            head = "黒引き占い師のみCO要請"
+        else:
+            scope = "全体" if request["cards"] is None else f"範囲 {cards(request['cards'])}"
+            head = f"{roles(request['roles'])}のCO要請({scope})"
+            if request["auto"]:
+                head = "GJならCO: " + head
+        claims = [claim_text(c) for c in event["claims"]]
+        return [head, *(claims or ["名乗り出る者はいませんでした"])]
+    if kind == "named":
+        head = f"指名CO {cards(event['cards'])}" + (
+            "(狩人か猫又ならギドラCO)" if event["gidra"] else ""
+        )
+        return [head, *(claim_text(c) for c in event["answers"])]
+    if kind == "release":
+        return ["ギドラ解除要請", *(claim_text(c) for c in event["lands"])]
+    if kind == "execution":
+        lines = [f"{card(event['card'])} を処刑しました"]
+        pp = event["pp"]
+        if pp:
+            who = "人狼陣営" if pp["winner"] == "B" else "村人陣営"
+            lines = [
+                f"{pp['kind']}: 狂人は {card(pp['madman'])}。{who}の吊り先 {card(event['card'])}"
+                " が処刑されました"
+            ]
+        if event["revenge"] is not None:
+            lines.append(f"猫又の道連れで {card(event['revenge'])} が亡くなりました")
+        return lines
+    if kind == "orders":
+        lines = [f"{event['day']}日目の夜の指示"]
+        for d in event["divine"]:
+            lines.append(f"占い: {card(d['card'])} → {cards(d['to'])}")
+        for g in event["guard"]:
+            weights = "・".join(
+                f"{card(t)}({w})" for t, w in zip(g["to"], g["weights"], strict=True)
+            )
+            lines.append(f"護衛: {card(g['card'])} → {weights}")
+        if event["latent_divine"]:
+            lines.append(f"潜伏中の占い師: {cards(event['latent_divine'])}")
+        latent = event["latent_guard"]
+        if latent == "same":
+            lines.append("潜伏中の狩人: 昨夜と同じ")
+        elif latent:
+            weights = "・".join(
+                f"{card(t)}({w})" for t, w in zip(latent["to"], latent["weights"], strict=True)
+            )
+            lines.append(f"潜伏中の狩人: {weights}")
+        if event["gj_co"]:
+            lines.append(
+                f"GJならCO: {card(event['gj_co']['card'])}({roles(event['gj_co']['roles'])})"
+            )
+        return lines
+    if kind == "morning":
+        dead = event["dead"]
+        lines = [
+            f"{event['day']}日目の朝: "
+            + (f"{cards(dead)} が亡くなりました" if dead else "犠牲者なし")
+        ]
+        for d in event["divine"]:
+            lines.append(
+                f"占い結果: {card(d['card'])} → {card(d['target'])}{COLOR_LABELS[d['result']]}"
+            )
+        for m in event["medium"]:
+            lines.append(
+                f"霊能結果: {card(m['card'])} → {card(m['target'])}{COLOR_LABELS[m['result']]}"
+            )
+        for g in event["guard"]:
+            lines.append(f"護衛報告: {card(g['card'])} → {card(g['target'])}")
+        return lines
+    return [kind]

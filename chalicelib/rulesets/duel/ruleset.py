@@ -1,0 +1,239 @@
+"""The duel rule set: the seam object the platform plays duels through (``base.MatchRules``).
+
+The engine is ``rules/duel`` (pure); this module adds what a product needs around it: the
+setup a person picks (preset, side, the CPU's strength), forms into moves, resigning (投了)
+and losing on time as endings, the computer's move through one adapter, and what each side
+is shown — always from the engine's ``view`` of that side (RULES-DUEL §8), never from the
+game itself, so a page cannot show what the side may not know.
+"""
+
+import copy
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from chalicelib.rules.duel import PRESETS, Duel, MoveError, play, preset, view
+from chalicelib.rules.duel.draws import Draws
+from chalicelib.rules.duel.legal import Legal, legal_moves
+
+from ..base import Offer, Played
+from . import computer, forms, labels
+
+SIDES = ("A", "B")
+ENDINGS_BY_FORFEIT = ("resign", "time")
+
+
+class DuelRules:
+    name = "duel"
+    label = labels.GAME_LABEL
+    page_template = "duel.html"
+    sides = SIDES
+
+    # ----- a new game -----
+
+    def offer(self) -> Offer:
+        return Offer(
+            rules=self.name,
+            label=self.label,
+            presets=tuple((p, labels.PRESET_LABELS[p]) for p in PRESETS),
+            sides=(
+                ("A", labels.SIDE_LABELS["A"]),
+                ("B", labels.SIDE_LABELS["B"]),
+                ("random", "ランダム"),
+            ),
+            strengths=tuple(labels.STRENGTH_LABELS.items()),
+        )
+
+    def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]:
+        name = given.get("preset", "")
+        if name not in PRESETS:
+            raise ValueError("配役を選んでください")
+        side = given.get("side", "")
+        if side not in (*SIDES, "random"):
+            raise ValueError("陣営を A・B・ランダムから選んでください")
+        strength = given.get("strength", "")
+        if strength not in computer.STRENGTHS:
+            raise ValueError("CPUの強さを選んでください")
+        return {"preset": name, "side": side, "strength": strength}
+
+    def create(self, setup: Mapping[str, Any], rng: random.Random) -> Duel:
+        return Duel.setup(preset(setup["preset"]), Draws(rng))
+
+    def parse(self, data: Any) -> Duel:
+        return Duel.from_json(data)
+
+    def dump(self, game: Duel) -> Any:
+        return game.to_json()
+
+    # ----- moves -----
+
+    def to_move(self, game: Duel) -> str | None:
+        return None if game.phase == "end" else game.phase[0]
+
+    def play(self, game: Duel, side: str, move: Any, rng: random.Random) -> Played:
+        """``move`` checked by the engine against its legal moves; a refusal changes nothing."""
+        if not isinstance(move, Mapping):
+            raise MoveError("手はオブジェクトで指定してください")
+        played = Duel.from_json(game.to_json())
+        if move.get("do") == "resign":
+            if set(move) != {"do"}:
+                raise MoveError("投了にほかの指定はいりません")
+            if played.phase == "end":
+                raise MoveError("対局はもう終わっています")
+            _forfeit(played, side, "resign")
+            return Played(played, side, {"do": "resign"})
+        play(played, side, move, rng)
+        return Played(played, side, copy.deepcopy(dict(move)))
+
+    def lose_on_time(self, game: Duel, side: str) -> Duel:
+        ended = Duel.from_json(game.to_json())
+        _forfeit(ended, side, "time")
+        return ended
+
+    def computer_move(
+        self, game: Duel, side: str, strength: str, rng: random.Random
+    ) -> dict[str, Any]:
+        """The computer sees only its side's view and a deep copy of its legal options."""
+        legal = legal_moves(game, side)
+        return computer.choose(
+            view(game, side), replace(legal, options=copy.deepcopy(legal.options)), strength, rng
+        )
+
+    def move_from_form(self, game: Duel, side: str, form: Mapping[str, str]) -> dict[str, Any]:
+        if form.get("do") == "resign":
+            return {"do": "resign"}
+        legal = legal_moves(game, side)
+        if legal.turn is None:
+            raise MoveError("いまはあなたの番ではありません")
+        return forms.move_from_form(legal.turn, legal.options, form)
+
+    def confirmation(self, game: Duel, side: str, form: Mapping[str, str]) -> str | None:
+        """An execution (処刑) and resigning (投了) are asked once more: neither can be undone."""
+        if form.get("do") == "resign":
+            return "投了します。対局はあなたの負けで終わります。よろしいですか？"
+        if form.get("do") == "execute" and legal_moves(game, side).turn == "A:day":
+            card = form.get("card", "")
+            if not (card.isascii() and card.isdigit()):
+                return None  # the engine refuses it with its sentence
+            return f"#{card} を処刑します。よろしいですか？"
+        return None
+
+    # ----- what a side is shown -----
+
+    def seen(self, game: Duel, side: str) -> dict[str, Any]:
+        return view(game, side)
+
+    def outcome(self, game: Duel, side: str) -> str | None:
+        if game.ending is None:
+            return None
+        won = {"A": "village", "B": "wolves"}[side] == game.ending["winner"]
+        return "win" if won else "loss"
+
+    def page(self, game: Duel, side: str) -> dict[str, Any]:
+        seen = view(game, side)
+        legal = legal_moves(game, side)
+        return {
+            "seen": seen,
+            "side": side,
+            "board": _board(seen, side),
+            "columns": 4 if seen["board"] >= 16 else 3,
+            "log": _log(seen),
+            "turn": seen["next"],
+            "my_turn": legal.turn is not None,
+            "legal": _options(legal),
+            "ending": _ending(seen, side),
+            "review": _review(seen) if "review" in seen else None,
+            "rules_line": _rules_line(seen),
+            "L": labels,
+        }
+
+
+def _forfeit(duel: Duel, side: str, at: str) -> None:
+    """The game ends by resigning or on time: the other side wins (never the fox)."""
+    duel.ending = {
+        "winner": "wolves" if side == "A" else "village",
+        "day": duel.day,
+        "at": at,
+        "by": side,
+    }
+    duel.phase = "end"
+    duel.question = None
+
+
+def _board(seen: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    alive = set(seen["alive"])
+    own = set(seen.get("masons", [])) | set(seen.get("wolves", []))
+    own_role = "mason" if side == "A" else "werewolf"
+    cards = seen.get("cards")
+    board = []
+    for c in range(1, seen["board"] + 1):
+        claim = seen["claims"].get(str(c))
+        board.append(
+            {
+                "card": c,
+                "alive": c in alive,
+                "claim": claim,
+                "known": own_role if c in own else None,
+                "truth": cards[c] if cards else None,
+            }
+        )
+    return board
+
+
+def _log(seen: Mapping[str, Any]) -> list[tuple[int, list[list[str]]]]:
+    """The public events grouped by day (a night's orders under its day, its morning under the
+    next), newest day first."""
+    days: dict[int, list[list[str]]] = {}
+    for event in seen["events"]:
+        days.setdefault(event["day"], []).append(labels.event_lines(event))
+    return sorted(days.items(), reverse=True)
+
+
+def _options(legal: Legal) -> dict[str, Any]:
+    return {"turn": legal.turn, "living": list(legal.living), "board": legal.board, **legal.options}
+
+
+def _ending(seen: Mapping[str, Any], side: str) -> dict[str, Any] | None:
+    ending = seen["ending"]
+    if ending is None:
+        return None
+    won = {"A": "village", "B": "wolves"}[side] == ending["winner"]
+    return {
+        "winner": labels.WINNER_LABELS[ending["winner"]],
+        "at": labels.AT_LABELS.get(ending["at"], ending["at"]),
+        "day": ending["day"],
+        "by": ending.get("by"),
+        "won": won,
+    }
+
+
+def _review(seen: Mapping[str, Any]) -> dict[str, Any]:
+    review = seen["review"]
+    cards = seen["cards"]
+    return {
+        "cards": [(c, labels.ROLE_LABELS[r]) for c, r in enumerate(cards) if r is not None],
+        "oracle": review["oracle"],
+        "fox_mode": labels.FOX_MODE_LABELS.get(review["fox_mode"] or "", None),
+        "nights": review["nights"],
+    }
+
+
+def _rules_line(seen: Mapping[str, Any]) -> str:
+    rules = seen["rules"]
+    deck = "・".join(f"{labels.ROLE_LABELS[r]}{n}" for r, n in rules["deck"].items())
+    name = labels.PRESET_LABELS.get(rules["preset"] or "", "カスタム")
+    extras = [
+        "欠けあり" if rules["missing"] else "欠けなし",
+        "初日白" if rules["first_day"] == "white" else "初日黒あり",
+    ]
+    if rules["pp"]:
+        extras.append("PP・RPPあり")
+    if rules["gidra"]:
+        extras.append("ギドラCO")
+    if rules["black_seer_co"]:
+        extras.append("黒引き占い師のみCO要請あり")
+    return f"{name}: {deck}({'・'.join(extras)})"
+
+
+DUEL = DuelRules()

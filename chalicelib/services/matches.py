@@ -1,0 +1,276 @@
+"""Games played move by move (a duel against the computer, for now): start, move, look, poll.
+
+A game is one META item (its state, players, clocks) and its append-only moves. A move is
+checked by the game's rule set (against the engine's legal moves), then the computer's
+replies are computed at once, in the same request, and everything is written in one
+transaction conditioned on the number of moves the player's page showed: a double tap or
+a stale page is refused, never applied twice or out of turn.
+
+The computer plays through the same rule set with its own randomness
+(``random.SystemRandom``), never the game's seed, and sees only its side's view.
+"""
+
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from .. import rulesets, timecontrol
+from ..rulesets.base import MatchRules
+from ..storage import matches as store
+from ..storage.errors import Refused
+from ..storage.models import MatchItem
+from ..storage.repository import plain
+from .errors import Conflict, Forbidden, InvalidInput, NotFound
+
+COMPUTER = "cpu"
+MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
+
+
+STALE = "ページが古くなっていたため、この手は送られませんでした。盤面を確かめてください"
+
+
+class Stale(Conflict):
+    """The page was made before the game's last move: nothing was applied."""
+
+
+@dataclass
+class Match:
+    """One game as a request sees it: the stored item and its game, parsed once."""
+
+    item: MatchItem
+
+    @property
+    def match_id(self) -> str:
+        return str(self.item.match_id)
+
+    @property
+    def rules(self) -> MatchRules:
+        return rulesets.match_rules(self.item.rules)
+
+    @property
+    def moves(self) -> int:
+        return int(self.item.moves)
+
+    @property
+    def ended(self) -> bool:
+        return self.item.state == "ended"
+
+    @property
+    def players(self) -> dict[str, str]:
+        return {side: str(who) for side, who in plain(self.item.players).items()}
+
+    @property
+    def banks(self) -> dict[str, float]:
+        return {side: float(left) for side, left in plain(self.item.banks).items()}
+
+    @cached_property
+    def game(self) -> Any:
+        return self.rules.parse(self.item.game)
+
+    def side_of(self, who: list[str]) -> str | None:
+        """The side one of ``who`` (a browser's identities) plays, if any."""
+        for side, player in self.players.items():
+            if player != COMPUTER and player in who:
+                return side
+        return None
+
+    def clocks(self, now: datetime) -> dict[str, dict[str, float]] | None:
+        """Each side's time left now (None: a game without clocks)."""
+        if not self.banks:
+            return None
+        to_move = None if self.ended else self.rules.to_move(self.game)
+        return {
+            side: timecontrol.remaining(
+                self.banks,
+                int(self.item.byoyomi),
+                side,
+                self.item.turn_since if side == to_move else None,
+                now,
+            )
+            for side in self.rules.sides
+        }
+
+
+def load(match_id: str) -> Match:
+    item = store.load_match(match_id)
+    if item is None:
+        raise NotFound("その対局は見つかりません")
+    return Match(item)
+
+
+def _replies(
+    rules: MatchRules,
+    game: Any,
+    players: Mapping[str, str],
+    strength: str,
+    seed: int,
+    number: int,
+    now: datetime,
+) -> tuple[Any, list[store.NewMove]]:
+    """The computer's moves until a person is to move or the game ends."""
+    chance = random.SystemRandom()  # the computer's own secret randomness
+    played: list[store.NewMove] = []
+    while (side := rules.to_move(game)) is not None and players[side] == COMPUTER:
+        if len(played) >= MAX_REPLIES:
+            raise RuntimeError("the computer did not hand the move back")
+        move = rules.computer_move(game, side, strength, chance)
+        result = rules.play(game, side, move, _draws(seed, number + len(played) + 1))
+        game = result.game
+        played.append(store.NewMove(side, result.move, now))
+    return game, played
+
+
+def _draws(seed: int, number: int) -> random.Random:
+    """The game's chance for its move ``number`` (0: the deal): a retried write draws the same."""
+    return random.Random(f"{seed}:{number}")
+
+
+def _clock_after(
+    rules: MatchRules,
+    game: Any,
+    players: Mapping[str, str],
+    banks: dict[str, float],
+    byoyomi: int,
+    now: datetime,
+) -> tuple[datetime | None, datetime | None]:
+    """(since, flag time) of the side to move now: a person's clock runs, the computer's
+    does not (it answers in the same request)."""
+    side = rules.to_move(game)
+    if not banks or side is None or players[side] == COMPUTER:
+        return None, None
+    return now, timecontrol.flag_at(banks, byoyomi, side, now)
+
+
+def start(rules_name: str, given: Mapping[str, str], player: str, now: datetime) -> str:
+    """A new game against the computer; the computer's opening moves are played at once."""
+    try:
+        rules = rulesets.match_rules(rules_name)
+    except ValueError:
+        raise InvalidInput("そのゲームはありません") from None
+    try:
+        setup = rules.check_setup(given)
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
+    control_key = given.get("clock", "none")
+    if control_key not in timecontrol.CONTROLS:
+        raise InvalidInput("持ち時間を選んでください")
+    control = timecontrol.CONTROLS[control_key]
+    chance = random.SystemRandom()
+    side = setup["side"] if setup["side"] in rules.sides else chance.choice(rules.sides)
+    players = {s: (player if s == side else COMPUTER) for s in rules.sides}
+    strength = setup["strength"]
+    seed = secrets.randbits(62)
+    game = rules.create(setup, _draws(seed, 0))
+    game, opening = _replies(rules, game, players, strength, seed, 0, now)
+    banks = {s: float(control.bank) for s in rules.sides} if control else {}
+    byoyomi = control.byoyomi if control else 0
+    since, flag = _clock_after(rules, game, players, banks, byoyomi, now)
+    match_id = secrets.token_urlsafe(12)
+    meta = store.new_match(
+        match_id,
+        rules.name,
+        seed=seed,
+        game=rules.dump(game),
+        players=players,
+        setup={**setup, "side": side, "clock": control_key},
+        strength=strength,
+        now=now,
+    )
+    meta.banks, meta.byoyomi, meta.turn_since, meta.flag_at = banks, byoyomi, since, flag
+    if rules.to_move(game) is None:
+        meta.state, meta.ended_at = "ended", now
+    store.create_match(meta, opening)
+    return match_id
+
+
+def flag_if_due(match: Match, now: datetime) -> bool:
+    """Ends the game if the side to move ran out of time (on any read, write or worker's
+    look). Conditioned on the moves read: a move that beat the flag wins. True if it wrote."""
+    flag = match.item.flag_at
+    if match.ended or flag is None or now < flag:
+        return False
+    side = match.rules.to_move(match.game)
+    if side is None:
+        return False
+    ended = match.rules.lose_on_time(match.game, side)
+    try:
+        store.commit_moves(
+            match.item,
+            [],
+            game=match.rules.dump(ended),
+            state="ended",
+            banks=timecontrol.spend(match.banks, side, match.item.turn_since or flag, flag),
+            turn_since=None,
+            flag_at=None,
+            now=flag,
+        )
+    except Refused:
+        return False
+    return True
+
+
+def move(
+    match: Match,
+    who: list[str],
+    seen_moves: int,
+    given: Mapping[str, Any] | None,
+    form: Mapping[str, str] | None,
+    now: datetime,
+) -> None:
+    """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
+    computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
+    person's page showed."""
+    side = match.side_of(who)
+    if side is None:
+        raise Forbidden("この対局の対局者ではありません")
+    if flag_if_due(match, now):
+        raise Conflict("時間切れで対局が終わりました")
+    if match.ended:
+        raise Conflict("対局はもう終わっています")
+    if seen_moves != match.moves:
+        raise Stale(
+            "ページが古くなっていたため、この手は送られませんでした。盤面を確かめてください"
+        )
+    rules, game = match.rules, match.game
+    try:
+        wanted = given if given is not None else rules.move_from_form(game, side, form or {})
+        if rules.to_move(game) != side and wanted.get("do") != "resign":
+            raise Conflict("いまは相手の番です")
+        played = rules.play(game, side, wanted, _draws(int(match.item.seed), match.moves + 1))
+    except Conflict:
+        raise
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
+    banks = match.banks
+    if banks and match.item.turn_since is not None and rules.to_move(game) == side:
+        banks = timecontrol.spend(banks, side, match.item.turn_since, now)
+    players = match.players
+    strength = match.item.strength or ""
+    after, replies = _replies(
+        rules, played.game, players, strength, int(match.item.seed), match.moves + 1, now
+    )
+    since, flag = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now)
+    try:
+        store.commit_moves(
+            match.item,
+            [store.NewMove(side, played.move, now), *replies],
+            game=rules.dump(after),
+            state="ended" if rules.to_move(after) is None else "running",
+            banks=banks,
+            turn_since=since,
+            flag_at=flag,
+            now=now,
+        )
+    except Refused:
+        raise Stale(STALE) from None
+
+
+def progress(match_id: str) -> store.Progress:
+    found = store.match_progress(match_id)
+    if found is None:
+        raise NotFound("その対局は見つかりません")
+    return found

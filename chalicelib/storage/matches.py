@@ -1,0 +1,164 @@
+"""Writes and reads of games played move by move (``M#<id>``), each conditioned on the game's
+move count: a move is applied once, in turn, or not at all (docs/access-patterns.md).
+
+A game's META holds its state (so a load is one GetItem) and each move is its own
+append-only item, written in the same transaction as the META it advances.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pynamodb.exceptions import DoesNotExist, TransactWriteError
+from pynamodb.expressions.update import Action
+
+from .db import ensure_configured, transaction
+from .errors import TransactionRefused
+from .keys import MATCH_SK, match_pk, move_sk
+from .models import MatchItem, MoveItem
+
+
+@dataclass(frozen=True)
+class NewMove:
+    side: str
+    move: Any
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The poll's answer: how many moves, the state, and when the side to move flags."""
+
+    moves: int
+    state: str
+    flag_at: datetime | None
+
+
+def new_match(
+    match_id: str,
+    rules: str,
+    *,
+    seed: int,
+    game: Any,
+    players: dict[str, str],
+    setup: dict[str, Any],
+    strength: str | None,
+    now: datetime,
+) -> MatchItem:
+    ensure_configured()
+    return MatchItem(
+        match_pk(match_id),
+        MATCH_SK,
+        match_id=match_id,
+        rules=rules,
+        state="running",
+        moves=0,
+        seed=seed,
+        game=game,
+        players=players,
+        setup=setup,
+        strength=strength,
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def _move_item(match_id: str, number: int, move: NewMove) -> MoveItem:
+    return MoveItem(
+        match_pk(match_id),
+        move_sk(number),
+        match_id=match_id,
+        number=number,
+        side=move.side,
+        move=move.move,
+        played_at=move.at,
+    )
+
+
+def create_match(meta: MatchItem, moves: Sequence[NewMove]) -> None:
+    """A new game with the moves already played (the computer's, when it opens): at once."""
+    meta.moves = len(moves)
+    try:
+        with transaction() as t:
+            t.save(meta, condition=MatchItem.pk.does_not_exist())
+            for number, move in enumerate(moves, start=1):
+                t.save(
+                    _move_item(meta.match_id, number, move),
+                    condition=MoveItem.pk.does_not_exist(),
+                )
+    except TransactWriteError as error:
+        raise TransactionRefused("the game exists already", error) from error
+
+
+def commit_moves(
+    meta: MatchItem,
+    moves: Sequence[NewMove],
+    *,
+    game: Any,
+    state: str,
+    banks: dict[str, float],
+    turn_since: datetime | None,
+    flag_at: datetime | None,
+    now: datetime,
+) -> None:
+    """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
+    transaction conditioned on that count: a second request that read the same count (a
+    double tap, a stale page) is refused, never applied after it."""
+    read = int(meta.moves)
+    actions: list[Action] = [
+        MatchItem.moves.set(read + len(moves)),
+        MatchItem.game.set(game),
+        MatchItem.state.set(state),
+        MatchItem.banks.set(banks),
+        MatchItem.updated_at.set(now),
+        MatchItem.turn_since.set(turn_since) if turn_since else MatchItem.turn_since.remove(),
+        MatchItem.flag_at.set(flag_at) if flag_at else MatchItem.flag_at.remove(),
+    ]
+    if state == "ended":
+        actions.append(MatchItem.ended_at.set(now))
+    try:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=actions,
+                condition=(MatchItem.moves == read) & (MatchItem.state == "running"),
+            )
+            for number, move in enumerate(moves, start=read + 1):
+                t.save(
+                    _move_item(meta.match_id, number, move),
+                    condition=MoveItem.pk.does_not_exist(),
+                )
+    except TransactWriteError as error:
+        raise TransactionRefused("the game moved on since it was read", error) from error
+
+
+def load_match(match_id: str) -> MatchItem | None:
+    ensure_configured()
+    try:
+        return MatchItem.get(match_pk(match_id), MATCH_SK, consistent_read=True)
+    except DoesNotExist:
+        return None
+
+
+def match_progress(match_id: str) -> Progress | None:
+    """One GetItem of three small attributes: the live page's "anything new?" question."""
+    ensure_configured()
+    try:
+        item = MatchItem.get(
+            match_pk(match_id),
+            MATCH_SK,
+            consistent_read=True,
+            attributes_to_get=["moves", "state", "flag_at"],
+        )
+    except DoesNotExist:
+        return None
+    return Progress(int(item.moves), item.state, item.flag_at)
+
+
+def match_moves(match_id: str) -> list[MoveItem]:
+    """Every move in order (the record after the end)."""
+    ensure_configured()
+    return list(
+        MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#"), consistent_read=True)
+    )

@@ -1,0 +1,131 @@
+"""Pages of games played move by move: start one against the computer from the top page, the
+game's page (board, log, forms), a move, and the live page's "anything new?" question.
+
+Only the game's players see its page (a guest by the id in the signed cookie); what each
+side is shown comes from its rule set's view of that side. Handlers take ``(request,
+match_id)``.
+"""
+
+import json
+import re
+from typing import Any
+
+from chalice import Response
+
+from .. import runtime
+from ..services import matches
+from ..services.errors import InvalidInput, NotFound
+from .http import SECURITY_HEADERS, BadRequest, redirect
+from .pages import Ctx, Request, page
+
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
+NUMBER = re.compile(r"[0-9]{1,6}")
+
+
+def _check_id(match_id: str) -> None:
+    if not MATCH_ID.fullmatch(match_id):
+        raise BadRequest("その対局は見つかりません", 404)
+
+
+def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
+    """The game and the side this browser plays in it; nobody else sees a game's page."""
+    _check_id(match_id)
+    match = ctx.unit.match(match_id)
+    side = match.side_of(ctx.players())
+    if side is None:
+        raise BadRequest("この対局の対局者ではありません", 403)
+    if matches.flag_if_due(match, ctx.now):
+        match = ctx.unit.reload_match(match_id)
+    return match, side
+
+
+@page
+def start(ctx: Ctx) -> Response:
+    rules = ctx.form.get("rules", "")
+    match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now)
+    return redirect(f"/matches/{match_id}", ctx.set_cookie)
+
+
+def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra: Any) -> Response:
+    rules = match.rules
+    context = rules.page(match.game, side)
+    return ctx.page(
+        rules.page_template,
+        status,
+        match_id=match.match_id,
+        moves=match.moves,
+        ended=match.ended,
+        clocks=match.clocks(ctx.now),
+        **context,
+        **extra,
+    )
+
+
+@page
+def match_page(ctx: Ctx, match_id: str) -> Response:
+    match, side = _seat(ctx, match_id)
+    stale = ctx.request.query.get("stale") == "1"
+    return _page(ctx, match, side, message=matches.STALE if stale else None)
+
+
+@page
+def move(ctx: Ctx, match_id: str) -> Response:
+    match, side = _seat(ctx, match_id)
+    form = ctx.form
+    seen = form.get("moves", "")
+    if not NUMBER.fullmatch(seen):
+        raise BadRequest("ページが正しくありません。読み込み直してください")
+    given = None
+    if "move" in form:  # a structured move (JSON), as scripts and tests send it
+        try:
+            given = json.loads(form["move"])
+        except ValueError:
+            raise BadRequest("手の形式が正しくありません") from None
+        if not isinstance(given, dict):
+            raise BadRequest("手はオブジェクトで指定してください")
+    elif form.get("confirm") != "1":
+        question = match.rules.confirmation(match.game, side, form)
+        if question is not None:
+            fields = {k: v for k, v in form.items() if k != "csrf"}
+            return ctx.page(
+                "match_confirm.html", match_id=match_id, question=question, fields=fields
+            )
+    try:
+        matches.move(match, ctx.players(), int(seen), given, None if given else form, ctx.now)
+    except matches.Stale:
+        return redirect(f"/matches/{match_id}?stale=1", ctx.set_cookie)
+    except InvalidInput as refusal:
+        match = ctx.unit.reload_match(match_id)
+        return _page(ctx, match, side, status=400, message=str(refusal), form=form)
+    return redirect(f"/matches/{match_id}", ctx.set_cookie)
+
+
+@page
+def seen(ctx: Ctx, match_id: str) -> Response:
+    """The side's view as JSON (the same view the page shows)."""
+    match, side = _seat(ctx, match_id)
+    body = {"moves": match.moves, "side": side, "view": match.rules.seen(match.game, side)}
+    return _json(body)
+
+
+def progress(request: Request, match_id: str, since: str) -> Response:
+    """Anything new since move ``since``? One GetItem, no session: the count of moves and
+    whether the game ended are public to both sides. A flag fallen counts as new, so the
+    page reloads and the reload ends the game on time."""
+    if not MATCH_ID.fullmatch(match_id) or not NUMBER.fullmatch(since):
+        return _json({"error": "not found"}, 404)
+    try:
+        found = matches.progress(match_id)
+    except NotFound:
+        return _json({"error": "not found"}, 404)
+    flagged = found.flag_at is not None and runtime.now() >= found.flag_at
+    new = found.moves != int(since) or found.state != "running" or flagged
+    return _json({"new": new, "moves": found.moves, "state": found.state})
+
+
+def _json(body: dict[str, Any], status: int = 200) -> Response:
+    headers: dict[str, str | list[str]] = {
+        **SECURITY_HEADERS,
+        "Content-Type": "application/json; charset=utf-8",
+    }
+    return Response(json.dumps(body, ensure_ascii=False), status_code=status, headers=headers)

@@ -1,0 +1,31 @@
+// The live game page: asks "anything new since move N?" (one small JSON answer) and reloads
+// when the other side has moved or the game has ended. Every 2 s while waiting for the other
+// side, every 15 s on your own move (a second tab, a fallen flag). Counts the running clock
+// down between answers. Without JavaScript the page refreshes itself while waiting.
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live || live.dataset.ended === "1") return;
+  var url = live.dataset.poll;
+  var every = live.dataset.wait === "1" ? 2000 : 15000;
+  function ask() {
+    fetch(url, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (answer) {
+        if (answer && answer.new) { window.location.reload(); return; }
+        window.setTimeout(ask, every);
+      })
+      .catch(function () { window.setTimeout(ask, every * 2); });
+  }
+  window.setTimeout(ask, every);
+  var running = document.querySelector(".clock.running");
+  if (running) {
+    var bank = Number(running.dataset.bank), byoyomi = Number(running.dataset.byoyomi);
+    var label = running.textContent.split(" ")[0];
+    window.setInterval(function () {
+      if (bank > 0) { bank -= 1; } else if (byoyomi > 0) { byoyomi -= 1; }
+      running.textContent = label + " 持ち時間 " + Math.floor(bank / 60) + "分" + (bank % 60) + "秒" +
+        (bank <= 0 ? "・秒読み " + byoyomi + "秒" : "");
+    }, 1000);
+  }
+})();
