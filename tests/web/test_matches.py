@@ -11,6 +11,7 @@ from chalicelib.rules.duel import Duel
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.storage import matches as store
+from chalicelib.storage.repository import load_account
 from tests.web.conftest import alert, make_account, text
 
 MATCH_URL = re.compile(r"/matches/([A-Za-z0-9_-]{16})$")
@@ -97,3 +98,188 @@ def test_a_signed_in_player_plays_as_their_account(browser, clock):
     browser.login("alice")
     match_id = start(browser)
     assert stored(match_id).players.as_dict()["A"] == "a:alice"
+
+
+# ----- the platform's promises: one move once, in turn; not in the lounge; many at once -----
+
+
+def moves_of(match_id: str) -> list:
+    return store.match_moves(match_id)
+
+
+def test_a_double_tap_applies_a_move_once(browser):
+    match_id = start(browser)
+    form = {"moves": "0", "do": "co", "role.seer": "1", "scope": "whole"}
+    first = browser.post(f"/matches/{match_id}/moves", form)
+    second = browser.post(f"/matches/{match_id}/moves", form)
+    assert first.headers["Location"] == f"/matches/{match_id}"
+    assert second.headers["Location"] == f"/matches/{match_id}?stale=1"
+    played = moves_of(match_id)
+    assert [m.move["do"] for m in played] == ["co", "answer"]  # the CPU answered, once
+    assert "ページが古くなっていた" in text(browser.get(second.headers["Location"]))
+
+
+def test_a_stale_page_never_plays_out_of_turn(browser):
+    match_id = start(browser)
+    assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
+    # The page showed 0 moves: its execution is refused, the game unchanged.
+    response = play_json(browser, match_id, {"do": "execute", "card": 1}, moves=0)
+    assert response.headers["Location"].endswith("?stale=1")
+    assert stored(match_id).moves == 2
+
+
+def test_a_refused_move_is_a_page_with_the_sentence_and_nothing_written(browser):
+    match_id = start(browser)
+    response = play_json(browser, match_id, {"do": "execute", "card": 99})
+    assert response.status_code == 400
+    assert "盤面のカードではありません" in alert(response)
+    assert stored(match_id).moves == 0 and moves_of(match_id) == []
+
+
+def test_only_the_games_player_sees_it(browser, new_browser):
+    match_id = start(browser)
+    other = new_browser()
+    other.get("/")
+    for path in (f"/matches/{match_id}", f"/matches/{match_id}/view"):
+        assert other.get(path).status_code == 403
+    response = other.post(f"/matches/{match_id}/moves", {"moves": "0", "do": "resign"})
+    assert response.status_code == 403
+    assert stored(match_id).moves == 0
+
+
+def test_resigning_is_a_numbered_move_and_ends_the_game(browser, clock):
+    make_account("bob", clock())
+    browser.login("bob")
+    match_id = start(browser)
+    asked = browser.post(f"/matches/{match_id}/moves", {"moves": "0", "do": "resign"})
+    assert "投了します" in text(asked)  # confirmed once
+    assert stored(match_id).moves == 0
+    done = browser.post(
+        f"/matches/{match_id}/moves", {"moves": "0", "do": "resign", "confirm": "1"}
+    )
+    assert done.status_code == 303
+    [move] = moves_of(match_id)
+    assert (move.number, move.side, move.move) == (1, "A", {"do": "resign"})
+    assert stored(match_id).state == "ended"
+    assert "あなたの負け" in text(browser.get(f"/matches/{match_id}"))
+    # Not a departure: no ID lock on the account.
+    assert load_account("bob").lock_until is None
+
+
+def test_games_against_the_cpu_are_never_in_the_lounge_and_an_account_sits_in_many(browser, clock):
+    make_account("carol", clock())
+    browser.login("carol")
+    ids = [start(browser) for _ in range(3)]
+    assert all(stored(i).state == "running" for i in ids)
+    assert all(stored(i).gsi1pk is None for i in ids)  # not in the index the lounge reads
+    lounge = text(browser.get("/"))
+    assert not any(i in lounge for i in ids)
+    assert load_account("carol").holds.as_dict() == {}  # village holds untouched
+
+
+# ----- the forms: every move kind of RULES-DUEL §9 from a page -----
+
+
+def game_of(match_id: str) -> Duel:
+    return Duel.from_json(stored(match_id).game)
+
+
+def post_move(browser, match_id: str, form: dict):
+    form = {"moves": str(stored(match_id).moves), **form}
+    response = browser.post(f"/matches/{match_id}/moves", form)
+    assert response.status_code == 303, alert(response)
+    return moves_of(match_id)
+
+
+def test_a_plays_each_day_and_night_move_kind_from_forms(browser):
+    match_id = start(browser, preset="12A")
+    played = post_move(
+        browser,
+        match_id,
+        {"do": "co", "role.seer": "1", "scope": "range", "card.1": "1", "card.2": "1"},
+    )
+    assert played[0].move == {"do": "co", "roles": ["seer"], "cards": [1, 2]}
+    duel = game_of(match_id)
+    named = duel.unclaimed()[:2]
+    form = {"do": "named", "gidra": "1", **{f"card.{c}": "1" for c in named}}
+    played = post_move(browser, match_id, form)
+    assert played[2].move == {"do": "named", "cards": named, "gidra": True}
+    target = game_of(match_id).living()[-1]
+    confirm = browser.post(
+        f"/matches/{match_id}/moves",
+        {"moves": str(stored(match_id).moves), "do": "execute", "card": str(target)},
+    )
+    assert f"#{target} を処刑します" in text(confirm)
+    played = post_move(browser, match_id, {"do": "execute", "card": str(target), "confirm": "1"})
+    assert played[4].move == {"do": "execute", "card": target}
+    duel = game_of(match_id)
+    assert duel.phase == "A:night"  # 12A cannot end at day 1's execution
+    form = {"do": "night", "latent_guard": "to"}
+    for s in duel.claimers("seer"):
+        form[f"divine.{s}.{next(c for c in duel.living() if c != s)}"] = "1"
+    for h in duel.claimers("hunter", "gidra"):
+        others = [c for c in duel.living() if c != h]
+        form[f"guard.{h}.{others[0]}"] = "1"
+        form[f"guard.{h}.{others[1]}"] = "3"
+    form[f"latent_guard.{duel.living()[0]}"] = "2"
+    played = post_move(browser, match_id, form)
+    night = played[5].move
+    assert night["do"] == "night" and night["latent_guard"] == {
+        "to": [duel.living()[0]],
+        "weights": [2],
+    }
+
+
+def test_b_answers_claims_with_fake_reports_and_plays_its_night_from_forms(browser):
+    match_id = start(browser, preset="std9", side="B")
+    duel = game_of(match_id)
+    assert duel.phase == "B:answer"  # the CPU asked first
+    question = duel.question
+    wolf = next(w for w in duel.wolves if [w, "seer"] in question.get("pairs", []))
+    form = {
+        "do": "answer",
+        f"claim.{wolf}": "seer",
+        f"oracle_target.{wolf}": str(next(c for c in range(1, 10) if c != wolf)),
+        f"oracle_result.{wolf}": "white",
+    }
+    played = post_move(browser, match_id, form)
+    answer = played[1].move
+    assert answer["claims"][0]["card"] == wolf and answer["claims"][0]["role"] == "seer"
+    rng = random.Random(3)
+    for _ in range(200):
+        duel = game_of(match_id)
+        if duel.phase in ("B:night", "end"):
+            break
+        play_json(browser, match_id, random_legal(match_id, rng))
+    assert duel.phase == "B:night"  # no std9 game ends before its first night
+    attack = next(c for c in duel.living() if c not in duel.wolves)
+    form = {"do": "night", "attack": str(attack)}
+    orders = duel.orders[-1]
+    for entry in orders["divine"]:
+        if entry["card"] in duel.wolves:
+            form[f"divine_target.{entry['card']}"] = str(entry["to"][0])
+            form[f"divine_result.{entry['card']}"] = "black"
+    for entry in orders["guard"]:
+        if entry["card"] in duel.wolves:
+            form[f"guard_target.{entry['card']}"] = str(entry["to"][0])
+    for w in duel.claimers("medium"):
+        if w in duel.wolves:
+            form[f"medium_result.{w}"] = "white"
+    played = post_move(browser, match_id, form)
+    mine = [m for m in played if m.side == "B" and m.move["do"] == "night"][-1]
+    assert mine.move["attack"] == attack
+
+
+def test_b_is_asked_after_every_execution_in_a_pp_game(browser):
+    match_id = start(browser, preset="std9", side="B")
+    rng = random.Random(11)
+    for _ in range(300):
+        duel = game_of(match_id)
+        if duel.phase in ("B:pp", "end"):
+            break
+        play_json(browser, match_id, random_legal(match_id, rng))
+    assert duel.phase == "B:pp"  # every execution of a PP game waits for B (§8)
+    page = text(browser.get(f"/matches/{match_id}"))
+    assert "処刑のあとの確認" in page
+    played = post_move(browser, match_id, {"do": "pp", "guess": ""})
+    assert [m.move for m in played if m.move["do"] == "pp"][-1] == {"do": "pp", "guess": None}
