@@ -2,15 +2,17 @@
 
 import json
 import logging
+import math
 import os
 import random
 import secrets
 from collections.abc import Callable
+from datetime import datetime
 from functools import cache
 
 from . import fanout, gm, runtime
 from .notify import pacing, ses
-from .services import bounces, scheduler
+from .services import bounces, matches, scheduler
 from .services.errors import ServiceError
 
 log = logging.getLogger("mobius.jobs")
@@ -35,6 +37,28 @@ def _sqs(region: str | None, endpoint: str | None):
 def _send_to(queue_url: str, bodies: list[str]) -> None:
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
     fanout.send_all(_sqs(region, os.environ.get("SQS_ENDPOINT") or None), queue_url, bodies)
+
+
+# A message on the advance queue that is not a village id: a game to look at when its side to
+# move would lose on time, "M:<match id>:<move count>" (decision 49).
+WATCH_PREFIX = "M:"
+MAX_DELAY = 900  # seconds: the longest an SQS message can wait
+
+
+def watch_clock(match_id: str, moves: int, flag_at: datetime) -> None:
+    """A delayed message that brings a worker to the game a second after its flag falls,
+    whether or not anyone is on its page. Without a queue (the local runner, tests) nothing
+    is sent: every read of the game ends it on time all the same."""
+    queue_url = os.environ.get("MOBIUS_QUEUE_URL")
+    if not queue_url:
+        return
+    wait = math.ceil((flag_at - runtime.now()).total_seconds()) + 1
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    _sqs(region, os.environ.get("SQS_ENDPOINT") or None).send_message(
+        QueueUrl=queue_url,
+        MessageBody=f"{WATCH_PREFIX}{match_id}:{moves}",
+        DelaySeconds=min(MAX_DELAY, max(0, wait)),
+    )
 
 
 def dispatch(village_ids: list[str]) -> None:
@@ -96,6 +120,10 @@ def process(village_ids: list[str]) -> None:
     failed = []
     for village_id in village_ids:
         try:
+            if village_id.startswith(WATCH_PREFIX):
+                match_id, _, moves = village_id.removeprefix(WATCH_PREFIX).rpartition(":")
+                matches.look(match_id, int(moves), runtime.now(), watch_clock)
+                continue
             scheduler.process_village(
                 village_id, runtime.now(), mail_later=owing.append if mail_queue else None
             )

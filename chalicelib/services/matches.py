@@ -12,7 +12,7 @@ The computer plays through the same rule set with its own randomness
 
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -27,6 +27,9 @@ from ..storage.repository import plain
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 
 COMPUTER = "cpu"
+# Asks a worker to look at a game when its side to move would lose on time (decision 49):
+# (match id, the move count it watches, the flag time).
+Watch = Callable[[str, int, datetime], None]
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
 
 
@@ -145,7 +148,13 @@ def _clock_after(
     return now, timecontrol.flag_at(banks, byoyomi, side, now)
 
 
-def start(rules_name: str, given: Mapping[str, str], player: str, now: datetime) -> str:
+def start(
+    rules_name: str,
+    given: Mapping[str, str],
+    player: str,
+    now: datetime,
+    watch: Watch | None = None,
+) -> str:
     """A new game against the computer; the computer's opening moves are played at once."""
     try:
         rules = rulesets.match_rules(rules_name)
@@ -184,6 +193,8 @@ def start(rules_name: str, given: Mapping[str, str], player: str, now: datetime)
     if rules.to_move(game) is None:
         meta.state, meta.ended_at = "ended", now
     store.create_match(meta, opening)
+    if flag is not None and watch is not None:
+        watch(match_id, len(opening), flag)
     return match_id
 
 
@@ -220,6 +231,7 @@ def move(
     given: Mapping[str, Any] | None,
     form: Mapping[str, str] | None,
     now: datetime,
+    watch: Watch | None = None,
 ) -> None:
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
@@ -254,10 +266,11 @@ def move(
         rules, played.game, players, strength, int(match.item.seed), match.moves + 1, now
     )
     since, flag = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now)
+    new_moves = [store.NewMove(side, played.move, now), *replies]
     try:
         store.commit_moves(
             match.item,
-            [store.NewMove(side, played.move, now), *replies],
+            new_moves,
             game=rules.dump(after),
             state="ended" if rules.to_move(after) is None else "running",
             banks=banks,
@@ -267,6 +280,24 @@ def move(
         )
     except Refused:
         raise Stale(STALE) from None
+    if flag is not None and watch is not None:
+        watch(match.match_id, match.moves + len(new_moves), flag)
+
+
+def look(match_id: str, moves: int, now: datetime, watch: Watch) -> bool:
+    """A worker's look at a game it was asked to watch: the side to move loses on time if it
+    is still the game of ``moves`` moves and its flag has fallen; a flag still ahead (a bank
+    longer than a message can wait) is watched again. True if the game ended on time now."""
+    found = store.load_match(match_id)
+    if found is None:
+        return False
+    match = Match(found)
+    if match.ended or match.moves != moves or match.item.flag_at is None:
+        return False
+    if now < match.item.flag_at:
+        watch(match_id, moves, match.item.flag_at)
+        return False
+    return flag_if_due(match, now)
 
 
 def progress(match_id: str) -> store.Progress:

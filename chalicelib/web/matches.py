@@ -12,7 +12,7 @@ from typing import Any
 
 from chalice import Response
 
-from .. import runtime
+from .. import jobs, runtime
 from ..services import matches
 from ..services.errors import InvalidInput, NotFound
 from .http import SECURITY_HEADERS, BadRequest, redirect
@@ -42,7 +42,7 @@ def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
 @page
 def start(ctx: Ctx) -> Response:
     rules = ctx.form.get("rules", "")
-    match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now)
+    match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now, jobs.watch_clock)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
@@ -91,7 +91,15 @@ def move(ctx: Ctx, match_id: str) -> Response:
                 "match_confirm.html", match_id=match_id, question=question, fields=fields
             )
     try:
-        matches.move(match, ctx.players(), int(seen), given, None if given else form, ctx.now)
+        matches.move(
+            match,
+            ctx.players(),
+            int(seen),
+            given,
+            None if given else form,
+            ctx.now,
+            jobs.watch_clock,
+        )
     except matches.Stale:
         return redirect(f"/matches/{match_id}?stale=1", ctx.set_cookie)
     except InvalidInput as refusal:
