@@ -1,0 +1,125 @@
+"""「CPUと対戦」 on a 360 px phone: from the top page to the reveal (感想戦), a whole std9 game
+as A with JavaScript on, and a whole 12B game as B with JavaScript off (forms only)."""
+
+import re
+
+import pytest
+
+from .conftest import PHONE, Phone
+
+pytestmark = pytest.mark.browser
+
+MOST_MOVES = 150  # a whole game is far fewer pages than this
+
+
+def start_from_top(me: Phone, preset: str, side: str) -> None:
+    page = me.page
+    me.goto("/")
+    me.check("top")
+    form = page.locator("#vs-cpu form")
+    form.locator("select[name=preset]").select_option(preset)
+    form.locator("select[name=side]").select_option(side)
+    form.locator("select[name=strength]").select_option("normal")
+    form.get_by_role("button", name="対局を始める").click()
+    page.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
+    me.check("board")
+
+
+def play_a(me: Phone) -> None:
+    """A's moves from the forms: the seer and medium asked out once, then an execution a
+    day (confirmed), and each night a candidate for every seer and hunter claimer."""
+    page = me.page
+    asked = False
+    seen: set[str] = set()
+
+    def first(step: str) -> None:  # each kind of page checked once for its layout
+        if step not in seen:
+            seen.add(step)
+            me.check(step)
+
+    for _ in range(MOST_MOVES):
+        if page.locator("#review").count():
+            return
+        if page.locator("#form-co").count() and not asked:
+            page.locator("#form-co input[name='role.seer']").check()
+            page.locator("#form-co input[name='role.medium']").check()
+            page.locator("#form-co").get_by_role("button").click()
+            asked = True
+        elif page.locator("#form-execute").count():
+            page.locator("#form-execute").get_by_role("button").click()
+            page.get_by_text("を処刑します").wait_for()
+            first("confirm")
+            page.get_by_role("button", name="はい").click()
+        elif page.locator("#form-night").count():
+            first("night")
+            for fieldset in page.locator("#form-night fieldset").all():
+                boxes = fieldset.locator("input[name^='divine.']")
+                if boxes.count():
+                    boxes.first.check()
+                weights = fieldset.locator("input[name^='guard.']")
+                if weights.count():
+                    weights.first.fill("1")
+            page.locator("#form-night").get_by_role("button").click()
+        else:
+            raise AssertionError(f"no move for A on {page.url}: {page.inner_text('main')[:300]}")
+        page.wait_for_load_state("load")
+    raise AssertionError("the game did not end")
+
+
+def play_b(me: Phone) -> None:
+    """B's moves from the forms as they come: the defaults are legal (no fake claims,
+    werewolves named answer 役職なし, the first attack target, white reports)."""
+    page = me.page
+    seen: set[str] = set()
+    for _ in range(MOST_MOVES):
+        if page.locator("#review").count():
+            return
+        for form, button in (
+            ("#form-answer", "回答する"),
+            ("#form-pp", "確認する"),
+            ("#form-b-night", "夜を終える"),
+        ):
+            if page.locator(form).count():
+                if form not in seen:  # each kind of page checked once for its layout
+                    seen.add(form)
+                    me.check(form.removeprefix("#"))
+                page.locator(form).get_by_role("button", name=button).click()
+                break
+        else:
+            raise AssertionError(f"no move for B on {page.url}: {page.inner_text('main')[:300]}")
+        page.wait_for_load_state("load")
+    raise AssertionError("the game did not end")
+
+
+def check_reveal(me: Phone, cards: int) -> None:
+    page = me.page
+    me.check("reveal")
+    review = page.locator("#review")
+    assert "感想戦" in review.inner_text()
+    assert page.locator("#result").inner_text().startswith(("あなたの勝ち", "あなたの負け"))
+    assert page.locator("#board .truth").count() == cards  # every card's true role
+
+
+def test_a_whole_std9_game_against_the_cpu_on_a_phone(phone):
+    me = phone("std9")
+    start_from_top(me, "std9", "A")
+    page = me.page
+    assert page.locator("#board li.duel-card").count() == 9
+    assert page.locator("script[src*='live']").count() == 1  # the live page's script
+    assert "あなたの番" in page.locator("#turn").inner_text()
+    play_a(me)
+    check_reveal(me, 9)
+
+
+def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
+    context = chromium.new_context(**PHONE, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    try:
+        me = Phone(context.new_page(), server.url, f"{request.node.name}-nojs")
+        start_from_top(me, "12B", "B")
+        assert me.page.locator("#board li.duel-card").count() == 11
+        assert "人狼:" in me.page.locator("#knowledge").inner_text()
+        play_b(me)
+        check_reveal(me, 11)
+    finally:
+        context.close()
