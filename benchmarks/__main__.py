@@ -2,7 +2,19 @@
 
 import json
 
-from . import classic, cost, duel, package, reads, requests, rules, scale, scheduler, startup
+from . import (
+    classic,
+    cost,
+    duel,
+    matches,
+    package,
+    reads,
+    requests,
+    rules,
+    scale,
+    scheduler,
+    startup,
+)
 
 
 def main() -> int:
@@ -15,6 +27,7 @@ def main() -> int:
         "scale": scale.figures(),
         "startup": startup.figures(),
         "duel": duel.figures(),
+        "matches": matches.figures(),
         "package": package.figures(),
         "cost": cost.figures(),  # last: the longest (two whole games through the handlers)
     }
