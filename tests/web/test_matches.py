@@ -283,3 +283,35 @@ def test_b_is_asked_after_every_execution_in_a_pp_game(browser):
     assert "処刑のあとの確認" in page
     played = post_move(browser, match_id, {"do": "pp", "guess": ""})
     assert [m.move for m in played if m.move["do"] == "pp"][-1] == {"do": "pp", "guess": None}
+
+
+# ----- the live page -----
+
+
+def poll(browser, match_id: str, since: int) -> dict:
+    response = browser.get(f"/matches/{match_id}/since/{since}")
+    assert response.status_code == 200
+    return json.loads(text(response))
+
+
+def test_the_poll_says_whether_anything_is_new_and_a_fallen_flag_is_new(browser, clock):
+    from datetime import timedelta
+
+    match_id = start(browser, clock="3m")
+    assert poll(browser, match_id, 0) == {"new": False, "moves": 0, "state": "running"}
+    assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
+    assert poll(browser, match_id, 0)["new"] is True  # a page showing move 0 reloads
+    assert poll(browser, match_id, 2)["new"] is False
+    clock.advance(timedelta(seconds=200))  # the flag falls (3 min + 20 s, the CPU's time free)
+    assert poll(browser, match_id, 2)["new"] is True
+    page = text(browser.get(f"/matches/{match_id}"))  # the reload ends the game on time
+    assert "時間切れ" in page and "あなたの負け" in page
+    assert stored(match_id).state == "ended"
+
+
+def test_the_page_loads_the_live_script_and_does_not_refresh_on_the_players_own_move(browser):
+    match_id = start(browser)
+    page = text(browser.get(f"/matches/{match_id}"))
+    assert re.search(r'<script src="/static/live\.[0-9a-f]{12}\.js" defer>', page)
+    assert 'http-equiv="refresh"' not in page  # the player's own move: nothing to wait for
+    assert f'data-poll="/matches/{match_id}/since/0"' in page
