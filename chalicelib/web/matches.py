@@ -96,7 +96,7 @@ def move(ctx: Ctx, match_id: str) -> Response:
             ctx.players(),
             int(seen),
             given,
-            None if given else form,
+            None if given is not None else form,
             ctx.now,
             jobs.watch_clock,
         )
