@@ -25,6 +25,7 @@ def environment() -> Environment:
     )
     env.filters["jst"] = lambda moment: jst(moment) if moment else "—"
     env.globals.update(
+        site_name=labels.SITE_NAME,
         pace_label=labels.PACE_LABELS,
         state_label=labels.STATE_LABELS,
     )

@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..labels import SITE_NAME
 from ..links import MemberLink, member_url, unsubscribe_url
 from ..render import render
 from ..runtime import base_url
 from ..storage.models import AccountItem
 from ..storage.repository import VillageRecord
-
-SITE = "【メビウス人狼】"
 
 
 @dataclass(frozen=True)
@@ -100,7 +99,8 @@ def compose(
     text_template, html_template = rules.notice_templates
     return Notice(
         to=account.email,
-        subject=f"{SITE}{village_id}番 {meta.name}：{said.subject}",
+        # The site, then the game: each rule set names its own mail (its label).
+        subject=f"【{SITE_NAME}・{rules.label}】{village_id}番 {meta.name}：{said.subject}",
         text=tidy(render(text_template, **context)),
         html=render(html_template, **context),
         unsubscribe=unsubscribe,

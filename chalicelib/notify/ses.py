@@ -14,10 +14,11 @@ from email.utils import format_datetime, formataddr, make_msgid
 from functools import cache
 
 from .. import runtime
+from ..labels import SITE_NAME
 
 log = logging.getLogger("mobius.ses")
 
-SENDER_NAME = "メビウス人狼"
+SENDER_NAME = SITE_NAME
 # RFC 5322 lines end in CRLF. The subject is folded once, here; nothing folds headers again,
 # so a List-Unsubscribe URL stays whole on its line.
 WIRE = policy.compat32.clone(linesep="\r\n", max_line_length=0)

@@ -9,6 +9,7 @@ import secrets
 from datetime import datetime
 
 from .. import runtime, signing
+from ..labels import SITE_NAME
 from ..notify import ses as mail
 from ..render import render
 from ..storage import accounts as store
@@ -18,9 +19,9 @@ from .errors import InvalidInput, MailUnavailable, RateLimited
 # As long as a window of the mail limits: while more links are refused, the last one works.
 LOGIN_LINK_FOR = accounts.MAIL_WINDOW
 SUBJECTS = {
-    "verify": "【メビウス人狼】メールアドレスの確認",
-    "already": "【メビウス人狼】このメールアドレスは登録済みです",
-    "login": "【メビウス人狼】ログイン用のリンク",
+    "verify": f"【{SITE_NAME}】メールアドレスの確認",
+    "already": f"【{SITE_NAME}】このメールアドレスは登録済みです",
+    "login": f"【{SITE_NAME}】ログイン用のリンク",
 }
 
 

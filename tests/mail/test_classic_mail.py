@@ -61,6 +61,8 @@ def test_start_mail_tells_each_member_only_their_role_and_the_conduct_rule(class
     assert set(mails) == set(roles)
     for account, mail in mails.items():
         assert "ゲームが始まりました" in mail.subject
+        # The site's name, then the game's: not 【メビウス人狼】 on a classic village's mail.
+        assert mail.subject.startswith(f"【人狼ひろば・人狼BBS式】{vid}番 ")
         assert f"あなたの役職は「{ROLE_WORDS[roles[account].value]}」です" in mail.text
         assert "外部相談の禁止" in mail.text
         assert "配役: 占い師1、人狼1、村人4" in mail.text

@@ -98,7 +98,7 @@ def check_batch(mails, village_id, seated, kind: str, day: int, clock) -> dict[s
         mail = by_account[account]
         by_slot[slot] = mail
         assert mail.to == load_account(account).email
-        assert mail.subject.startswith(f"【メビウス人狼】{village_id}番 テスト村：")
+        assert mail.subject.startswith(f"【人狼ひろば・メビウス】{village_id}番 テスト村：")
         assert f"{names[slot]} さん" in mail.text
         assert_tells_nothing_of_others(mail, record, slot, ending=kind == "ending")
         mine = private(game, Viewer(account_id=account, slot=slot))

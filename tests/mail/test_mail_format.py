@@ -156,7 +156,7 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
             day = re.search(r"(\d+)日目", subject)
             wording = notices.SUBJECTS[kind].format(day=day.group(1) if day else "")
             assert re.fullmatch(
-                rf"【メビウス人狼】\d+番 {VILLAGE_NAME}：{re.escape(wording)}", subject
+                rf"【人狼ひろば・メビウス】\d+番 {VILLAGE_NAME}：{re.escape(wording)}", subject
             )
             assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")
             assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

@@ -65,9 +65,9 @@ def test_a_notice_is_multipart_utf8_with_an_encoded_subject_and_crlf_lines(
     # Encoded words (RFC 2047) of at most 75 characters that decode to the Japanese subject.
     assert re.fullmatch(r"(=\?utf-8\?b\?[A-Za-z0-9+/=]+\?=\s*)+", message["Subject"])
     assert all(len(w) <= 75 for w in message["Subject"].split())
-    assert notice.subject == "【メビウス人狼】1番 テスト村：1日目が始まりました"
+    assert notice.subject == "【人狼ひろば・メビウス】1番 テスト村：1日目が始まりました"
     name, address = parseaddr(message["From"])
-    assert str(make_header(decode_header(name))) == "メビウス人狼"
+    assert str(make_header(decode_header(name))) == "人狼ひろば"
     assert address == "noreply@mobius.example"
     assert message["To"] == "player00@example.jp"
     assert parsedate_to_datetime(message["Date"]) == clock()
@@ -78,7 +78,7 @@ def test_a_notice_is_multipart_utf8_with_an_encoded_subject_and_crlf_lines(
 def test_a_hostile_village_name_cannot_add_headers(clock):
     raw = mail.compose(
         "a@example.jp",
-        "【メビウス人狼】1番 x\r\nBcc: evil@example.com\r\n\r\nbody：1日目",
+        "【人狼ひろば・メビウス】1番 x\r\nBcc: evil@example.com\r\n\r\nbody：1日目",
         "本文",
         "<p>本文</p>",
     )
@@ -98,7 +98,7 @@ def test_the_registration_sends_a_verification_mail(client, clock):
     assert page.status_code == 200
     [verify] = sent_mails()
     assert verify.to == "hanako@example.jp"
-    assert verify.subject == "【メビウス人狼】メールアドレスの確認"
+    assert verify.subject == "【人狼ひろば】メールアドレスの確認"
     assert verify.message["List-Unsubscribe"] is None  # not a notice: nothing to stop
     [link] = links_in(verify.text)
     assert link.startswith("https://mobius.example/verify?token=")
@@ -142,7 +142,10 @@ def test_reminders_go_once_before_the_deadline_to_living_members_who_have_not_sa
     record = load_village(village)
     deadline = jst(start + SHORT.day)
     for reminder in reminders:
-        assert reminder.subject == "【メビウス人狼】1番 テスト村：〆切が近づいています（1日目）"
+        assert (
+            reminder.subject
+            == "【人狼ひろば・メビウス】1番 テスト村：〆切が近づいています（1日目）"
+        )
         assert "今日の行動がまだ決まっていません" in reminder.text
         assert f"〆切: {deadline}" in reminder.text
         assert "ワンタップで行動" in reminder.html
@@ -207,7 +210,7 @@ def test_the_abandoned_notice_links_to_the_village_page(players, clock, rng, vil
     notices = box.new()
     assert sorted(account_of(m) for m in notices) == sorted(seated.values())
     for notice in notices:
-        assert notice.subject == "【メビウス人狼】1番 テスト村：廃村になりました"
+        assert notice.subject == "【人狼ひろば・メビウス】1番 テスト村：廃村になりました"
         [link] = [u for u in links_in(notice.text) if "/unsubscribe/" not in u]
         page = Phone(client).get(path_of(link))
         assert page.status_code == 200, body_of(page)
@@ -231,7 +234,7 @@ def test_the_ending_notice_names_the_winner_and_opens_every_side(players, clock,
     endings = box.new()
     assert len(endings) == 13
     for notice in endings:
-        assert notice.subject == "【メビウス人狼】1番 テスト村：決着がつきました（1日目）"
+        assert notice.subject == "【人狼ひろば・メビウス】1番 テスト村：決着がつきました（1日目）"
         assert "鬼サイドの勝利です（勝利宣言）" in notice.text
         # Declared by day: no new morning, so no morning report in the mail.
         assert "日目の朝になりました" not in notice.text

@@ -31,7 +31,7 @@ def test_day_one_mail_tells_each_member_their_own_side_only(village, players, cl
     assert game.day == 1
     names = names_of(record)
     for mail in mails:
-        assert mail.subject == "【メビウス人狼】1番 テスト村：1日目が始まりました"
+        assert mail.subject == "【人狼ひろば・メビウス】1番 テスト村：1日目が始まりました"
         account = mail.to.split("@")[0]
         slot = SLOTS[players.index(account)]
         assert (

@@ -23,7 +23,7 @@ class LocalVillage:
         return [
             {
                 "to": "alice@example.jp",
-                "subject": "【メビウス人狼】メールアドレスの確認",
+                "subject": "【人狼ひろば】メールアドレスの確認",
                 "text": "下のリンクを開いてください。\nhttp://127.0.0.1:8000/verify?token=abc\n",
                 "sent_at": "2026-12-01T12:00:00+09:00",
             }
@@ -54,7 +54,7 @@ def test_dev_pages_do_not_exist_in_a_deployed_stage(prod_client, local_village):
 
 def test_the_outbox_lists_sent_mail_with_clickable_links(browser, local_village):
     page = text(browser.get("/dev/outbox"))
-    assert "【メビウス人狼】メールアドレスの確認" in page
+    assert "【人狼ひろば】メールアドレスの確認" in page
     assert "alice@example.jp" in page
     assert '<a href="http://127.0.0.1:8000/verify?token=abc"' in page
     # Sent at 12:00 JST, shown in JST as every time is.
