@@ -192,7 +192,7 @@ def start(
     meta.banks, meta.byoyomi, meta.turn_since, meta.flag_at = banks, byoyomi, since, flag
     if rules.to_move(game) is None:
         meta.state, meta.ended_at = "ended", now
-    store.create_match(meta, opening)
+    store.create_match(meta, opening, {side: player})
     if flag is not None and watch is not None:
         watch(match_id, len(opening), flag)
     return match_id
@@ -298,6 +298,33 @@ def look(match_id: str, moves: int, now: datetime, watch: Watch) -> bool:
         watch(match_id, moves, match.item.flag_at)
         return False
     return flag_if_due(match, now)
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A game on its player's list: where it is, what it is, which side."""
+
+    match_id: str
+    title: str  # the game and its preset, in its rule set's words
+    side: str  # the side, in its rule set's words
+    created_at: datetime
+
+
+MY_GAMES = 10  # the top page lists a player's latest games
+
+
+def games_of(players: list[str]) -> list[Listed]:
+    """The latest games of this browser's identities (its account, its guest id)."""
+    found = [item for player in players for item in store.matches_of(player, MY_GAMES)]
+    found.sort(key=lambda item: item.created_at, reverse=True)
+    listed = []
+    for item in found[:MY_GAMES]:
+        offer = rulesets.match_rules(item.rules).offer()
+        preset = dict(offer.presets).get(plain(item.setup).get("preset", ""), "")
+        title = f"{offer.label}・{preset}" if preset else offer.label
+        side = dict(offer.sides).get(str(item.side), str(item.side))
+        listed.append(Listed(str(item.match_id), title, side, item.created_at))
+    return listed
 
 
 def progress(match_id: str) -> store.Progress:

@@ -175,3 +175,18 @@ def match_pk(match_id: str) -> str:
 def move_sk(number: int) -> str:
     """A move's place in its game, counted from 1 (the game's ``moves`` after it)."""
     return f"{MOVE_PREFIX}{number:05d}"
+
+
+PLAYER_MATCH_PREFIX = "MATCH#"
+
+
+def player_pk(player: str) -> str:
+    """Where a player's games are listed: an account's partition (``a:<id>``), or a guest's
+    (``g:<id>``)."""
+    kind, _, who = player.partition(":")
+    return account_pk(who) if kind == "a" else f"G#{who}"
+
+
+def player_match_sk(created: datetime, match_id: str) -> str:
+    """A player's games, oldest first by when they began."""
+    return f"{PLAYER_MATCH_PREFIX}{time_key(created)}#{match_id}"

@@ -15,8 +15,8 @@ from pynamodb.expressions.update import Action
 
 from .db import ensure_configured, transaction
 from .errors import TransactionRefused
-from .keys import MATCH_SK, match_pk, move_sk
-from .models import MatchItem, MoveItem
+from .keys import MATCH_SK, PLAYER_MATCH_PREFIX, match_pk, move_sk, player_match_sk, player_pk
+from .models import MatchItem, MoveItem, PlayerMatchItem
 
 
 @dataclass(frozen=True)
@@ -76,12 +76,24 @@ def _move_item(match_id: str, number: int, move: NewMove) -> MoveItem:
     )
 
 
-def create_match(meta: MatchItem, moves: Sequence[NewMove]) -> None:
-    """A new game with the moves already played (the computer's, when it opens): at once."""
+def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, str]) -> None:
+    """A new game with the moves already played (the computer's, when it opens) and its place
+    in each person's list (``people``: side → player), at once."""
     meta.moves = len(moves)
     try:
         with transaction() as t:
             t.save(meta, condition=MatchItem.pk.does_not_exist())
+            for side, player in people.items():
+                listed = PlayerMatchItem(
+                    player_pk(player),
+                    player_match_sk(meta.created_at, meta.match_id),
+                    match_id=meta.match_id,
+                    rules=meta.rules,
+                    side=side,
+                    setup=meta.setup,
+                    created_at=meta.created_at,
+                )
+                t.save(listed, condition=PlayerMatchItem.pk.does_not_exist())
             for number, move in enumerate(moves, start=1):
                 t.save(
                     _move_item(meta.match_id, number, move),
@@ -161,4 +173,17 @@ def match_moves(match_id: str) -> list[MoveItem]:
     ensure_configured()
     return list(
         MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#"), consistent_read=True)
+    )
+
+
+def matches_of(player: str, limit: int) -> list[PlayerMatchItem]:
+    """The player's latest games, newest first (one query)."""
+    ensure_configured()
+    return list(
+        PlayerMatchItem.query(
+            player_pk(player),
+            PlayerMatchItem.sk.startswith(PLAYER_MATCH_PREFIX),
+            scan_index_forward=False,
+            limit=limit,
+        )
     )

@@ -302,6 +302,17 @@ class MatchItem(Item, discriminator="match"):
     ended_at = UTCDateTimeAttribute(null=True)
 
 
+class PlayerMatchItem(Item, discriminator="player_match"):
+    """pk = the player's ("A#<account>" or "G#<guest>"), sk = "MATCH#<began>#<id>": a game the
+    player sits in, written with the game, so the top page finds it again (a closed tab)."""
+
+    match_id = UnicodeAttribute()
+    rules = UnicodeAttribute()
+    side = UnicodeAttribute()
+    setup: MapAttribute[str, Any] = MapAttribute(default=dict)
+    created_at = UTCDateTimeAttribute()
+
+
 class MoveItem(Item, discriminator="move"):
     """sk = "MOVE#<nnnnn>": one move, append-only (written once, never changed)."""
 
@@ -325,4 +336,5 @@ MODELS = (
     OutboxItem,
     MatchItem,
     MoveItem,
+    PlayerMatchItem,
 )

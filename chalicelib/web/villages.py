@@ -9,7 +9,7 @@ from chalice import Response
 
 from .. import membership, rulesets, timecontrol
 from ..rulesets.base import VISITOR
-from ..services import actions, posts, villages
+from ..services import actions, matches, posts, villages
 from ..services.errors import ServiceError
 from ..storage.repository import VillageRecord
 from . import village_view
@@ -47,6 +47,7 @@ def lounge(ctx: Ctx) -> Response:
         rules_label=rulesets.labels(),
         offers=rulesets.offers(),
         clock_labels=timecontrol.LABELS,
+        my_games=matches.games_of(ctx.players()) if not state else [],
     )
 
 

@@ -172,9 +172,25 @@ def test_games_against_the_cpu_are_never_in_the_lounge_and_an_account_sits_in_ma
     ids = [start(browser) for _ in range(3)]
     assert all(stored(i).state == "running" for i in ids)
     assert all(stored(i).gsi1pk is None for i in ids)  # not in the index the lounge reads
-    lounge = text(browser.get("/"))
+    # The lounge's sections (its villages) never list them; only the player's own list does.
+    lounge = text(browser.get("/")).split('id="vs-cpu"', 1)[1]
     assert not any(i in lounge for i in ids)
     assert load_account("carol").holds.as_dict() == {}  # village holds untouched
+
+
+def test_the_top_page_lists_this_browsers_games_and_nobody_elses(browser, new_browser, clock):
+    guest_game = start(browser, preset="12B", side="B")
+    page = text(browser.get("/"))
+    assert "あなたの対局" in page and f"/matches/{guest_game}" in page
+    assert "2人で遊ぶ人狼・12B" in page
+    make_account("dave", clock())
+    browser.login("dave")  # the guest's games stay this browser's after a login
+    account_game = start(browser)
+    page = text(browser.get("/"))
+    assert f"/matches/{guest_game}" in page and f"/matches/{account_game}" in page
+    other = new_browser()
+    page = text(other.get("/"))
+    assert "あなたの対局" not in page and guest_game not in page
 
 
 # ----- the forms: every move kind of RULES-DUEL §9 from a page -----
