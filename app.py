@@ -172,6 +172,11 @@ def match_move(match_id: str) -> Response:
     return matches.move(_request(), match_id)
 
 
+@app.route("/matches/{match_id}/join", methods=["POST"], content_types=FORM)
+def match_join(match_id: str) -> Response:
+    return matches.join(_request(), match_id)
+
+
 @app.route("/matches/{match_id}/view", methods=["GET"])
 def match_view(match_id: str) -> Response:
     return matches.seen(_request(), match_id)

@@ -27,6 +27,8 @@ from ..storage.repository import plain
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 
 COMPUTER = "cpu"
+OPEN = "open"  # a seat waiting for the person the game's link was sent to
+OPPONENTS = ("cpu", "invite")  # a new game's other side: the computer, or a person invited
 # Asks a worker to look at a game when its side to move would lose on time (decision 49):
 # (match id, the move count it watches, the flag time).
 Watch = Callable[[str, int, datetime], None]
@@ -77,9 +79,20 @@ class Match:
     def side_of(self, who: list[str]) -> str | None:
         """The side one of ``who`` (a browser's identities) plays, if any."""
         for side, player in self.players.items():
-            if player != COMPUTER and player in who:
+            if player not in (COMPUTER, OPEN) and player in who:
                 return side
         return None
+
+    @property
+    def open_side(self) -> str | None:
+        """The side still waiting for its invited player, if any."""
+        return next((s for s, who in self.players.items() if who == OPEN), None)
+
+    @property
+    def opponent(self) -> str:
+        """Who the other side is, for pages: the computer, an invited person, or nobody yet."""
+        kinds = set(self.players.values())
+        return "cpu" if COMPUTER in kinds else ("open" if OPEN in kinds else "person")
 
     def clocks(self, now: datetime) -> dict[str, dict[str, float]] | None:
         """Each side's time left now (None: a game without clocks)."""
@@ -143,8 +156,8 @@ def _clock_after(
     """(since, flag time) of the side to move now: a person's clock runs, the computer's
     does not (it answers in the same request)."""
     side = rules.to_move(game)
-    if not banks or side is None or players[side] == COMPUTER:
-        return None, None
+    if not banks or side is None or players[side] == COMPUTER or OPEN in players.values():
+        return None, None  # the clocks start when both players sit
     return now, timecontrol.flag_at(banks, byoyomi, side, now)
 
 
@@ -170,11 +183,15 @@ def start(
     control = timecontrol.CONTROLS[control_key]
     chance = random.SystemRandom()
     side = setup["side"] if setup["side"] in rules.sides else chance.choice(rules.sides)
-    players = {s: (player if s == side else COMPUTER) for s in rules.sides}
-    strength = setup["strength"]
+    opponent = given.get("opponent", "cpu")
+    if opponent not in OPPONENTS:
+        raise InvalidInput("相手を CPU か招待する人から選んでください")
+    other = COMPUTER if opponent == "cpu" else OPEN
+    players = {s: (player if s == side else other) for s in rules.sides}
+    strength = setup["strength"] if opponent == "cpu" else None
     seed = secrets.randbits(62)
     game = rules.create(setup, _draws(seed, 0))
-    game, opening = _replies(rules, game, players, strength, seed, 0, now)
+    game, opening = _replies(rules, game, players, strength or "", seed, 0, now)
     banks = {s: float(control.bank) for s in rules.sides} if control else {}
     byoyomi = control.byoyomi if control else 0
     since, flag = _clock_after(rules, game, players, banks, byoyomi, now)
@@ -282,6 +299,27 @@ def move(
         raise Stale(STALE) from None
     if flag is not None and watch is not None:
         watch(match.match_id, match.moves + len(new_moves), flag)
+
+
+def join(match: Match, player: str, now: datetime, watch: Watch | None = None) -> str:
+    """The invited person takes the open seat (once: the seat must still be open); the
+    clocks start now. Returns the side taken."""
+    side = match.open_side
+    if side is None:
+        raise Conflict("この対局にはもう空いている席がありません")
+    if player in match.players.values():
+        raise Conflict("自分の対局には参加できません。相手に招待リンクを送ってください")
+    players = {**match.players, side: player}
+    since, flag = _clock_after(
+        match.rules, match.game, players, match.banks, int(match.item.byoyomi), now
+    )
+    try:
+        store.take_seat(match.item, side, player, turn_since=since, flag_at=flag)
+    except Refused:
+        raise Conflict("この対局にはもう空いている席がありません") from None
+    if flag is not None and watch is not None:
+        watch(match.match_id, match.moves, flag)
+    return side
 
 
 def look(match_id: str, moves: int, now: datetime, watch: Watch) -> bool:

@@ -76,6 +76,18 @@ def _move_item(match_id: str, number: int, move: NewMove) -> MoveItem:
     )
 
 
+def _listed(meta: MatchItem, side: str, player: str) -> PlayerMatchItem:
+    return PlayerMatchItem(
+        player_pk(player),
+        player_match_sk(meta.created_at, meta.match_id),
+        match_id=meta.match_id,
+        rules=meta.rules,
+        side=side,
+        setup=meta.setup,
+        created_at=meta.created_at,
+    )
+
+
 def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, str]) -> None:
     """A new game with the moves already played (the computer's, when it opens) and its place
     in each person's list (``people``: side → player), at once."""
@@ -84,16 +96,7 @@ def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, st
         with transaction() as t:
             t.save(meta, condition=MatchItem.pk.does_not_exist())
             for side, player in people.items():
-                listed = PlayerMatchItem(
-                    player_pk(player),
-                    player_match_sk(meta.created_at, meta.match_id),
-                    match_id=meta.match_id,
-                    rules=meta.rules,
-                    side=side,
-                    setup=meta.setup,
-                    created_at=meta.created_at,
-                )
-                t.save(listed, condition=PlayerMatchItem.pk.does_not_exist())
+                t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
             for number, move in enumerate(moves, start=1):
                 t.save(
                     _move_item(meta.match_id, number, move),
@@ -143,6 +146,33 @@ def commit_moves(
                 )
     except TransactWriteError as error:
         raise TransactionRefused("the game moved on since it was read", error) from error
+
+
+def take_seat(
+    meta: MatchItem,
+    side: str,
+    player: str,
+    *,
+    turn_since: datetime | None,
+    flag_at: datetime | None,
+) -> None:
+    """The invited player sits at ``side`` if it is still open (two people following the
+    link at once: one sits), with the clocks that start now, and the game on their list."""
+    actions: list[Action] = [
+        MatchItem.players[side].set(player),
+        MatchItem.turn_since.set(turn_since) if turn_since else MatchItem.turn_since.remove(),
+        MatchItem.flag_at.set(flag_at) if flag_at else MatchItem.flag_at.remove(),
+    ]
+    try:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=actions,
+                condition=(MatchItem.players[side] == "open") & (MatchItem.state == "running"),
+            )
+            t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
+    except TransactWriteError as error:
+        raise TransactionRefused("the seat was taken", error) from error
 
 
 def load_match(match_id: str) -> MatchItem | None:

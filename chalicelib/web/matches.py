@@ -27,12 +27,19 @@ def _check_id(match_id: str) -> None:
         raise BadRequest("その対局は見つかりません", 404)
 
 
+class Invited(Exception):
+    """A visitor of a game with an open seat: the link was their invitation."""
+
+
 def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
-    """The game and the side this browser plays in it; nobody else sees a game's page."""
+    """The game and the side this browser plays in it; nobody else sees a game's page (a
+    visitor of a game with an open seat is shown the invitation instead)."""
     _check_id(match_id)
     match = ctx.unit.match(match_id)
     side = match.side_of(ctx.players())
     if side is None:
+        if match.open_side is not None and not match.ended:
+            raise Invited
         raise BadRequest("この対局の対局者ではありません", 403)
     if matches.flag_if_due(match, ctx.now):
         match = ctx.unit.reload_match(match_id)
@@ -56,6 +63,8 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         moves=match.moves,
         ended=match.ended,
         clocks=match.clocks(ctx.now),
+        opponent=match.opponent,
+        invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         **context,
         **extra,
     )
@@ -63,9 +72,28 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
 
 @page
 def match_page(ctx: Ctx, match_id: str) -> Response:
-    match, side = _seat(ctx, match_id)
+    try:
+        match, side = _seat(ctx, match_id)
+    except Invited:
+        match = ctx.unit.match(match_id)
+        return ctx.page(
+            "match_join.html",
+            match_id=match_id,
+            label=match.rules.label,
+            side=match.open_side,
+            offer=match.rules.offer(),
+        )
     stale = ctx.request.query.get("stale") == "1"
     return _page(ctx, match, side, message=matches.STALE if stale else None)
+
+
+@page
+def join(ctx: Ctx, match_id: str) -> Response:
+    """The invited person sits (a guest without registering, or their account)."""
+    _check_id(match_id)
+    match = ctx.unit.match(match_id)
+    matches.join(match, ctx.player(), ctx.now, jobs.watch_clock)
+    return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
 @page

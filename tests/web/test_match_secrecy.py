@@ -9,6 +9,8 @@ import re
 import pytest
 
 from chalicelib.rules.duel import Duel, view
+from chalicelib.rules.duel.cpu import random_player
+from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rulesets.duel import computer
 from tests.web.conftest import text
 from tests.web.test_matches import person_side, play_json, random_legal, start, stored
@@ -64,6 +66,26 @@ def test_no_route_shows_a_side_what_section_8_hides_from_it(browser, preset, sid
         play_json(browser, match_id, random_legal(match_id, rng))
     assert stored(match_id).state == "ended"
     check_served(browser, match_id, side)
+
+
+@pytest.mark.parametrize("preset", ["12A", "17A"])
+def test_two_people_each_see_only_their_sides_view(browser, new_browser, preset):
+    match_id = start(browser, preset=preset, side="A", opponent="invite")
+    friend = new_browser()
+    friend.get(f"/matches/{match_id}")
+    assert friend.post(f"/matches/{match_id}/join").status_code == 303
+    rng = random.Random(f"two-{preset}")
+    for _ in range(400):
+        check_served(browser, match_id, "A")
+        check_served(friend, match_id, "B")
+        item = stored(match_id)
+        if item.state == "ended":
+            break
+        duel = Duel.from_json(item.game)
+        side = duel.phase[0]
+        move = random_player({}, legal_moves(duel, side), rng)
+        play_json(browser if side == "A" else friend, match_id, move)
+    assert stored(match_id).state == "ended"
 
 
 def test_the_computer_sees_only_its_sides_view_and_its_own_randomness(browser, monkeypatch):

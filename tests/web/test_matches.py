@@ -17,12 +17,10 @@ from tests.web.conftest import alert, make_account, text
 MATCH_URL = re.compile(r"/matches/([A-Za-z0-9_-]{16})$")
 
 
-def start(browser, preset="std9", side="A", strength="normal", clock="none") -> str:
+def start(browser, preset="std9", side="A", strength="normal", clock="none", opponent="cpu") -> str:
     browser.get("/")
-    response = browser.post(
-        "/matches",
-        {"rules": "duel", "preset": preset, "side": side, "strength": strength, "clock": clock},
-    )
+    form = {"rules": "duel", "preset": preset, "side": side, "strength": strength}
+    response = browser.post("/matches", {**form, "clock": clock, "opponent": opponent})
     assert response.status_code == 303, text(response)
     found = MATCH_URL.search(response.headers["Location"])
     assert found
@@ -331,3 +329,58 @@ def test_the_page_loads_the_live_script_and_does_not_refresh_on_the_players_own_
     assert re.search(r'<script src="/static/live\.[0-9a-f]{12}\.js" defer>', page)
     assert 'http-equiv="refresh"' not in page  # the player's own move: nothing to wait for
     assert f'data-poll="/matches/{match_id}/since/0"' in page
+
+
+# ----- a private game: reached only by its link, played by two people -----
+
+
+def test_a_private_game_is_joined_by_its_link_once_and_played_live_by_two_people(
+    browser, new_browser, clock
+):
+    from datetime import timedelta
+
+    match_id = start(browser, preset="std9", side="B", clock="3m", opponent="invite")
+    page = text(browser.get(f"/matches/{match_id}"))
+    assert "相手の参加待ち" in page and f"/matches/{match_id}" in page
+    assert 'http-equiv="refresh"' in page  # B waits for A's first move
+    assert stored(match_id).flag_at is None  # no clock runs before both sit
+    friend = new_browser()
+    invitation = text(friend.get(f"/matches/{match_id}"))
+    assert "対局への招待" in invitation and "A(村人陣営" in invitation
+    assert friend.post(f"/matches/{match_id}/join").status_code == 303
+    assert stored(match_id).players.as_dict()["A"].startswith("g:")
+    assert stored(match_id).flag_at == clock() + timedelta(seconds=200)  # A's clock runs
+    third = new_browser()
+    assert third.get(f"/matches/{match_id}").status_code == 403  # the seat is taken
+    assert third.post(f"/matches/{match_id}/join").status_code == 409
+    # A asks; B's open page learns it from the poll and answers; A's page waits for B.
+    assert play_json(friend, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
+    assert poll(browser, match_id, 0)["new"] is True
+    assert 'http-equiv="refresh"' in text(friend.get(f"/matches/{match_id}"))
+    assert play_json(browser, match_id, {"do": "answer", "claims": []}).status_code == 303
+    assert [m.side for m in moves_of(match_id)] == ["A", "B"]  # no computer in it
+    # Out of turn: B cannot ask.
+    response = play_json(browser, match_id, {"do": "co", "roles": ["medium"]})
+    assert response.status_code == 409 and "相手の番" in alert(response)
+    # Never in the lounge, and nobody else's list.
+    assert match_id not in text(third.get("/"))
+    rng = random.Random(21)
+    for _ in range(400):
+        item = stored(match_id)
+        if item.state == "ended":
+            break
+        duel = Duel.from_json(item.game)
+        side = duel.phase[0]
+        player = browser if side == "B" else friend
+        move = random_player({}, legal_moves(duel, side), rng)
+        assert play_json(player, match_id, move).status_code == 303
+    assert stored(match_id).state == "ended"
+    for player in (browser, friend):
+        assert "感想戦" in text(player.get(f"/matches/{match_id}"))
+
+
+def test_an_invited_person_cannot_join_their_own_game(browser):
+    match_id = start(browser, opponent="invite")
+    response = browser.post(f"/matches/{match_id}/join")
+    assert response.status_code == 409
+    assert stored(match_id).players.as_dict()["B"] == "open"
