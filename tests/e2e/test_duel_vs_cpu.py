@@ -123,3 +123,30 @@ def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
         check_reveal(me, 11)
     finally:
         context.close()
+
+
+def test_two_phones_play_a_private_game_live(phone):
+    """B invites A by the game's link; A's question shows on B's phone without a reload."""
+    from playwright.sync_api import expect
+
+    b = phone("inviter")
+    page_b = b.page
+    b.goto("/")
+    form = page_b.locator("#vs-cpu form")
+    form.locator("select[name=preset]").select_option("std9")
+    form.locator("select[name=side]").select_option("B")
+    form.locator("select[name=opponent]").select_option("invite")
+    form.get_by_role("button", name="対局を始める").click()
+    page_b.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
+    link = page_b.locator("#invite input").input_value()
+    b.check("invite")
+    a = phone("invited")
+    a.goto(link)
+    a.page.get_by_role("button", name="参加して対局を始める").click()
+    a.page.locator("#form-co input[name='role.seer']").check()
+    a.page.locator("#form-co").get_by_role("button").click()
+    a.page.wait_for_load_state("load")
+    # B's page polls while it waits: the question arrives with no reload by hand.
+    expect(page_b.locator("#turn")).to_contain_text("あなたの番")
+    expect(page_b.locator("#form-answer")).to_be_visible()
+    b.check("answer")
