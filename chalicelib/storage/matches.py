@@ -12,6 +12,7 @@ from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, TransactWriteError
 from pynamodb.expressions.update import Action
+from pynamodb.transactions import TransactWrite
 
 from .db import ensure_configured, transaction
 from .errors import TransactionRefused
@@ -88,6 +89,19 @@ def _listed(meta: MatchItem, side: str, player: str) -> PlayerMatchItem:
     )
 
 
+def _save_moves(t: TransactWrite, match_id: str, first: int, moves: Sequence[NewMove]) -> None:
+    for number, move in enumerate(moves, start=first):
+        t.save(_move_item(match_id, number, move), condition=MoveItem.pk.does_not_exist())
+
+
+def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action]:
+    """Since when the side to move thinks and when it flags (removed: no clock running)."""
+    return [
+        MatchItem.turn_since.set(turn_since) if turn_since else MatchItem.turn_since.remove(),
+        MatchItem.flag_at.set(flag_at) if flag_at else MatchItem.flag_at.remove(),
+    ]
+
+
 def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, str]) -> None:
     """A new game with the moves already played (the computer's, when it opens) and its place
     in each person's list (``people``: side → player), at once."""
@@ -97,11 +111,7 @@ def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, st
             t.save(meta, condition=MatchItem.pk.does_not_exist())
             for side, player in people.items():
                 t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
-            for number, move in enumerate(moves, start=1):
-                t.save(
-                    _move_item(meta.match_id, number, move),
-                    condition=MoveItem.pk.does_not_exist(),
-                )
+            _save_moves(t, meta.match_id, 1, moves)
     except TransactWriteError as error:
         raise TransactionRefused("the game exists already", error) from error
 
@@ -127,8 +137,7 @@ def commit_moves(
         MatchItem.state.set(state),
         MatchItem.banks.set(banks),
         MatchItem.updated_at.set(now),
-        MatchItem.turn_since.set(turn_since) if turn_since else MatchItem.turn_since.remove(),
-        MatchItem.flag_at.set(flag_at) if flag_at else MatchItem.flag_at.remove(),
+        *_clock(turn_since, flag_at),
     ]
     if state == "ended":
         actions.append(MatchItem.ended_at.set(now))
@@ -139,11 +148,7 @@ def commit_moves(
                 actions=actions,
                 condition=(MatchItem.moves == read) & (MatchItem.state == "running"),
             )
-            for number, move in enumerate(moves, start=read + 1):
-                t.save(
-                    _move_item(meta.match_id, number, move),
-                    condition=MoveItem.pk.does_not_exist(),
-                )
+            _save_moves(t, meta.match_id, read + 1, moves)
     except TransactWriteError as error:
         raise TransactionRefused("the game moved on since it was read", error) from error
 
@@ -158,11 +163,7 @@ def take_seat(
 ) -> None:
     """The invited player sits at ``side`` if it is still open (two people following the
     link at once: one sits), with the clocks that start now, and the game on their list."""
-    actions: list[Action] = [
-        MatchItem.players[side].set(player),
-        MatchItem.turn_since.set(turn_since) if turn_since else MatchItem.turn_since.remove(),
-        MatchItem.flag_at.set(flag_at) if flag_at else MatchItem.flag_at.remove(),
-    ]
+    actions: list[Action] = [MatchItem.players[side].set(player), *_clock(turn_since, flag_at)]
     try:
         with transaction() as t:
             t.update(
