@@ -244,6 +244,24 @@ def test_a_plays_each_day_and_night_move_kind_from_forms(browser):
     }
 
 
+def test_a_asks_the_black_seer_only_request_from_its_form_in_12b(browser):
+    match_id = start(browser, preset="12B")
+    assert 'id="form-black-seer"' in text(browser.get(f"/matches/{match_id}"))
+    played = post_move(browser, match_id, {"do": "black_seer_co"})
+    assert played[0].move == {"do": "black_seer_co"}
+    assert 'id="form-black-seer"' not in text(browser.get(f"/matches/{match_id}"))  # once
+
+
+def test_a_random_side_seats_the_person_on_one_side_and_the_cpu_on_the_other(browser):
+    sides = set()
+    for _ in range(20):  # both sides come up (all 20 alike: once in half a million runs)
+        match_id = start(browser, side="random")
+        players = stored(match_id).players.as_dict()
+        assert "cpu" in players.values() and len(set(players.values())) == 2
+        sides.add(person_side(match_id))
+    assert sides == {"A", "B"}
+
+
 def test_b_answers_claims_with_fake_reports_and_plays_its_night_from_forms(browser):
     match_id = start(browser, preset="std9", side="B")
     duel = game_of(match_id)
