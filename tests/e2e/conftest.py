@@ -57,8 +57,6 @@ PASSWORD = "correct horse battery"
 START = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)  # 12:00 JST
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 
-_skipped: list[str] = []
-
 
 def _missing() -> str | None:
     if not CHROMIUM.exists():
@@ -70,21 +68,32 @@ def _missing() -> str | None:
     return None
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     reason = _missing()
-    if reason is None:
-        return
     for item in items:
-        if item.get_closest_marker("browser") is not None:
+        if item.get_closest_marker("browser") is None:
+            continue
+        # One xdist worker runs every browser test (`--dist loadgroup`): one Chromium at a
+        # time on a two-core machine, and the module-scoped servers are not shared across workers.
+        item.add_marker(pytest.mark.xdist_group("browser"))
+        if reason is not None:
             item.add_marker(pytest.mark.skip(reason=reason))
-            _skipped.append(item.nodeid)
 
 
 def pytest_terminal_summary(terminalreporter):
-    if _skipped:
-        reason = _missing() or "BROWSER TESTS SKIPPED"
+    # Counted from the reports, not at collection: under pytest-xdist the workers collect.
+    reason = _missing()
+    if reason is None:
+        return
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and reason in str(report.longrepr[2])
+    ]
+    if skipped:
         terminalreporter.write_sep("!", reason, red=True, bold=True)
-        terminalreporter.write_line(f"{len(_skipped)} browser test(s) did not run.", red=True)
+        terminalreporter.write_line(f"{len(skipped)} browser test(s) did not run.", red=True)
 
 
 # ----- the app, served in this process -----
