@@ -83,6 +83,27 @@ def test_morning_mail_names_the_dead_and_the_seer_alone_gets_the_divination(clas
     assert all("占い：" not in m.text for a, m in mails.items() if a != seer)
 
 
+def test_s2_4_a_night_closed_as_it_begins_is_mailed_as_one_morning_once(classic, clock, rng):
+    vid, box = classic
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)  # day 2
+    wolf, seer = seat_of_role(vid, Role.WEREWOLF), seat_of_role(vid, Role.SEER)
+    executed, prey, _ = (s for s in living_seats(vid) if s not in (wolf, seer))
+    actions.save_actions(vid, account_of(vid, wolf), {"attack": prey}, clock())
+    actions.save_actions(vid, account_of(vid, seer), {"divine": wolf}, clock())
+    for seat in living_seats(vid):
+        vote = executed if seat != executed else wolf
+        actions.save_actions(vid, account_of(vid, seat), {"vote": vote}, clock())
+    box.new()
+    tick(clock, rng)  # the same minute: the round and the night closed with the last vote
+    mails = box.new()
+    assert sorted(m.subject.split("：")[-1] for m in mails) == ["3日目の朝になりました"] * 5
+    by_account = {m.to.split("@")[0]: m for m in mails}
+    assert "占い：" in by_account[account_of(vid, seer)].text
+    tick(clock, rng)  # a duplicate tick sends nothing more
+    assert box.new() == []
+
+
 def test_reminder_warns_non_voters_of_sudden_death_10_minutes_before_sunset(classic, clock, rng):
     vid, box = classic
     clock.now = load_village(vid).meta.next_update

@@ -243,12 +243,14 @@ class Classic:
         posts: list[SystemPost] = []
         tick = 0
 
-        def say(text: str, board: str = PUBLIC) -> None:
+        def say(text: str, on: int | None = None) -> None:
+            """A village post on the day ``on`` (a round's own day), else on the day the
+            village is in after this step (a night's close: the morning's)."""
             nonlocal tick
             posts.append(
                 SystemPost(
-                    board,
-                    day if event is not Event.NIGHT else day + 1,
+                    PUBLIC,
+                    engine.day if on is None else on,
                     text,
                     at + timedelta(microseconds=tick),
                 )
@@ -259,9 +261,9 @@ class Classic:
         locks: frozenset[str] = frozenset()
         for result in done.rounds:
             if result.outcome is Outcome.EXECUTED and not result.votes and result.candidates:
-                say(report.single_candidate(result, names))
+                say(report.single_candidate(result, names), result.day)
             else:
-                say(report.round_report(result, names))
+                say(report.round_report(result, names), result.day)
             if result.outcome is Outcome.SUDDEN:
                 locks |= frozenset(game.seats[c] for c in result.sudden)
         if event is Event.SUNSET:
@@ -274,7 +276,7 @@ class Classic:
             }
             say(report.morning_report(done.morning, names, wills))
             mail = "morning"
-        if event is Event.ROUND and not done.ended and engine.voting:
+        elif event is Event.ROUND and not done.ended and engine.voting:
             mail = "round"
         if done.ended:
             say(report.ending_report(engine, names))
@@ -286,6 +288,10 @@ class Classic:
         if done.ended:
             release = frozenset(village.seats())
         due = timeline.next_event(game, village.created_at)
+        dawn = done.morning is not None  # a round's close may close the night too (§2.4)
+        happenings = (event.value,) + (
+            (Event.NIGHT.value,) if dawn and event is not Event.NIGHT else ()
+        )
         return Step(
             state=_state(game),
             game=game,
@@ -293,14 +299,14 @@ class Classic:
             at=at,
             next_update=due.at if due is not None else None,
             day_started_at=game.day_began,
-            seal_day=day if event is Event.NIGHT else None,
-            open_day=engine.day if event is Event.NIGHT and not done.ended else None,
-            check_day=day if event is Event.ROUND else None,
+            seal_day=day if dawn else None,
+            open_day=engine.day if dawn and not done.ended else None,
+            check_day=day if event is Event.ROUND and not dawn else None,
             posts=tuple(posts),
             mail=mail,
             release=release,
             locks=locks,
-            happenings=(event.value,) + (("ending",) if done.ended else ()),
+            happenings=happenings + (("ending",) if done.ended else ()),
             detail=done,
         )
 
