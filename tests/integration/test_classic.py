@@ -381,6 +381,39 @@ def test_s2_4_wolves_see_each_others_attack_and_which_counts(clock, rng):
     assert page["wolves"]["counts"]["target"] == record.seats()[target].name
 
 
+def test_s3_the_attack_saved_most_recently_counts_whoever_voted_last(clock, rng):
+    accounts = [make_account(f"v{n:02d}", clock()) for n in range(9)]
+    vid = create(clock, rng)
+    join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    to_due(vid, clock)  # day 2: night 2's choices may be set now
+    older, latest = [s for s in living_seats(vid) if s in wolf_seats(vid)]
+    first_prey, second_prey = [s for s in living_seats(vid) if s not in (older, latest)][:2]
+    actions.save_actions(vid, account_of(vid, older), {"attack": first_prey}, clock())
+    clock.now += MIN
+    actions.save_actions(vid, account_of(vid, latest), {"attack": second_prey}, clock())
+    clock.now += MIN
+    actions.save_actions(vid, account_of(vid, older), {"vote": first_prey}, clock())
+    record = load_village(vid)
+    viewer = Viewer(account_of(vid, older), older)
+    page = record.rules.page(record, viewer, clock(), record.day)
+    assert page["wolves"]["counts"]["target"] == record.seats()[second_prey].name
+    assert record.rules.visible_choices(record, viewer, 2)[older] == {
+        "attack": first_prey,
+        "vote": first_prey,
+    }
+    clock.now += MIN  # naming the attack again makes it the latest
+    actions.save_actions(vid, account_of(vid, older), {"attack": first_prey}, clock())
+    record = load_village(vid)
+    page = record.rules.page(record, viewer, clock(), record.day)
+    assert page["wolves"]["counts"]["target"] == record.seats()[first_prey].name
+
+
+def wolf_seats(vid):
+    g = game(vid)
+    return [g.seats[c] for c, r in g.village.roles.items() if r is Role.WEREWOLF]
+
+
 def test_update_is_idempotent_for_a_round_close(clock, rng, five):
     vid = started_village(clock, rng, five)
     to_due(vid, clock)

@@ -447,7 +447,7 @@ class Classic:
             raise NotNow("死んだ人は投票も行動もできません")
         key = vote_key(engine)
         current = village.saved(engine.day).get(slot, {})
-        out = {k: v for k, v in current.items() if k in NIGHT_KEYS or k == key}
+        out = {k: v for k, v in current.items() if k in (*NIGHT_KEYS, key, seats.ATTACK_AT)}
         try:
             for name, value in data.items():
                 if name == "vote":
@@ -459,12 +459,16 @@ class Classic:
                 elif name in NIGHT_KEYS:
                     if value is None:
                         out.pop(name, None)
+                        if name == "attack":
+                            out.pop(seats.ATTACK_AT, None)
                         continue
                     target = seats.character(game, value)
                     error = engine.choice_refusal(actor, Ability(name), target or value)
                     if target is None or error is not None:
                         raise error or RuleError("その人は選べません")
                     out[name] = value
+                    if name == "attack":  # §3: a save naming the attack makes it the latest
+                        out[seats.ATTACK_AT] = now.isoformat()
                 else:
                     raise ValueError("その行動はありません")
         except RuleError as error:
@@ -624,10 +628,10 @@ class Classic:
         self, village: VillageView, slot: str, kind: str, day: int, now: datetime
     ) -> NoticeText | None:
         game = _game(village)
-        context = view.notice(village, game, slot, kind, now)
+        game_day = day // 100 if day >= 100 else day
+        context = view.notice(village, game, slot, kind, game_day, now)
         if context is None:
             return None
-        game_day = day // 100 if day >= 100 else day
         # A morning concerns a member it killed or brings private news; every other mail
         # (the start, a new vote round, a reminder, the ending) concerns every member.
         morning = context.get("morning")
