@@ -199,30 +199,39 @@ def own_news(vid: str, seat: str, clock) -> list[str]:
     return [line for n in page["private"]["news"] for line in n["lines"]]
 
 
-def attack_the_fox_on_night_2(vid: str, clock, divine: str | None = None) -> dict[str, str]:
+def attack_the_fox_on_night_2(
+    vid: str, clock, rng, divine: str | None = None, guard: bool = True
+) -> dict[str, str]:
     """Night 2's choices, set during day 2: one wolf attacks a villager the hunter guards,
     then the other wolf the fox; the seer divines the first wolf (or ``divine``). Then every
     vote, the wolf whose attack is older voting last (its vote must not make its attack the
-    latest, §3). The night closes with the last vote. Returns the seats by part."""
+    latest, §3). The night closes with the last vote, or without the guard at its deadline
+    (the tick). Returns the seats by part."""
     fox, seer, hunter = (seat_of_role(vid, r) for r in (Role.FOX, Role.SEER, Role.HUNTER))
     first, latest = seats_of(vid, Role.WEREWOLF)
     others = [s for s in living_seats(vid) if s not in (fox, seer, hunter, first, latest)]
     prey, executed = others[0], others[1]
     actions.save_actions(vid, account_of(vid, first), {"attack": prey}, clock())
     actions.save_actions(vid, account_of(vid, seer), {"divine": divine or first}, clock())
-    actions.save_actions(vid, account_of(vid, hunter), {"guard": prey}, clock())
+    if guard:
+        actions.save_actions(vid, account_of(vid, hunter), {"guard": prey}, clock())
     clock.advance(timedelta(seconds=1))
     actions.save_actions(vid, account_of(vid, latest), {"attack": fox}, clock())
     for voter in [s for s in living_seats(vid) if s != first] + [first]:
         clock.advance(timedelta(seconds=1))
         vote = executed if voter != executed else fox
         actions.save_actions(vid, account_of(vid, voter), {"vote": vote}, clock())
-    assert load_village(vid).game.village.day == 3  # every choice was set: closed at once
+    if not guard:
+        assert load_village(vid).game.village.day == 2  # the night waits for the hunter
+        clock.now = load_village(vid).meta.next_update
+        tick(clock, rng)
+    assert load_village(vid).game.village.day == 3
     return {"fox": fox, "prey": prey, "executed": executed}
 
 
+@pytest.mark.parametrize("guard", [True, False], ids=["closed-by-the-last-vote", "by-the-tick"])
 def test_s4_3_s4_6_the_fox_attacked_by_the_latest_attack_is_told_on_its_page_and_by_mail(
-    thirteen, clock, rng
+    thirteen, clock, rng, guard
 ):
     """In a 16-player village the fox was not told: the wolf whose attack was older voted
     later, and a vote moved that wolf's save time, so its attack counted instead of the
@@ -230,7 +239,8 @@ def test_s4_3_s4_6_the_fox_attacked_by_the_latest_attack_is_told_on_its_page_and
     vid, box = thirteen
     fox = seat_of_role(vid, Role.FOX)
     accounts.set_mail_level(account_of(vid, fox), "mine")  # a morning with news concerns it
-    seats = attack_the_fox_on_night_2(vid, clock)
+    box.new()
+    seats = attack_the_fox_on_night_2(vid, clock, rng, guard=guard)
     game = load_village(vid).game  # the stored night, which the full record will read
     morning = game.village.mornings[-1].to_json()
     assert morning["attack"] == game.character_of(fox)
@@ -238,9 +248,8 @@ def test_s4_3_s4_6_the_fox_attacked_by_the_latest_attack_is_told_on_its_page_and
     assert {fox, seats["prey"]} <= set(living_seats(vid))  # nobody died in the night
     assert own_news(vid, fox, clock) == [ATTACKED]
     assert all(ATTACKED not in own_news(vid, s, clock) for s in living_seats(vid) if s != fox)
-    box.new()
-    tick(clock, rng)
-    mails = {m.to.split("@")[0]: m for m in box.new()}
+    tick(clock, rng)  # sends the morning's mail, if the night's tick has not
+    mails = {m.to.split("@")[0]: m for m in box.new() if "3日目の朝" in m.subject}
     assert ATTACKED in mails[account_of(vid, fox)].text
     assert all(ATTACKED not in m.text for a, m in mails.items() if a != account_of(vid, fox))
 
@@ -249,7 +258,7 @@ def test_s4_6_a_morning_mail_sent_after_a_later_morning_tells_its_own_morning(th
     """The outbox keeps which mail is owed, its text is made when it is sent: a morning
     mail sent late (a retry, a slow mail worker) says that morning's news, not the last."""
     vid, _ = thirteen
-    seats = attack_the_fox_on_night_2(vid, clock)
+    seats = attack_the_fox_on_night_2(vid, clock, rng)
     fox = seats["fox"]
     living = living_seats(vid)
     executed = next(s for s in living if s not in (fox, *seats_of(vid, Role.WEREWOLF)))
@@ -268,7 +277,7 @@ def test_s4_6_a_morning_mail_sent_after_a_later_morning_tells_its_own_morning(th
 def test_s4_5_a_fox_attacked_and_divined_the_same_night_dies_and_is_not_told(thirteen, clock, rng):
     vid, box = thirteen
     fox = seat_of_role(vid, Role.FOX)
-    attack_the_fox_on_night_2(vid, clock, divine=fox)
+    attack_the_fox_on_night_2(vid, clock, rng, divine=fox)
     assert fox not in living_seats(vid)  # cursed (§4.2)
     assert own_news(vid, fox, clock) == []
     box.new()
