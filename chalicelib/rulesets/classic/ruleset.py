@@ -243,12 +243,14 @@ class Classic:
         posts: list[SystemPost] = []
         tick = 0
 
-        def say(text: str, board: str = PUBLIC) -> None:
+        def say(text: str, on: int | None = None) -> None:
+            """A village post on the day ``on`` (a round's own day), else on the day the
+            village is in after this step (a night's close: the morning's)."""
             nonlocal tick
             posts.append(
                 SystemPost(
-                    board,
-                    day if event is not Event.NIGHT else day + 1,
+                    PUBLIC,
+                    engine.day if on is None else on,
                     text,
                     at + timedelta(microseconds=tick),
                 )
@@ -259,9 +261,9 @@ class Classic:
         locks: frozenset[str] = frozenset()
         for result in done.rounds:
             if result.outcome is Outcome.EXECUTED and not result.votes and result.candidates:
-                say(report.single_candidate(result, names))
+                say(report.single_candidate(result, names), result.day)
             else:
-                say(report.round_report(result, names))
+                say(report.round_report(result, names), result.day)
             if result.outcome is Outcome.SUDDEN:
                 locks |= frozenset(game.seats[c] for c in result.sudden)
         if event is Event.SUNSET:
@@ -274,7 +276,7 @@ class Classic:
             }
             say(report.morning_report(done.morning, names, wills))
             mail = "morning"
-        if event is Event.ROUND and not done.ended and engine.voting:
+        elif event is Event.ROUND and not done.ended and engine.voting:
             mail = "round"
         if done.ended:
             say(report.ending_report(engine, names))
@@ -286,6 +288,10 @@ class Classic:
         if done.ended:
             release = frozenset(village.seats())
         due = timeline.next_event(game, village.created_at)
+        dawn = done.morning is not None  # a round's close may close the night too (§2.4)
+        happenings = (event.value,) + (
+            (Event.NIGHT.value,) if dawn and event is not Event.NIGHT else ()
+        )
         return Step(
             state=_state(game),
             game=game,
@@ -293,14 +299,14 @@ class Classic:
             at=at,
             next_update=due.at if due is not None else None,
             day_started_at=game.day_began,
-            seal_day=day if event is Event.NIGHT else None,
-            open_day=engine.day if event is Event.NIGHT and not done.ended else None,
-            check_day=day if event is Event.ROUND else None,
+            seal_day=day if dawn else None,
+            open_day=engine.day if dawn and not done.ended else None,
+            check_day=day if event is Event.ROUND and not dawn else None,
             posts=tuple(posts),
             mail=mail,
             release=release,
             locks=locks,
-            happenings=(event.value,) + (("ending",) if done.ended else ()),
+            happenings=happenings + (("ending",) if done.ended else ()),
             detail=done,
         )
 
@@ -441,7 +447,7 @@ class Classic:
             raise NotNow("死んだ人は投票も行動もできません")
         key = vote_key(engine)
         current = village.saved(engine.day).get(slot, {})
-        out = {k: v for k, v in current.items() if k in NIGHT_KEYS or k == key}
+        out = {k: v for k, v in current.items() if k in (*NIGHT_KEYS, key, seats.ATTACK_AT)}
         try:
             for name, value in data.items():
                 if name == "vote":
@@ -453,12 +459,16 @@ class Classic:
                 elif name in NIGHT_KEYS:
                     if value is None:
                         out.pop(name, None)
+                        if name == "attack":
+                            out.pop(seats.ATTACK_AT, None)
                         continue
                     target = seats.character(game, value)
                     error = engine.choice_refusal(actor, Ability(name), target or value)
                     if target is None or error is not None:
                         raise error or RuleError("その人は選べません")
                     out[name] = value
+                    if name == "attack":  # §3: a save naming the attack makes it the latest
+                        out[seats.ATTACK_AT] = now.isoformat()
                 else:
                     raise ValueError("その行動はありません")
         except RuleError as error:
@@ -618,10 +628,10 @@ class Classic:
         self, village: VillageView, slot: str, kind: str, day: int, now: datetime
     ) -> NoticeText | None:
         game = _game(village)
-        context = view.notice(village, game, slot, kind, now)
+        game_day = day // 100 if day >= 100 else day
+        context = view.notice(village, game, slot, kind, game_day, now)
         if context is None:
             return None
-        game_day = day // 100 if day >= 100 else day
         # A morning concerns a member it killed or brings private news; every other mail
         # (the start, a new vote round, a reminder, the ending) concerns every member.
         morning = context.get("morning")
