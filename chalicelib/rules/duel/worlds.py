@@ -13,6 +13,8 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
+from .roles import BLACK
+
 # How likely B is to have a werewolf fake a claim, and, once the madman's one claim is
 # spent (public), that it took no effect (the madman dead, missing or out of range).
 WOLF_FAKE = 0.3
@@ -58,7 +60,7 @@ def _reports_true(
         if oracle["target"] == fox:
             return False
         results = [oracle, *results]
-    if not all((r["result"] == "black") == (r["target"] in wolves) for r in results):
+    if not all((r["result"] == BLACK) == (r["target"] in wolves) for r in results):
         return False
     if fox is not None:
         for r in claim.get("nights", []):
@@ -98,7 +100,7 @@ def _chosen_colors_of(f: Mapping[str, Any], claimers: list[int], real: int | Non
 def _drawn_colors(claim: Mapping[str, Any], p: float) -> float:
     weight = 1.0
     for r in _results(claim):
-        weight *= p if r["result"] == "black" else 1 - p
+        weight *= p if r["result"] == BLACK else 1 - p
     return weight
 
 

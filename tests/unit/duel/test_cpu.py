@@ -141,8 +141,8 @@ def test_the_deceiver_frames_the_card_that_survived_its_attack() -> None:
     # 4, a fake seer, then calls the fox black when A's candidates allow it.
     rng = random.Random(0)
     duel = Duel.setup(preset("12B"), Draws(rng, {"fox_mode": ["latent"]}), cards=B12)
-    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "white"}}
-    lie = {"card": 4, "target": 9, "result": "white"}
+    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "human"}}
+    lie = {"card": 4, "target": 9, "result": "human"}
     moves: list[tuple[str, dict[str, Any]]] = [
         ("A", {"do": "co", "roles": ["seer"]}),
         ("B", {"do": "answer", "claims": [fake]}),
@@ -159,7 +159,7 @@ def test_the_deceiver_frames_the_card_that_survived_its_attack() -> None:
     assert morning["dead"] == []  # the fox survived the attack
     for seed in range(8):
         move = deceiver(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
-        assert move["divine"] == [{"card": 4, "target": 7, "result": "black"}]
+        assert move["divine"] == [{"card": 4, "target": 7, "result": "wolf"}]
 
 
 def test_the_deducer_asks_every_unclaimed_card_its_role_once_on_day_1() -> None:

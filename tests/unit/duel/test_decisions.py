@@ -120,7 +120,7 @@ def test_d11_the_pp_target_may_be_any_living_non_werewolf_even_the_madman() -> N
 
 
 def test_d12_a_madman_instruction_when_the_madman_is_dead_or_missing_spends_the_use() -> None:
-    madman = {"card": "madman", "role": "medium", "results": ["white"]}
+    madman = {"card": "madman", "role": "medium", "results": ["human"]}
     moves = [A("execute", card=6), PASS, A("night"), B("night", attack=9)]
     out = game([*moves, A("co", roles=["medium"]), B("answer", claims=[madman])])
     assert [c["card"] for c in events(out, "co")[0]["claims"]] == [2]

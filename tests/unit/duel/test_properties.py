@@ -74,7 +74,7 @@ def _twin(duel: Duel, side: str, rng: random.Random) -> Duel:
     rng.shuffle(roles)
     for card, role in zip(hidden, roles, strict=True):
         twin.cards[card] = role
-    twin.oracle = {"target": rng.randint(1, duel.board), "result": rng.choice(["white", "black"])}
+    twin.oracle = {"target": rng.randint(1, duel.board), "result": rng.choice(["human", "wolf"])}
     twin.fox_mode = rng.choice([None, "latent", "seer", "medium"])
     twin.fox_oracle = None
     for night in twin.nights:
