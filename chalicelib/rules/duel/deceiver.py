@@ -32,10 +32,12 @@ class Style:
     evidence: bool  # reads the seer claims against its werewolves (who is its madman)
     guards: bool  # attacks where A's guards are least likely to be
     frame: bool  # frames humans with black results when it is safe
+    fox_seer: float = 1.0  # the real seer's worth to bite while the fox may live (it curses)
 
 
 STRONG = Style(evidence=True, guards=True, frame=True)
 NORMAL = Style(evidence=False, guards=False, frame=False)
+MADMAN = 40.0  # the odds of a seer claimer whose results the real seer could not give
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 
 
@@ -128,7 +130,7 @@ def madman_odds(view: Mapping[str, Any], living: list[int], evidence: bool) -> d
         false = [r for r in results if (r["result"] == BLACK) != (r["target"] in wolves)]
         on_wolves = [r["result"] for r in results if r["target"] in wolves]
         if evidence and false:
-            odds[card] = 40.0
+            odds[card] = MADMAN
         elif BLACK in on_wolves:
             odds[card] = 0.05
         elif WHITE in on_wolves:
@@ -186,6 +188,17 @@ def _guard_odds(view: Mapping[str, Any]) -> dict[int, float]:
     return odds
 
 
+def _fox_cursed(view: Mapping[str, Any]) -> bool:
+    """A night death B did not bite is the fox cursed by the real seer (or a cat's revenge)."""
+    bitten = {a["night"]: a["target"] for a in view["attacks"]}
+    return any(
+        c != bitten.get(e["day"] - 1) and c not in view["wolves"]
+        for e in view["events"]
+        if e["type"] == "morning"
+        for c in e["dead"]
+    )
+
+
 def _survivors(view: Mapping[str, Any]) -> set[int]:
     """Cards B attacked that are still alive: the fox, or guarded that night."""
     return {a["target"] for a in view["attacks"] if a["target"] in view["alive"]}
@@ -200,14 +213,17 @@ def _night(
     mad = madman_odds(view, o["attack"], style.evidence)
     seers = [c for c in o["attack"] if claims.get(c, {}).get("role") == "seer"]
     mad_total = sum(mad[c] for c in seers) or 1.0
+    fox_may_live = view["rules"]["deck"].get("fox", 0) > 0 and not _fox_cursed(view)
     value: dict[int, float] = {}
     for c in o["attack"]:
         claim = claims.get(c)
         role = claim["role"] if claim else None
         if role == "seer":
-            # Worth the most when it is the real seer, nothing when it is our madman.
-            value[c] = 0.5 + 4.0 * (1 - mad[c] / mad_total) if len(seers) > 1 else 4.0
-            if style.evidence and mad[c] >= 40.0:
+            # Worth the most when it is the real seer, nothing when it is our madman; less
+            # while the fox may live, since only the real seer's divination kills it.
+            seer = 4.0 * (style.fox_seer if fox_may_live else 1.0)
+            value[c] = 0.5 + seer * (1 - mad[c] / mad_total) if len(seers) > 1 else seer
+            if style.evidence and mad[c] >= MADMAN:
                 value[c] = 0.05  # not the real seer: our madman, or the fox (bites nothing)
         elif role == "medium":
             value[c] = 2.5
@@ -228,8 +244,8 @@ def _night(
     divine = []
     for card, to in sorted(o["divine"].items()):
         humans = [c for c in to if c not in wolves and c != attack]
-        if style.evidence:  # never frame our own madman
-            humans = [c for c in humans if mad.get(c, 1.0) < 40.0] or humans
+        if style.evidence:  # never frame our own madman (a white on it is harmless)
+            humans = [c for c in humans if mad.get(c, 1.0) < MADMAN]
         # A card that survived our attack is likely the fox, whose win is our loss too:
         # framed black, it is the one the village executes.
         foxes = sorted(c for c in humans if c in survived)
