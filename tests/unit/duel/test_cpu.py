@@ -17,8 +17,7 @@ from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rules.duel.simulate import main, play_game
 from chalicelib.rules.duel.worlds import after_execution, beliefs
 
-from .helpers import B12, STD9
-from .helpers import twin
+from .helpers import B12, STD9, twin
 
 deducer = deceiver = player("strong")
 MATCHUPS = [(deducer, deceiver), (deducer, random_player), (random_player, deceiver)]
@@ -240,9 +239,7 @@ def test_the_deducer_reads_a_role_named_after_its_co_request_as_a_fake() -> None
         assert move == {"do": "execute", "card": 4}
 
 
-def test_the_deceiver_neither_bites_nor_frames_the_seer_claimer_its_evidence_marks_as_its_madman() -> (
-    None
-):
+def test_the_deceiver_neither_bites_nor_frames_the_claimer_it_reads_as_its_madman() -> None:
     # std9 by hand: seer 1, werewolves 4 5, madman 6, villagers 7–9. The madman (6) and
     # werewolf 5 fake the seer; 6 calls villager 9 black, which the real seer never does: B,
     # knowing its werewolves, reads 6 as its madman. With the real seer bitten, 6 is the
