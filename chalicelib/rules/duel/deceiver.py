@@ -35,7 +35,7 @@ class Style:
     fox_seer: float = 1.0  # the real seer's worth to bite while the fox may live (it curses)
 
 
-STRONG = Style(evidence=True, guards=True, frame=True)
+STRONG = Style(evidence=True, guards=True, frame=True, fox_seer=0.6)
 NORMAL = Style(evidence=False, guards=False, frame=False)
 MADMAN = 40.0  # the odds of a seer claimer whose results the real seer could not give
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this

@@ -19,7 +19,7 @@ from .roles import BLACK
 # is B's secret (an instruction without effect spends it too): a world may hold one
 # non-werewolf fake (the madman's claim) or none, whichever fits.
 WOLF_FAKE = 0.3
-MADMAN_FAKE = 0.3  # how likely B had the madman claim, in a world that needs it
+MADMAN_FAKE = 0.5  # how likely B had the madman claim, in a world that needs it
 COIN = 0.5  # a color B chose, seen without knowing B's plan
 # The madman sent to a black-seer-only request (a blind black that frames a human four
 # times in five): as likely as any fake, since the real seer comes out there only on a
