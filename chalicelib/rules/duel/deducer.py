@@ -21,7 +21,7 @@ card at random, and gives plain one-card orders.
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .legal import Legal
@@ -59,13 +59,10 @@ STRONG = Style(
     info_loss=0.25,
     fox_hunt=2.0,
 )
-NORMAL = Style(
+NORMAL = replace(
+    STRONG,
     sweep=False,
-    vary=True,
     skip_black_seer=0.5,
-    seer_first=0.3,
-    names_later=0.0,
-    halves=0.0,
     slack=0.08,
     candidates=1,
     info_loss=0.0,

@@ -30,7 +30,7 @@ PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
 CURSED_ALONE = 0.3  # the fox cursed on a night with no other death
-MAX_WORLDS = 1200  # above this, a deterministic stride sample of the placements
+MAX_WORLDS = 600  # above this (17A only), a deterministic stride sample of the placements
 
 
 @dataclass(frozen=True, slots=True)
