@@ -9,7 +9,8 @@ it back by hand; the mail's time keeps a later mail's same choice a link of its 
 GET on a link only shows a confirmation page; the POST there acts.
 """
 
-from dataclasses import dataclass
+import json
+from dataclasses import astuple, dataclass
 from datetime import datetime, timedelta
 
 from . import runtime, signing
@@ -57,6 +58,13 @@ def read_member_token(token: str, now: datetime) -> MemberLink | None:
         )
     except KeyError:
         return None
+
+
+def used_key(link: MemberLink) -> str:
+    """What a quick link's used-mark is keyed on: the link as its token decodes (account,
+    village, day, choice, what it was, when the mail was made), never the token's text, which
+    base64 lets be spelled several ways (decision 80)."""
+    return json.dumps(astuple(link), ensure_ascii=False)
 
 
 def unsubscribe_url(account_id: str, now: datetime) -> str:

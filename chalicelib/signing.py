@@ -7,7 +7,8 @@ can travel in time. The key comes from runtime.secret() at call time.
 from datetime import datetime
 from typing import Any
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadData, BadSignature, URLSafeSerializer
+from itsdangerous.encoding import base64_decode, base64_encode
 
 from . import runtime
 
@@ -27,8 +28,22 @@ def sign(purpose: str, payload: Any, expires_at: datetime) -> str:
     return _serializer(purpose).dumps({"p": payload, "x": int(expires_at.timestamp())})
 
 
+def canonical(token: str) -> bool:
+    """Whether ``token`` is spelled as ``sign`` spells it. Base64 lets the same bytes be
+    written several ways (a padding ``=`` added, the unused low bits of the last character
+    set), and itsdangerous accepts them all: a token that marks something used must have one
+    spelling only, or a used link would work again spelled differently."""
+    try:
+        return all(base64_encode(base64_decode(part)).decode() == part for part in token.split("."))
+    except BadData:  # not base64 at all
+        return False
+
+
 def unsign(purpose: str, token: str, now: datetime) -> Any | None:
-    """The payload, or None when the token is tampered with, expired or for another purpose."""
+    """The payload, or None when the token is tampered with, expired, for another purpose or
+    not spelled as it was signed (``canonical``)."""
+    if not canonical(token):
+        return None
     try:
         data = _serializer(purpose).loads(token)
     except BadSignature:

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from chalice import Response
 
-from ..links import MemberLink, read_member_token, read_unsubscribe_token
+from ..links import MemberLink, read_member_token, read_unsubscribe_token, used_key
 from ..services import accounts, actions, villages
 from ..services.errors import ServiceError
 from ..storage.repository import VillageRecord
@@ -65,14 +65,14 @@ def member_link(ctx: Ctx, token: str) -> Response:
     if current != link.target:
         try:
             # Set back by hand to what it was, after this link had set it: changed since.
-            if current != link.was or actions.quick_link_used(token):
+            if current != link.was or actions.quick_link_used(used_key(link)):
                 raise BadRequest(CHANGED_SINCE.format(choice=labels[link.key]), 409)
             choices[link.key] = link.target
             actions.save_actions(link.village_id, link.account_id, choices, ctx.now, ctx.unit)
         except (BadRequest, ServiceError):
             villages.touch(link.village_id, link.account_id, ctx.now, record)
             raise
-        actions.mark_quick_link_used(token, until)
+        actions.mark_quick_link_used(used_key(link), until)
     return redirect(f"/villages/{link.village_id}?done=saved#actions", ctx.set_cookie)
 
 
