@@ -188,11 +188,16 @@ def verification_token(account_id: str, email: str, now: datetime) -> str:
     return signing.sign("verify", {"a": account_id, "e": email}, now + VERIFY_FOR)
 
 
-def verify_email(token: str, now: datetime) -> str:
+@dataclass(frozen=True)
+class Verified:
+    account_id: str
+    just_now: bool  # False: the link opened again, the address verified before
+
+
+def verify_email(token: str, now: datetime) -> Verified:
     """Verifies the address the token names (the account's or its pending new one).
 
     The first to verify an address owns it; the account's previous address is released.
-    Returns the account id.
     """
     invalid = "確認リンクが正しくないか、期限が切れています"
     payload = signing.unsign("verify", token, now)
@@ -203,7 +208,7 @@ def verify_email(token: str, now: datetime) -> str:
     if account is None or address not in (account.email, account.pending_email):
         raise InvalidInput(invalid)
     if account.email_verified and address == account.email:
-        return account.account_id  # the link opened twice
+        return Verified(account.account_id, just_now=False)  # the link opened twice
     previous = account.email if account.email_verified else None
     try:
         store.claim_address(account, address, previous)
@@ -211,7 +216,7 @@ def verify_email(token: str, now: datetime) -> str:
         if address_owner(address) not in (None, account.account_id):
             raise Conflict("このメールアドレスは、別のアカウントで確認済みです") from error
         raise Conflict("確認を保存できませんでした。もう一度お試しください") from error
-    return account.account_id
+    return Verified(account.account_id, just_now=True)
 
 
 def pending_verification(account_id: str, now: datetime) -> tuple[str, str] | None:

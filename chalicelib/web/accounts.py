@@ -37,8 +37,12 @@ def verify(ctx: Ctx) -> Response:
     token = (ctx.form if ctx.request.method == "POST" else ctx.request.query).get("token", "")
     if ctx.request.method == "GET":
         return ctx.page("verify.html", token=token)
-    account_id = accounts.verify_email(token, ctx.now)
-    return ctx.page("verified.html", verified_id=account_id)
+    verified = accounts.verify_email(token, ctx.now)
+    # The link proved the address, whose password was just set: the player is signed in
+    # (decision 81). Once only: a verification link opened again is no login link.
+    if verified.just_now and ctx.account_id != verified.account_id:
+        ctx.login_as(verified.account_id)
+    return ctx.page("verified.html", verified_id=verified.account_id)
 
 
 @page
