@@ -12,6 +12,9 @@ from itsdangerous.encoding import base64_decode, base64_encode
 
 from . import runtime
 
+# The longest token ``claimed`` reads: a mail link's is a few hundred characters.
+CLAIMED_LENGTH = 2000
+
 
 class MissingSecret(RuntimeError):
     pass
@@ -51,3 +54,13 @@ def unsign(purpose: str, token: str, now: datetime) -> Any | None:
     if not isinstance(data, dict) or now.timestamp() >= data.get("x", 0):
         return None
     return data.get("p")
+
+
+def claimed(purpose: str, token: str) -> Any | None:
+    """What a token says, whether or not its signature holds or it is still valid: only for
+    a refused link's hints that show nothing private (which village it was for), never for
+    what the link may do."""
+    if len(token) > CLAIMED_LENGTH:
+        return None  # unverified text is decompressed: never a long one
+    _, data = _serializer(purpose).loads_unsafe(token)
+    return data.get("p") if isinstance(data, dict) else None
