@@ -219,9 +219,16 @@ def verify_email(token: str, now: datetime) -> Verified:
     return Verified(account.account_id, just_now=True)
 
 
-def pending_verification(account_id: str, now: datetime) -> tuple[str, str] | None:
-    """The address still to verify and a fresh token for it, or None when nothing is."""
-    account = _existing(account_id)
+def pending_verification(
+    account_id: str, now: datetime, missing_ok: bool = False
+) -> tuple[str, str] | None:
+    """The address still to verify and a fresh token for it, or None when nothing is.
+    ``missing_ok``: None for an account gone meanwhile (an unverified one expires)."""
+    account = load_account(account_id)
+    if account is None:
+        if missing_ok:
+            return None
+        raise NotFound("アカウントが見つかりません")
     if account.pending_email:
         address = account.pending_email
     elif not account.email_verified:
@@ -273,16 +280,19 @@ def allow_mail_source(source: str, now: datetime) -> None:
         )
 
 
-def allow_login_link(account: AccountItem | None, source: str, now: datetime) -> bool:
-    """Counts a request for a login link: whether to mail one to ``account`` (if any).
+def allow_login_request(source: str, now: datetime) -> bool:
+    """Counts a request for a login link from ``source``: whether to owe one. Every request
+    counts, known account or not, so that its count tells nothing."""
+    return _count(_mail_source_key(source), now, MAIL_WINDOW) <= MAIL_PER_SOURCE
 
-    The source counts every request, known account or not, so that its count tells
-    nothing. The address and account count only login links, apart from other account
-    mail, so that a stranger cannot spend them by registering with someone's address;
-    what a stranger's requests do spend is mailed to the owner as working links.
+
+def allow_login_mail(account: AccountItem, now: datetime) -> bool:
+    """Counts a login link mailed to ``account`` (by the mail worker): whether to send it.
+
+    The address and account count only login links, apart from other account mail, so that
+    a stranger cannot spend them by registering with someone's address; what a stranger's
+    requests do spend is mailed to the owner as working links.
     """
-    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE or account is None:
-        return False
     limits = [
         (login_mail_limit_pk("address", account.email), MAIL_PER_ADDRESS),
         (login_mail_limit_pk("account", account.account_id), MAIL_PER_ACCOUNT),
