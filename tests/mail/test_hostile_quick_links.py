@@ -9,17 +9,23 @@ from tests.mail.helpers import Phone, alert
 from tests.mail.test_links import EXPIRED, client, member_links, running, seer  # noqa: F401
 
 
-def test_a_used_quick_link_cannot_undo_a_choice_set_back_by_hand(running, client, clock):  # noqa: F811
+def used_then_taken_back(running, client, clock):  # noqa: F811
+    """A seer taps the mail's prayer link, then takes the prayer back on the page; returns
+    (village, account, the link's path, the phone that tapped it)."""
     village, account, _ = seer(running)
     quick = member_links(running[2][account])[("pray", "seer_b")]
     phone = Phone(client)
     phone.get(quick)
     assert phone.post(quick).status_code == 303
     assert actions.own_choices(load_village(village), account) == {"pray": "seer_b"}
-    # The member thinks better of it and takes the prayer back on the page ...
     actions.save_actions(village, account, {}, clock())
     assert actions.own_choices(load_village(village), account) == {}
-    # ... then the old mail's link is tapped again: it must not set the prayer once more.
+    return village, account, quick, phone
+
+
+def test_a_used_quick_link_cannot_undo_a_choice_set_back_by_hand(running, client, clock):  # noqa: F811
+    village, account, quick, phone = used_then_taken_back(running, client, clock)
+    # The old mail's link is tapped again: it must not set the prayer once more.
     phone.get(quick)
     replayed = phone.post(quick)
     assert replayed.status_code == 409
@@ -38,12 +44,7 @@ def respelled(path: str) -> list[str]:
 
 
 def test_a_used_quick_link_spelled_otherwise_is_refused(running, client, clock):  # noqa: F811
-    village, account, _ = seer(running)
-    quick = member_links(running[2][account])[("pray", "seer_b")]
-    phone = Phone(client)
-    phone.get(quick)
-    assert phone.post(quick).status_code == 303
-    actions.save_actions(village, account, {}, clock())  # taken back by hand
+    village, account, quick, phone = used_then_taken_back(running, client, clock)
     for other in respelled(quick):
         assert Phone(client).get(other).status_code == 400
         page = phone.get(other)
@@ -57,12 +58,7 @@ def test_a_used_quick_link_spelled_otherwise_is_refused(running, client, clock):
 def test_a_fresh_spelling_of_a_used_quick_link_is_still_the_used_link(running, client, clock):  # noqa: F811
     """The used-mark is on the link as decoded: the same link signed again (another expiry,
     hence another text) is the link that was used."""
-    village, account, _ = seer(running)
-    quick = member_links(running[2][account])[("pray", "seer_b")]
-    phone = Phone(client)
-    phone.get(quick)
-    assert phone.post(quick).status_code == 303
-    actions.save_actions(village, account, {}, clock())
+    village, account, quick, phone = used_then_taken_back(running, client, clock)
     link = links.read_member_token(quick[len("/m/") :], clock())
     again = f"/m/{links.member_token(link, clock() + timedelta(minutes=20))}"
     assert again != quick
