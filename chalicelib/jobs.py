@@ -6,9 +6,8 @@ import os
 import random
 import secrets
 from collections.abc import Callable
-from functools import cache
 
-from . import fanout, gm, runtime
+from . import gm, queues, runtime
 from .notify import pacing, ses
 from .services import bounces, scheduler
 from .services.errors import ServiceError
@@ -25,25 +24,13 @@ SES_TOPIC_NAME = "mobius-ses-notifications"
 MAIL_WORKERS = 4
 
 
-@cache
-def _sqs(region: str | None, endpoint: str | None):
-    import boto3  # here, not at the top: most requests never need it (cold start)
-
-    return boto3.client("sqs", region_name=region, endpoint_url=endpoint)
-
-
-def _send_to(queue_url: str, bodies: list[str]) -> None:
-    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    fanout.send_all(_sqs(region, os.environ.get("SQS_ENDPOINT") or None), queue_url, bodies)
-
-
 def dispatch(village_ids: list[str]) -> None:
     """Fans the due villages out to the SQS workers; without a queue, processes them here."""
     queue_url = os.environ.get("MOBIUS_QUEUE_URL")
     if not queue_url:
         process(village_ids)
         return
-    _send_to(queue_url, village_ids)
+    queues.send_to(queue_url, village_ids)
 
 
 _sender: pacing.PacedSender | None = None  # one per container: its bucket outlives a call
@@ -68,12 +55,12 @@ def mail_sender() -> pacing.PacedSender | None:
 
 
 def tick() -> scheduler.TickReport:
-    mail_queue = os.environ.get("MOBIUS_MAIL_QUEUE_URL")
+    mail_queue = queues.mail_queue()
     report = scheduler.tick(
         runtime.now(),
         dispatch,
         random.Random(secrets.randbits(64)),
-        mail_later=(lambda ids: _send_to(mail_queue, ids)) if mail_queue else None,
+        mail_later=(lambda ids: queues.send_to(mail_queue, ids)) if mail_queue else None,
     )
     log.info(
         "tick: %d due, created %s, %d mails sent, %d villages' mail handed over",
@@ -91,7 +78,7 @@ def process(village_ids: list[str]) -> None:
 
     With a mail queue (deployed), the villages that owe mail go to the mail workers once all
     are processed: the updates do not wait for SES's rate (decision 57)."""
-    mail_queue = os.environ.get("MOBIUS_MAIL_QUEUE_URL")
+    mail_queue = queues.mail_queue()
     owing: list[str] = []
     failed = []
     for village_id in village_ids:
@@ -104,7 +91,7 @@ def process(village_ids: list[str]) -> None:
             failed.append(village_id)
     if mail_queue and owing:
         # Refused here, the mail stays owed in the outbox, where the tick finds it.
-        _send_to(mail_queue, owing)
+        queues.send_to(mail_queue, owing)
     if failed:
         raise RuntimeError(f"villages failed: {', '.join(failed)}")
 

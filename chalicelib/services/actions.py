@@ -76,13 +76,14 @@ def own_choices(record: VillageRecord, account_id: str) -> dict[str, str]:
 # ----- one-tap choices from mail -----
 
 
-def quick_link_used(token: str) -> bool:
-    """Whether this one-tap link has already set its choice (which was changed since)."""
-    return accounts_store.link_used(token)
+def quick_link_used(link: str) -> bool:
+    """Whether this one-tap link (``links.used_key``) has already set its choice (which was
+    changed since)."""
+    return accounts_store.link_used(link)
 
 
-def mark_quick_link_used(token: str, until: datetime) -> None:
-    accounts_store.mark_link_used(token, until)
+def mark_quick_link_used(link: str, until: datetime) -> None:
+    accounts_store.mark_link_used(link, until)
 
 
 # ----- the prologue (classic: start votes and kicks) -----

@@ -336,13 +336,14 @@ def vacate_slot(
     release_hold: bool,
     lock: Lock | None,
     open_seats: int | None,
-    clear_choices_of_day: int | None,
     post: SystemPost,
     idle: bool = False,
     game: Any = None,
 ) -> None:
     """A departure: the slot vacant, the presence ``left`` (never rejoin), the hold released,
-    the lock set, the day's choices of the slot undecided, and a post saying so.
+    the lock set, the day's choices of the slot undecided, and a post saying so. Nothing of
+    the leaver stays on the seat for whoever takes it next: its will, its choices and when
+    they were saved go (decision 78).
 
     ``idle``: an auto-departure, called off (``Refused``) by any access since the read: a
     visit moved ``last_access``, a post moved ``last_post_at``, a save moved the day's
@@ -363,6 +364,7 @@ def vacate_slot(
         MemberItem.account_id.remove(),
         MemberItem.speech_ban_until.remove(),
         MemberItem.public_ban_until.remove(),
+        MemberItem.will.remove(),
     ]
     if opening:
         member_actions.append(MemberItem.persona.remove())
@@ -389,12 +391,14 @@ def vacate_slot(
             )
             if account_actions:
                 t.update(account, actions=account_actions)
-            day = record.open_days.get(clear_choices_of_day) if clear_choices_of_day else None
+            day = record.open_days.get(record.day)  # a vacant slot's choices are undecided
             if day is not None:
+                # Still open (an update that sealed it since is retried after, not recreated).
+                open_day = DayItem.sealed == False  # noqa: E712 (a DynamoDB condition)
                 t.update(
                     day,
-                    actions=[DayItem.choices[slot].remove()],
-                    condition=DayItem.saves == day.saves if idle else None,
+                    actions=[DayItem.choices[slot].remove(), DayItem.saved_at[slot].remove()],
+                    condition=open_day & (DayItem.saves == day.saves) if idle else open_day,
                 )
             t.save(_system(record.village_id, post))
     except TransactWriteError as error:

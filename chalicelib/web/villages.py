@@ -213,9 +213,13 @@ def village_join(ctx: Ctx, village_id: str) -> Response:
 def village_leave(ctx: Ctx, village_id: str) -> Response:
     account_id = require_login(ctx)
     record = _record(ctx, village_id)
-    if record.slot_of(account_id) is None:
+    slot = record.slot_of(account_id)
+    if slot is None:
         raise BadRequest("この村に参加していません", 403)
     if ctx.request.method == "GET":
+        refusal = villages.leave_refusal(record, slot)
+        if refusal is not None:
+            raise BadRequest(refusal, 403)
         locks = record.meta.state != "opening"
         return ctx.page("leave.html", village=record.meta, locks=locks)
     lock_until = villages.leave(village_id, account_id, ctx.now, ctx.unit)

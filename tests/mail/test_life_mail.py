@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from chalicelib.clock import jst
 from chalicelib.links import read_member_token
-from chalicelib.rules import JOBS, PARTNERS, SLOTS, Job
+from chalicelib.rules import JOBS, PARTNERS, SLOTS, Job, is_oni_side
 from chalicelib.rulesets.base import Viewer
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS
 from chalicelib.rulesets.mobius.ruleset import ABILITY
@@ -141,9 +141,14 @@ def check_batch(mails, village_id, seated, kind: str, day: int, clock) -> dict[s
                 prayers = {q.target for q in signed_quick if q.key == "pray"}
                 assert prayers == set(game.alive) - {slot}
                 abilities = {q.key for q in signed_quick} - {"pray"}
-                assert abilities <= {ABILITY.get(JOBS[slot])}
+                attack = {"attack"} if is_oni_side(game.sides[slot]) else set()
+                assert abilities <= {ABILITY.get(JOBS[slot]), *attack}
+            elif is_oni_side(game.sides[slot]):
+                # The dead oni side still votes the attack (RULES §3), and nothing else.
+                signed_quick = [read_member_token(path_of(u)[3:], clock()) for u in quick]
+                assert {q.key for q in signed_quick} == {"attack"}
             else:
-                assert quick == []  # the dead choose nothing
+                assert quick == []  # the dead human side chooses nothing
         assert mail.html.count("<a href=") >= 2  # the village link and the unsubscribe link
     return by_slot
 

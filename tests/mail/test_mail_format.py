@@ -18,7 +18,7 @@ import pytest
 
 from chalicelib.rulesets.mobius import ruleset as notices
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
-from chalicelib.services import account_mail, actions, update, villages
+from chalicelib.services import account_mail, account_notices, actions, update, villages
 from chalicelib.storage.repository import load_village
 from tests.integration.conftest import make_account
 from tests.mail.helpers import MailBox, seat, tick, touch_all
@@ -100,7 +100,7 @@ def _send_every_kind(clock, rng) -> dict[str, list[bytes]]:
 
 
 NOTICE_KINDS = tuple(notices.SUBJECTS)
-ACCOUNT_KINDS = tuple(account_mail.SUBJECTS)
+ACCOUNT_KINDS = tuple(account_notices.SUBJECTS)
 KINDS = NOTICE_KINDS + ACCOUNT_KINDS
 
 
@@ -150,7 +150,7 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
                 assert len(line) <= 78, (kind, line)
         subject = str(make_header(decode_header(email.message_from_bytes(raw)["Subject"])))
         if kind in ACCOUNT_KINDS:
-            assert subject == account_mail.SUBJECTS[kind]
+            assert subject == account_notices.SUBJECTS[kind]
             assert message["List-Unsubscribe"] is None
         else:
             day = re.search(r"(\d+)日目", subject)

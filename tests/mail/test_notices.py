@@ -107,7 +107,7 @@ def test_the_registration_sends_a_verification_mail(client, clock):
     assert "hanako さん" in verify.text
     # The link verifies only on the button's POST.
     token = link.split("token=")[1]
-    assert accounts.verify_email(token, clock()) == "hanako"
+    assert accounts.verify_email(token, clock()).account_id == "hanako"
 
 
 # ----- reminders -----

@@ -11,7 +11,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...rules import CHOICE_KEYS, JOBS, SLOTS, Choices, EndedBy, Job, Morning, Village, Winner
+from ...rules import (
+    CHOICE_KEYS,
+    JOBS,
+    SLOTS,
+    Choices,
+    EndedBy,
+    Job,
+    Morning,
+    Village,
+    Winner,
+    is_oni_side,
+)
 from ..base import (
     Bans,
     NewGame,
@@ -415,10 +426,16 @@ class Mobius:
         return shown
 
     def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]:
+        """The prayer and the job's ability of the living; the attack of the oni side, alive
+        or dead (RULES §3: the dead oni side still votes it; decision 83)."""
         game = _game(village)
-        if village.state is not State.RUNNING or slot in game.deaths:
+        if village.state is not State.RUNNING:
             return []
-        keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
+        keys = []
+        if slot not in game.deaths:
+            keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
+        if is_oni_side(game.sides[slot]):
+            keys.append("attack")
         saved = village.saved(game.day).get(slot, {})
         quick = []
         for key in keys:
