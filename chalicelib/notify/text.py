@@ -1,8 +1,8 @@
 """The text part as a mail reader keeps it: lines of at most 78 octets (RFC 5322 §2.1.1).
 
 Japanese has no spaces to break at, and one character is three octets in UTF-8, so a long
-line is cut between phrases (BudouX, Google's phrase segmenter: 「メールアドレスを」 stays
-whole) and, inside an overlong phrase, between characters. A URL is never cut: it stands
+line is cut after each sentence (「。」) first, then between phrases (BudouX, Google's phrase
+segmenter: 「メールアドレスを」 stays whole) and, inside an overlong phrase, between characters. A URL is never cut: it stands
 alone on its line, however long (998 octets at most, which our links are far below).
 """
 
@@ -12,6 +12,7 @@ from functools import cache
 LIMIT = 78  # octets a line, not counting CRLF
 URL = re.compile(r"https?://\S+")
 INDENT = re.compile(r"[ \u3000]*")
+SENTENCE_END = re.compile(r"(?<=[。！？])(?![」』）)])")  # not before a closing bracket
 
 
 @cache
@@ -48,6 +49,14 @@ def _wrap_line(line: str, limit: int) -> list[str]:
 
 
 def _fill(words: str, indent: str, limit: int) -> list[str]:
+    """Each sentence from a line of its own, its phrases packed greedily."""
+    lines: list[str] = []
+    for sentence in SENTENCE_END.split(words):
+        lines.extend(_pack(sentence, indent, limit))
+    return lines
+
+
+def _pack(words: str, indent: str, limit: int) -> list[str]:
     """Phrases packed greedily into lines, each line starting with ``indent``."""
     words = words.strip()
     if not words:

@@ -25,6 +25,15 @@ def test_a_long_japanese_line_is_cut_between_phrases_within_78_octets():
     assert any("アカウント" in part for part in lines)
 
 
+def test_a_long_line_is_cut_after_each_sentence_first():
+    line = "あなたは亡くなりました。実行犯として自分自身を襲撃しました。「そうです。」と。"
+    assert wrap(line).split("\n") == [
+        "あなたは亡くなりました。",
+        "実行犯として自分自身を襲撃しました。",
+        "「そうです。」と。",
+    ]
+
+
 def test_a_long_url_stands_alone_on_its_line_and_is_not_cut():
     assert wrap(f"村を開く: {URL} （ログイン不要）") == f"村を開く:\n{URL}\n（ログイン不要）"
 
