@@ -2,8 +2,9 @@
 
 Japanese has no spaces to break at, and one character is three octets in UTF-8, so a long
 line is cut after each sentence (「。」) first, then between phrases (BudouX, Google's phrase
-segmenter: 「メールアドレスを」 stays whole) and, inside an overlong phrase, between characters. A URL is never cut: it stands
-alone on its line, however long (998 octets at most, which our links are far below).
+segmenter: 「メールアドレスを」 stays whole) and, inside an overlong phrase, between
+characters. A URL is never cut: it stands alone on its line, however long (998 octets at
+most, which our links are far below).
 """
 
 import re
