@@ -92,8 +92,9 @@ def pytest_collection_modifyitems(config, items):
         # One xdist worker runs every browser test (`--dist loadgroup`): one Chromium at a
         # time on a two-core machine, and the module-scoped servers are not shared across workers.
         item.add_marker(pytest.mark.xdist_group("browser"))
-        for reason in _reasons(item)[:1]:
-            item.add_marker(pytest.mark.skip(reason=reason))
+        reasons = _reasons(item)
+        if reasons:
+            item.add_marker(pytest.mark.skip(reason=reasons[0]))
 
 
 def pytest_terminal_summary(terminalreporter):
