@@ -14,7 +14,7 @@ from .pages import Ctx, page, require_login
 @page
 def register(ctx: Ctx) -> Response:
     if ctx.request.method == "GET":
-        return ctx.page("register.html", values={})
+        return ctx.page("register.html", public=True, values={})
     form = ctx.form
     try:
         registration = account_mail.sign_up(
@@ -51,7 +51,7 @@ def verify(ctx: Ctx) -> Response:
 @page
 def login(ctx: Ctx) -> Response:
     if ctx.request.method == "GET":
-        return ctx.page("login.html", next=_safe_next(ctx.request.query.get("next")))
+        return ctx.page("login.html", public=True, next=_safe_next(ctx.request.query.get("next")))
     form = ctx.form
     target = _safe_next(form.get("next"))
     try:

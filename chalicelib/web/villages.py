@@ -41,7 +41,11 @@ def lounge(ctx: Ctx) -> Response:
             s: villages.lounge(s, limit=10, free_only=s == "opening") for s in LOUNGE_STATES
         }
     return ctx.page(
-        "lounge.html", sections=sections, single=bool(state), rules_label=rulesets.labels()
+        "lounge.html",
+        public=True,
+        sections=sections,
+        single=bool(state),
+        rules_label=rulesets.labels(),
     )
 
 
@@ -116,7 +120,9 @@ def _village_page(
         first=(_int(query.get("from"), "ページ") or 1) if query.get("cursor") else 1,
         speaker=query.get("who") or None,
     )
-    return ctx.page(record.rules.page_template, status, message=message, **context, **extra)
+    # A visitor's view shows what everyone may see (the rule set's visibility decides).
+    public = ctx.request.method == "GET"
+    return ctx.page(record.rules.page_template, status, public, message=message, **context, **extra)
 
 
 @page
