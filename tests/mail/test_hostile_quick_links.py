@@ -14,7 +14,7 @@ def test_a_used_quick_link_cannot_undo_a_choice_set_back_by_hand(running, client
     assert phone.post(quick).status_code == 303
     assert actions.own_choices(load_village(village), account) == {"pray": "seer_b"}
     # The member thinks better of it and takes the prayer back on the page ...
-    actions.save_actions(village, account, {}, clock())
+    actions.save_actions(village, account, {"pray": None}, clock())
     assert actions.own_choices(load_village(village), account) == {}
     # ... then the old mail's link is tapped again: it must not set the prayer once more.
     phone.get(quick)
