@@ -19,6 +19,7 @@ from .pages import Ctx, page, require_login
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
 NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: isdigit() also takes "²", which int() refuses
+SHOWN = "shown_"  # the action form's field of what the page showed of a choice
 MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stops at 4,300 digits)
 
 
@@ -158,9 +159,15 @@ def village_actions(ctx: Ctx, village_id: str) -> Response:
     _check_village_id(village_id)
     account_id = _require_member(ctx, village_id)
     labels = _record(ctx, village_id).rules.choice_labels
-    choices = {key: (ctx.form.get(key) or None) for key in labels if key in ctx.form}
+    form = ctx.form
+    choices = {key: (form.get(key) or None) for key in labels if key in form}
+    # What the page showed of each choice (its hidden ``shown_<key>``): a stale page changes
+    # only what the player changed on it.
+    shown = {key: (form.get(SHOWN + key) or None) for key in labels if SHOWN + key in form}
     try:
-        command = actions.save_actions(village_id, account_id, choices, ctx.now, ctx.unit)
+        command = actions.save_actions(
+            village_id, account_id, choices, ctx.now, ctx.unit, shown=shown
+        )
     except ServiceError as error:
         ctx.unit.reload(village_id)
         return _village_page(ctx, village_id, error.status, str(error))

@@ -484,6 +484,7 @@ def test_s9_access_after_the_idle_check_calls_the_auto_departure_off(clock, vill
     for account in seated.values():
         villages.touch(village, account, clock())
     clock.now = day_start + timedelta(minutes=61)
+    update.advance(village, clock())  # the update due at 60 min: saves go to day 2
     record = load_village(village)
     slot = villages.idle_members(record, clock())[0]
     account = load_account(seated[slot])

@@ -18,7 +18,7 @@ def used_then_taken_back(running, client, clock):  # noqa: F811
     phone.get(quick)
     assert phone.post(quick).status_code == 303
     assert actions.own_choices(load_village(village), account) == {"pray": "seer_b"}
-    actions.save_actions(village, account, {}, clock())
+    actions.save_actions(village, account, {"pray": None}, clock())
     assert actions.own_choices(load_village(village), account) == {}
     return village, account, quick, phone
 

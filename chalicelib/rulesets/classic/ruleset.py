@@ -39,6 +39,7 @@ from .timeline import Event
 
 CHOICE_LABELS = {"vote": "処刑投票", "attack": "襲撃", "divine": "占い", "guard": "護衛"}
 NIGHT_KEYS = ("attack", "divine", "guard")
+VOTE_CLOSED = "この投票は締め切られました"
 PUBLIC = Board.PUBLIC.value
 SUBJECTS = {
     "start": "ゲームが始まりました",
@@ -434,17 +435,36 @@ class Classic:
     # ----- choices -----
 
     def check_choices(
-        self, village: VillageView, slot: str, data: Mapping[str, str | None], now: datetime
+        self,
+        village: VillageView,
+        slot: str,
+        data: Mapping[str, str | None],
+        now: datetime,
+        checked: VillageView | None = None,
     ) -> dict[str, str]:
         """A vote and tonight's choices, merged into what the member saved today (a key left
-        out keeps its value; an empty night choice is unset; a short village's vote is final)."""
+        out keeps its value; an empty night choice is unset; a short village's vote is final).
+        A vote counts in the round it was checked against (``checked``: a save whose write
+        met a change) and a night choice until the night's close, even before the tick."""
         game = _game(village)
         engine = game.village
+        if "vote" in data and checked is not None:
+            before = _game(checked).village
+            if (
+                before is not None
+                and before.voting
+                and (engine is None or vote_key(before) != vote_key(engine))
+            ):
+                raise NotNow(VOTE_CLOSED)
         if village.state is not State.RUNNING or engine is None or engine.ending is not None:
             raise NotNow("いまは投票も行動もできません")
         actor = seats.character(game, slot)
         if actor is None or actor in engine.deaths:
             raise NotNow("死んだ人は投票も行動もできません")
+        if engine.phase is Phase.NIGHT and any(k in NIGHT_KEYS for k in data):
+            close = timeline.next_event(game, village.created_at)
+            if close is not None and now >= close.at:
+                raise NotNow("今夜の行動は締め切られました")
         key = vote_key(engine)
         current = village.saved(engine.day).get(slot, {})
         out = {k: v for k, v in current.items() if k in (*NIGHT_KEYS, key, seats.ATTACK_AT)}
@@ -488,7 +508,7 @@ class Classic:
             raise NotNow("いまは投票の時間ではありません")
         due = timeline.next_event(game, game.started_at or now)
         if due is not None and now >= due.at:
-            raise NotNow("この投票は締め切られました")
+            raise NotNow(VOTE_CLOSED)
         if value is None:
             if previous is not None and not engine.options.votes_changeable:
                 raise RuleError("この村では一度投じた票は取り消せません")

@@ -376,12 +376,26 @@ class Mobius:
     # ----- choices -----
 
     def check_choices(
-        self, village: VillageView, slot: str, data: Mapping[str, str | None], now: datetime
+        self,
+        village: VillageView,
+        slot: str,
+        data: Mapping[str, str | None],
+        now: datetime,
+        checked: VillageView | None = None,
     ) -> dict[str, str]:
+        """The choices given merged into the member's saved ones (a key left out keeps its
+        value, None makes it undecided) and checked all together, until the update (RULES
+        §2.3): a save after the update's time is refused even before the tick runs it. A
+        save that met a change is checked again as any other (``checked`` is not needed: the
+        one change that matters, a new day, is the platform's to refuse)."""
         if village.state is not State.RUNNING:
             raise NotNow("いまは行動を決められません")
-        choices = Choices.from_dict(data)
-        _game(village).validate(slot, choices)
+        if village.next_update is not None and now >= village.next_update:
+            raise NotNow("この日の行動は締め切られました。更新をお待ちください")
+        game = _game(village)
+        merged = {**village.saved(game.day).get(slot, {}), **data}
+        choices = Choices.from_dict({k: v for k, v in merged.items() if v is not None})
+        game.validate(slot, choices)
         return choices.to_dict()
 
     def after_save(
