@@ -407,6 +407,14 @@ def test_s3_the_attack_saved_most_recently_counts_whoever_voted_last(clock, rng)
     record = load_village(vid)
     page = record.rules.page(record, viewer, clock(), record.day)
     assert page["wolves"]["counts"]["target"] == record.seats()[first_prey].name
+    # The same from the page's form, which sends the attack as it showed it (decision 72): a
+    # save that names the attack makes it the latest, changed on the page or not.
+    clock.now += MIN
+    shown = {"attack": second_prey}
+    actions.save_actions(vid, account_of(vid, latest), shown, clock(), shown=shown)
+    record = load_village(vid)
+    page = record.rules.page(record, viewer, clock(), record.day)
+    assert page["wolves"]["counts"]["target"] == record.seats()[second_prey].name
 
 
 def wolf_seats(vid):
