@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The npm test tools (package.json: axe-core), installed as locked; never a browser.
+NODE_STAMP := node_modules/.package-lock.json
 
 .PHONY: run test bench package lint format clean
 
@@ -13,14 +15,20 @@ $(STAMP): requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $(STAMP)
 
+# Without npm the browser tests that need axe-core are skipped, and say so loudly.
+$(NODE_STAMP): package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error; \
+	else echo "!! npm not found: the mail accessibility (axe) tests will be skipped"; fi
+
 run: $(STAMP)
 	$(PY) -m devserver
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
@@ -34,7 +42,7 @@ format: $(STAMP)
 	$(PY) -m ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis
 
 package: $(STAMP)
 	$(PY) -m infra.build --stage $(or $(STAGE),dev) --front $(or $(FRONT),http)

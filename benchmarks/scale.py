@@ -30,7 +30,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.ses.models import ses_backends
 from moto.sqs.models import Queue
 
-from chalicelib import jobs, runtime
+from chalicelib import jobs, queues, runtime
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules import SLOTS
 from chalicelib.services import actions, scheduler, villages
@@ -58,7 +58,7 @@ WORKER_CEILING = 10.0
 def counting_sqs() -> Iterator[Counter]:
     """Counts the SQS calls made through the jobs' client inside the block."""
     calls: Counter = Counter()
-    client = jobs._sqs(REGION, None)
+    client = queues._sqs(REGION, None)
 
     def count(event_name: str, **_: object) -> None:
         calls[event_name.rsplit(".", 1)[-1]] += 1
@@ -208,7 +208,7 @@ def _figures() -> dict[str, float]:
             clock[0],
             dispatch,
             random.Random(1),
-            mail_later=lambda ids: jobs._send_to(mail_queue, ids),
+            mail_later=lambda ids: queues.send_to(mail_queue, ids),
         )
         tick_seconds = time.perf_counter() - started
     assert report.due == VILLAGES, report.due

@@ -8,9 +8,8 @@ import random
 import secrets
 from collections.abc import Callable
 from datetime import datetime
-from functools import cache
 
-from . import fanout, gm, runtime
+from . import gm, queues, runtime
 from .notify import pacing, ses
 from .services import bounces, matches, scheduler
 from .services.errors import ServiceError
@@ -27,18 +26,6 @@ SES_TOPIC_NAME = "mobius-ses-notifications"
 MAIL_WORKERS = 4
 
 
-@cache
-def _sqs(region: str | None, endpoint: str | None):
-    import boto3  # here, not at the top: most requests never need it (cold start)
-
-    return boto3.client("sqs", region_name=region, endpoint_url=endpoint)
-
-
-def _send_to(queue_url: str, bodies: list[str]) -> None:
-    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    fanout.send_all(_sqs(region, os.environ.get("SQS_ENDPOINT") or None), queue_url, bodies)
-
-
 # A message on the advance queue that is not a village id: a game to look at when its side to
 # move would lose on time, "M:<match id>:<move count>" (decision 49).
 WATCH_PREFIX = "M:"
@@ -53,12 +40,7 @@ def watch_clock(match_id: str, moves: int, flag_at: datetime) -> None:
     if not queue_url:
         return
     wait = math.ceil((flag_at - runtime.now()).total_seconds()) + 1
-    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    _sqs(region, os.environ.get("SQS_ENDPOINT") or None).send_message(
-        QueueUrl=queue_url,
-        MessageBody=f"{WATCH_PREFIX}{match_id}:{moves}",
-        DelaySeconds=min(MAX_DELAY, max(0, wait)),
-    )
+    queues.send_later(queue_url, f"{WATCH_PREFIX}{match_id}:{moves}", min(MAX_DELAY, max(0, wait)))
 
 
 def dispatch(village_ids: list[str]) -> None:
@@ -67,7 +49,7 @@ def dispatch(village_ids: list[str]) -> None:
     if not queue_url:
         process(village_ids)
         return
-    _send_to(queue_url, village_ids)
+    queues.send_to(queue_url, village_ids)
 
 
 _sender: pacing.PacedSender | None = None  # one per container: its bucket outlives a call
@@ -92,12 +74,12 @@ def mail_sender() -> pacing.PacedSender | None:
 
 
 def tick() -> scheduler.TickReport:
-    mail_queue = os.environ.get("MOBIUS_MAIL_QUEUE_URL")
+    mail_queue = queues.mail_queue()
     report = scheduler.tick(
         runtime.now(),
         dispatch,
         random.Random(secrets.randbits(64)),
-        mail_later=(lambda ids: _send_to(mail_queue, ids)) if mail_queue else None,
+        mail_later=(lambda ids: queues.send_to(mail_queue, ids)) if mail_queue else None,
     )
     log.info(
         "tick: %d due, created %s, %d mails sent, %d villages' mail handed over",
@@ -115,7 +97,7 @@ def process(village_ids: list[str]) -> None:
 
     With a mail queue (deployed), the villages that owe mail go to the mail workers once all
     are processed: the updates do not wait for SES's rate (decision 57)."""
-    mail_queue = os.environ.get("MOBIUS_MAIL_QUEUE_URL")
+    mail_queue = queues.mail_queue()
     owing: list[str] = []
     failed = []
     for village_id in village_ids:
@@ -132,7 +114,7 @@ def process(village_ids: list[str]) -> None:
             failed.append(village_id)
     if mail_queue and owing:
         # Refused here, the mail stays owed in the outbox, where the tick finds it.
-        _send_to(mail_queue, owing)
+        queues.send_to(mail_queue, owing)
     if failed:
         raise RuntimeError(f"villages failed: {', '.join(failed)}")
 

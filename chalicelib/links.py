@@ -9,12 +9,15 @@ it back by hand; the mail's time keeps a later mail's same choice a link of its 
 GET on a link only shows a confirmation page; the POST there acts.
 """
 
-from dataclasses import dataclass
+import json
+import re
+from dataclasses import astuple, dataclass
 from datetime import datetime, timedelta
 
 from . import runtime, signing
 
 UNSUBSCRIBE_FOR = timedelta(days=365)
+VILLAGE_ID = re.compile(r"[0-9]{1,12}")
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,21 @@ def read_member_token(token: str, now: datetime) -> MemberLink | None:
         )
     except KeyError:
         return None
+
+
+def claimed_village(token: str) -> str | None:
+    """The village a member link names, even expired or tampered with: a refused link's
+    page offers that village (its public page is everyone's), nothing more."""
+    payload = signing.claimed("member", token)
+    village = payload.get("v") if isinstance(payload, dict) else None
+    return village if isinstance(village, str) and VILLAGE_ID.fullmatch(village) else None
+
+
+def used_key(link: MemberLink) -> str:
+    """What a quick link's used-mark is keyed on: the link as its token decodes (account,
+    village, day, choice, what it was, when the mail was made), never the token's text, which
+    base64 lets be spelled several ways (decision 80)."""
+    return json.dumps(astuple(link), ensure_ascii=False)
 
 
 def unsubscribe_url(account_id: str, now: datetime) -> str:

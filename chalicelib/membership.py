@@ -103,6 +103,21 @@ def join_refusal(
     return None
 
 
+def leave_refusal(state: State, dead: bool, leaving_in_game: bool) -> str | None:
+    """Why a member may not leave now (RULES §9, RULES-CLASSIC §8), or None. ``dead``: the
+    member's character is dead; ``leaving_in_game``: whether the rule set lets members leave
+    a running game (classic: never). Leaving makes no sense once the game is over (the hold
+    was released, the log is everyone's) nor for the dead (their hold was released at death;
+    a seat of the dead is never taken over): decision 79."""
+    if state not in (State.OPENING, State.RUNNING):
+        return "ゲームが終わった村からは離脱できません"
+    if state is State.RUNNING and not leaving_in_game:
+        return "ゲームが始まった後は村を出られません"
+    if state is State.RUNNING and dead:
+        return "亡くなったキャラクターは離脱できません"
+    return None
+
+
 def persona_refusal(
     state: State, seats: Mapping[str, Seat], slot: str, persona: str, known: bool
 ) -> Refusal | None:

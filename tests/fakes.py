@@ -39,3 +39,18 @@ def ses_error(code: str, message: str) -> ClientError:
 
 
 THROTTLED = ses_error("Throttling", "Maximum sending rate exceeded.")
+
+
+def between_read_and_write(monkeypatch, meanwhile) -> None:
+    """The next save of choices runs ``meanwhile`` after its read and its check, just before
+    its write: a concurrent request interleaved at the worst moment, without threads."""
+    from chalicelib.storage import villages as store
+
+    real = store.save_choices
+
+    def save_choices(*args, **kwargs):
+        monkeypatch.setattr(store, "save_choices", real)
+        meanwhile()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "save_choices", save_choices)

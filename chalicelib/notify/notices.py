@@ -88,6 +88,7 @@ def compose(
     context = {
         **said.context,
         "kind": kind,
+        "subject": said.subject,  # the HTML part's heading
         "village": meta,
         "day": day,
         "next_update": record.next_update,

@@ -15,6 +15,7 @@ from functools import cache
 
 from .. import runtime
 from ..labels import SITE_NAME
+from .text import wrap
 
 log = logging.getLogger("mobius.ses")
 
@@ -81,7 +82,8 @@ def max_send_rate(clock: Callable[[], float] = time.monotonic) -> float:
 def compose(
     to: str, subject: str, text: str, html: str, headers: dict[str, str] | None = None
 ) -> bytes:
-    """A multipart/alternative message in UTF-8 with an encoded Japanese subject."""
+    """A multipart/alternative message in UTF-8 with an encoded Japanese subject; the text
+    part's lines cut to 78 octets."""
     # A short boundary keeps the Content-Type line within 78 characters (Python's default
     # is 31 characters); "=_" never occurs in base64 parts.
     message = MIMEMultipart("alternative", boundary=f"=_{secrets.token_hex(12)}")
@@ -94,8 +96,12 @@ def compose(
     message["Auto-Submitted"] = "auto-generated"
     for name, value in (headers or {}).items():
         message[name] = value
-    message.attach(MIMEText(text, "plain", "utf-8"))
-    message.attach(MIMEText(html, "html", "utf-8"))
+    for body, subtype in ((wrap(text), "plain"), (html, "html")):
+        part = MIMEText(body, subtype, "utf-8")
+        # MIMEText heads every part with its own MIME-Version; RFC 2045 wants it once, on
+        # the message: strict parsers and spam filters count the extra ones as defects.
+        del part["MIME-Version"]
+        message.attach(part)
     return message.as_bytes(policy=WIRE)
 
 

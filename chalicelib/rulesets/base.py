@@ -238,7 +238,12 @@ class RuleSet(Protocol):
 
     # ----- choices -----
     def check_choices(
-        self, village: VillageView, slot: str, data: Mapping[str, str | None], now: datetime
+        self,
+        village: VillageView,
+        slot: str,
+        data: Mapping[str, str | None],
+        now: datetime,
+        checked: VillageView | None = None,
     ) -> dict[str, str]: ...
     def after_save(
         self, village: VillageView, saved: Mapping[str, Mapping[str, str]], now: datetime

@@ -188,11 +188,16 @@ def verification_token(account_id: str, email: str, now: datetime) -> str:
     return signing.sign("verify", {"a": account_id, "e": email}, now + VERIFY_FOR)
 
 
-def verify_email(token: str, now: datetime) -> str:
+@dataclass(frozen=True)
+class Verified:
+    account_id: str
+    just_now: bool  # False: the link opened again, the address verified before
+
+
+def verify_email(token: str, now: datetime) -> Verified:
     """Verifies the address the token names (the account's or its pending new one).
 
     The first to verify an address owns it; the account's previous address is released.
-    Returns the account id.
     """
     invalid = "確認リンクが正しくないか、期限が切れています"
     payload = signing.unsign("verify", token, now)
@@ -203,7 +208,7 @@ def verify_email(token: str, now: datetime) -> str:
     if account is None or address not in (account.email, account.pending_email):
         raise InvalidInput(invalid)
     if account.email_verified and address == account.email:
-        return account.account_id  # the link opened twice
+        return Verified(account.account_id, just_now=False)  # the link opened twice
     previous = account.email if account.email_verified else None
     try:
         store.claim_address(account, address, previous)
@@ -211,12 +216,19 @@ def verify_email(token: str, now: datetime) -> str:
         if address_owner(address) not in (None, account.account_id):
             raise Conflict("このメールアドレスは、別のアカウントで確認済みです") from error
         raise Conflict("確認を保存できませんでした。もう一度お試しください") from error
-    return account.account_id
+    return Verified(account.account_id, just_now=True)
 
 
-def pending_verification(account_id: str, now: datetime) -> tuple[str, str] | None:
-    """The address still to verify and a fresh token for it, or None when nothing is."""
-    account = _existing(account_id)
+def pending_verification(
+    account_id: str, now: datetime, missing_ok: bool = False
+) -> tuple[str, str] | None:
+    """The address still to verify and a fresh token for it, or None when nothing is.
+    ``missing_ok``: None for an account gone meanwhile (an unverified one expires)."""
+    account = load_account(account_id)
+    if account is None:
+        if missing_ok:
+            return None
+        raise NotFound("アカウントが見つかりません")
     if account.pending_email:
         address = account.pending_email
     elif not account.email_verified:
@@ -268,16 +280,19 @@ def allow_mail_source(source: str, now: datetime) -> None:
         )
 
 
-def allow_login_link(account: AccountItem | None, source: str, now: datetime) -> bool:
-    """Counts a request for a login link: whether to mail one to ``account`` (if any).
+def allow_login_request(source: str, now: datetime) -> bool:
+    """Counts a request for a login link from ``source``: whether to owe one. Every request
+    counts, known account or not, so that its count tells nothing."""
+    return _count(_mail_source_key(source), now, MAIL_WINDOW) <= MAIL_PER_SOURCE
 
-    The source counts every request, known account or not, so that its count tells
-    nothing. The address and account count only login links, apart from other account
-    mail, so that a stranger cannot spend them by registering with someone's address;
-    what a stranger's requests do spend is mailed to the owner as working links.
+
+def allow_login_mail(account: AccountItem, now: datetime) -> bool:
+    """Counts a login link mailed to ``account`` (by the mail worker): whether to send it.
+
+    The address and account count only login links, apart from other account mail, so that
+    a stranger cannot spend them by registering with someone's address; what a stranger's
+    requests do spend is mailed to the owner as working links.
     """
-    if _count(_mail_source_key(source), now, MAIL_WINDOW) > MAIL_PER_SOURCE or account is None:
-        return False
     limits = [
         (login_mail_limit_pk("address", account.email), MAIL_PER_ADDRESS),
         (login_mail_limit_pk("account", account.account_id), MAIL_PER_ACCOUNT),

@@ -13,6 +13,13 @@ from .errors import Conflict, Forbidden, InvalidInput
 from .unit import Unit
 from .update import commit
 
+SAVE_ATTEMPTS = 3  # a write that met a change since its read is checked again, twice
+DAY_CHANGED = "日付が変わりました。ページを読み込み直してください"
+CHANGED_SINCE = (
+    "{choice}は、このページを開いたあとで変更されています。"
+    "ページを読み込み直して、いまの内容を確かめてから決め直してください"
+)
+
 
 def save_actions(
     village_id: str,
@@ -20,30 +27,53 @@ def save_actions(
     data: Mapping[str, str | None],
     now: datetime,
     unit: Unit | None = None,
+    shown: Mapping[str, str | None] | None = None,
 ) -> Any:
-    """Validates and saves all of a member's choices at once: all or nothing.
+    """Validates and saves a member's choices at once: all or nothing.
+
+    ``shown``: what the page the save was made on showed of each choice (None: undecided).
+    A choice left as shown keeps its current value, so a stale page changes only what the
+    player changed on it; a choice the player changed that has changed since the page was
+    shown is refused with the reason (never a silent revert). Without ``shown`` (a mail link,
+    a direct caller) a save compares with what it read. Storage writes only the choices that
+    change, each conditioned on its value as read, and the day on the version read: a write
+    that meets a change since (another save of the member, a round closed) is checked again
+    against the village as it is now, with the village it was first checked against (a vote
+    of a round closed since is refused), and written or refused with the reason.
 
     Returns what the save set off at once (Mobius: the oni side's command that started
     the ending during the day), else None.
     """
     unit = unit or Unit()
-    record = unit.require(village_id)
-    slot = record.slot_of(account_id)
-    if slot is None:
-        raise Forbidden("この村の村民ではありません")
+    first: VillageRecord | None = None
+    baseline: dict[str, str | None] = {}
+    for _ in range(SAVE_ATTEMPTS):
+        record = unit.require(village_id)
+        slot = record.slot_of(account_id)
+        if slot is None:
+            raise Forbidden("この村の村民ではありません")
+        if first is not None and record.day != first.day:
+            raise Conflict(DAY_CHANGED)
+        current: Mapping[str, str | None] = own_choices(record, account_id)
+        if first is None:
+            first, baseline = record, {**current, **(shown or {})}
+        # A choice as the page showed it is the player's "no change": it keeps its value now.
+        wanted = {k: current.get(k) if v == baseline.get(k) else v for k, v in data.items()}
+        choices = _check(record, slot, wanted, now, None if record is first else first)
+        for key, value in wanted.items():
+            if value != current.get(key) and current.get(key) != baseline.get(key):
+                label = record.rules.choice_labels.get(key, key)
+                raise Conflict(CHANGED_SINCE.format(choice=label))
+        if record.day not in record.open_days:
+            raise Conflict(DAY_CHANGED)
+        try:
+            saved = store.save_choices(record, record.day, slot, choices, now)
+            break
+        except Refused:
+            unit.reload(village_id)  # changed since the read: look again
+    else:
+        raise Conflict("混み合っています。もう一度保存してください")
     rules = record.rules
-    try:
-        choices = rules.check_choices(record, slot, data, now)
-    except NotNow as error:
-        raise Forbidden(str(error)) from error
-    except ValueError as error:
-        raise InvalidInput(str(error)) from error
-    if record.day not in record.open_days:
-        raise Conflict("日付が変わりました。ページを読み込み直してください")
-    try:
-        saved = store.save_choices(record, record.day, slot, choices, now)
-    except Refused as error:
-        raise Conflict("更新が行われたため保存できませんでした。読み込み直してください") from error
     step = rules.after_save(record, saved, now)
     if step is None:
         return None
@@ -56,6 +86,21 @@ def save_actions(
         if fresh is None or fresh.state.value == "running":
             raise Conflict("混み合っています。もう一度保存してください") from None
     return step.detail
+
+
+def _check(
+    record: VillageRecord,
+    slot: str,
+    data: Mapping[str, str | None],
+    now: datetime,
+    checked: VillageRecord | None,
+) -> dict[str, str]:
+    try:
+        return record.rules.check_choices(record, slot, data, now, checked)
+    except NotNow as error:
+        raise Forbidden(str(error)) from error
+    except ValueError as error:
+        raise InvalidInput(str(error)) from error
 
 
 def visible_choices(record: VillageRecord, viewer: Viewer, day: int) -> dict[str, dict[str, str]]:
@@ -76,13 +121,14 @@ def own_choices(record: VillageRecord, account_id: str) -> dict[str, str]:
 # ----- one-tap choices from mail -----
 
 
-def quick_link_used(token: str) -> bool:
-    """Whether this one-tap link has already set its choice (which was changed since)."""
-    return accounts_store.link_used(token)
+def quick_link_used(link: str) -> bool:
+    """Whether this one-tap link (``links.used_key``) has already set its choice (which was
+    changed since)."""
+    return accounts_store.link_used(link)
 
 
-def mark_quick_link_used(token: str, until: datetime) -> None:
-    accounts_store.mark_link_used(token, until)
+def mark_quick_link_used(link: str, until: datetime) -> None:
+    accounts_store.mark_link_used(link, until)
 
 
 # ----- the prologue (classic: start votes and kicks) -----

@@ -27,9 +27,3 @@ class Conflict(ServiceError):
 
 class RateLimited(ServiceError):
     status = 429
-
-
-class MailUnavailable(ServiceError):
-    """The mail could not be handed to SES: nothing was kept, the player may try again."""
-
-    status = 503

@@ -1,4 +1,5 @@
-"""The outbox: every mail owed, keyed by (village, day, kind, account), sent once.
+"""The outbox: every mail owed, keyed by (village, day, kind, account), sent once; account
+mail (login links, verification) too, in a partition of its own (decision 84).
 
 Owed mails are written in the same transaction as the step that owes them, so
 nothing is lost. Delivery claims each item before sending, marks it sent after,
@@ -7,6 +8,7 @@ its village to the mail workers); a repeated tick finds nothing new. The sender 
 handed in (SES by default; the mail workers' is paced at the SES rate).
 """
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -14,12 +16,16 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from .. import queues
 from ..notify import notices, ses
 from ..storage import outbox as store
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.villages import owed_items
+from . import account_notices
 from .unit import Unit
+
+log = logging.getLogger("mobius.outbox")
 
 CLAIM_FOR = timedelta(minutes=5)  # a claimed mail whose sender died is retried after this
 # A mail worker claims no more mail once its Lambda has less time left than this: one paced
@@ -71,30 +77,24 @@ def deliver(
     send = send or ses.send
     result = Delivery()
     due = [item for item in (pending(now) if items is None else items) if _due(item, now)]
-    # Who each mail goes to, as they are now: one batch read for all of them.
-    accounts = store.recipients(item.account_id for item in due)
+    # Who each village mail goes to, as they are now: one batch read for all of them.
+    accounts = store.recipients(item.account_id for item in due if not store.is_account_mail(item))
     for n, item in enumerate(due):
         if seconds_left is not None and seconds_left() < SEND_MARGIN_SECONDS:
             result.left = len(due) - n
             break
         if not store.claim_mail(item, now, CLAIM_FOR):
             continue
-        notice = _notice(unit.village(item.village_id), accounts.get(item.account_id), item, now)
-        if notice is None:
+        mail = _mail(unit, accounts, item, now)
+        if mail is None:
             store.finish_mail(item, now, "skipped")
             result.skipped += 1
             continue
         try:
-            send(
-                notice.to,
-                notice.subject,
-                notice.text,
-                notice.html,
-                headers={
-                    "List-Unsubscribe": f"<{notice.unsubscribe}>",
-                    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-                },
-            )
+            if mail.headers is None:  # account mail: nothing to unsubscribe from
+                send(mail.to, mail.subject, mail.text, mail.html)
+            else:
+                send(mail.to, mail.subject, mail.text, mail.html, headers=mail.headers)
         except (ClientError, BotoCoreError):
             # Throttled or refused: back in the queue, a little later each time.
             store.retry_mail(item, now + retry_delay(int(item.attempts)))
@@ -103,6 +103,48 @@ def deliver(
         store.finish_mail(item, now, "sent")
         result.sent += 1
     return result
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    to: str
+    subject: str
+    text: str
+    html: str
+    headers: dict[str, str] | None = None
+
+
+def _mail(
+    unit: Unit, accounts: dict[str, AccountItem], item: OutboxItem, now: datetime
+) -> Outgoing | None:
+    """What to send for ``item``, or None: nothing to send."""
+    if store.is_account_mail(item):
+        composed = account_notices.compose(item, now) if item.attempts <= MAX_ATTEMPTS else None
+        if composed is None:
+            return None
+        return Outgoing(composed.to, composed.subject, composed.text, composed.html)
+    notice = _notice(unit.village(item.village_id), accounts.get(item.account_id), item, now)
+    if notice is None:
+        return None
+    headers = {
+        "List-Unsubscribe": f"<{notice.unsubscribe}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    return Outgoing(notice.to, notice.subject, notice.text, notice.html, headers)
+
+
+def hand_over_account_mail(now: datetime) -> None:
+    """Account mail just owed goes to the mail workers (deployed: one SQS message), or is
+    sent here (locally, where there are none). A hand-over that fails leaves the mail owed,
+    where the next tick finds it."""
+    queue = queues.mail_queue()
+    try:
+        if queue is not None:
+            queues.send_to(queue, [store.ACCOUNT_MAIL])
+        else:
+            deliver(now, store.unsent_mail_of(store.ACCOUNT_MAIL))
+    except Exception:
+        log.exception("account mail left owed to the next tick")
 
 
 def _due(item: OutboxItem, now: datetime) -> bool:

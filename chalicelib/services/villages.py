@@ -251,11 +251,10 @@ def _depart(
 ) -> datetime | None:
     """Vacates the slot. ``idle``: an auto-departure, undone by any access since the read."""
     state = record.state
-    if state in CLOSED_STATES:
-        raise Forbidden("終わった村からは離脱できません")
+    refusal = leave_refusal(record, slot)
+    if refusal is not None:
+        raise Forbidden(refusal)
     opening = state is State.OPENING
-    if not opening and not record.rules.seat_rules(record.pace).leaving_in_game:
-        raise Forbidden("ゲームが始まった後は村を出られません")
     game, note = record.rules.on_departure(record, slot, now)
     lock = None
     if not opening:
@@ -273,9 +272,6 @@ def _depart(
         release_hold=plain(account.holds).get(record.meta.pace) == record.village_id,
         lock=store.Lock(lock.departures, lock.until) if lock else None,
         open_seats=open_seats,
-        # A vacant slot has every choice undecided (RULES §3); a save since the idle
-        # check (it counts as access) also calls the auto-departure off.
-        clear_choices_of_day=None if opening else record.day,
         post=SystemPost(
             record.rules.public_board, record.day, f"{name}が村を去りました。{note}", now
         ),
@@ -283,6 +279,16 @@ def _depart(
         game=record.rules.dump(game) if game is not None else None,
     )
     return lock.until if lock else None
+
+
+def leave_refusal(record: VillageRecord, slot: str) -> str | None:
+    """Why the member in ``slot`` may not leave now, or None (the page offers leaving only
+    when this is None)."""
+    return membership.leave_refusal(
+        record.state,
+        slot in record.dead(),
+        record.rules.seat_rules(record.pace).leaving_in_game,
+    )
 
 
 def kick_out(record: VillageRecord, slot: str, now: datetime, unit: Unit) -> None:

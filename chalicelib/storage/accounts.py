@@ -185,18 +185,18 @@ def use_once(nonce: str, expires_at: datetime) -> bool:
     return True
 
 
-def link_used(token: str) -> bool:
-    """Whether a one-tap mail link has set its choice already."""
+def link_used(link: str) -> bool:
+    """Whether a one-tap mail link (``links.used_key``) has set its choice already."""
     ensure_configured()
     try:
-        CounterItem.get(quick_link_pk(token), "USED", consistent_read=True)
+        CounterItem.get(quick_link_pk(link), "USED", consistent_read=True)
     except DoesNotExist:
         return False
     return True
 
 
-def mark_link_used(token: str, until: datetime) -> None:
-    CounterItem(quick_link_pk(token), "USED", expires_at=until).save()
+def mark_link_used(link: str, until: datetime) -> None:
+    CounterItem(quick_link_pk(link), "USED", expires_at=until).save()
 
 
 # ----- sessions -----

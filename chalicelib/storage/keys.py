@@ -149,9 +149,9 @@ def login_mail_limit_pk(what: str, who: str) -> str:
     return f"R#login-mail#{what}#{who}"
 
 
-def quick_link_pk(token: str) -> str:
-    """A one-tap mail link that set its choice (by the token's hash)."""
-    return f"R#quick-link#{hashlib.sha256(token.encode()).hexdigest()[:32]}"
+def quick_link_pk(link: str) -> str:
+    """A one-tap mail link that set its choice (by the hash of the link as decoded)."""
+    return f"R#quick-link#{hashlib.sha256(link.encode()).hexdigest()[:32]}"
 
 
 def login_link_pk(nonce: str) -> str:

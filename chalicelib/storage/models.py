@@ -156,8 +156,11 @@ class DayItem(Item, discriminator="day"):
     """sk = "DAY#<nnn>" while open, "ARCHIVE#<nnn>" once sealed: every member's choices for
     that day's night.
 
-    Saves update one map entry each (no lost update between members); ``saves``
-    counts them so the update can tell a save that slipped in after its read.
+    Saves update one map entry each (no lost update between members), and in it only the
+    choices that change, each conditioned on its value as read (no lost update between two
+    saves of one member); ``saves`` counts them so the update can tell a save that slipped in
+    after its read. ``closes`` counts the steps that consumed the day's choices without
+    sealing it (a classic vote round): a save checked before one of them is refused after it.
     """
 
     village_id = UnicodeAttribute()
@@ -168,6 +171,7 @@ class DayItem(Item, discriminator="day"):
     # evidence without reading an archived day.
     previous_saved_at: MapAttribute[str, Any] = MapAttribute(default=dict)
     saves = NumberAttribute(default=0)
+    closes = NumberAttribute(null=True)  # absent until the first such step
     sealed = BooleanAttribute(default=False)
 
 

@@ -1,15 +1,56 @@
-"""The outbox's items: one owed mail each, claimed before sending and finished after."""
+"""The outbox's items: one owed mail each, claimed before sending and finished after.
+
+A village's mail lives in its village's partition; account mail (login links, address
+verification) in one partition of its own, ``ACCOUNT_MAIL``, which the mail workers serve as
+they serve a village: the request that owes it only writes it (decision 84).
+"""
 
 import math
+import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from pynamodb.exceptions import UpdateError
 
 from .db import ensure_configured
-from .keys import account_pk, outbox_index_keys, outbox_index_sk, outbox_pk, time_key
+from .keys import (
+    account_pk,
+    outbox_index_key,
+    outbox_index_keys,
+    outbox_index_sk,
+    outbox_pk,
+    outbox_sk,
+    time_key,
+)
 from .models import AccountItem, OutboxItem
 from .shards import each_shard
+
+ACCOUNT_MAIL = "accounts"  # the outbox partition of account mail (no village id is a word)
+ACCOUNT_MAIL_KEPT = timedelta(days=2)  # an account mail never sent is dropped after this
+
+
+def is_account_mail(item: OutboxItem) -> bool:
+    return item.village_id == ACCOUNT_MAIL
+
+
+def owe_account_mail(kind: str, named: str, now: datetime) -> None:
+    """One account mail owed: ``named`` is what the request named (an account ID, or for a
+    login link the ID or address as typed); the mail worker finds whom it goes to."""
+    ensure_configured()
+    OutboxItem(
+        outbox_pk(ACCOUNT_MAIL),
+        outbox_sk(0, kind, secrets.token_hex(8)),
+        village_id=ACCOUNT_MAIL,
+        day=0,
+        mail_kind=kind,
+        account_id=named,
+        status="pending",
+        attempts=0,
+        created_at=now,
+        expires_at=now + ACCOUNT_MAIL_KEPT,
+        gsi1pk=outbox_index_key(ACCOUNT_MAIL),
+        gsi1sk=outbox_index_sk(now, ACCOUNT_MAIL),
+    ).save()
 
 
 def due_mail(now: datetime, limit: int) -> list[OutboxItem]:
@@ -80,7 +121,11 @@ def retry_mail(item: OutboxItem, retry_at: datetime) -> None:
 
 
 def finish_mail(item: OutboxItem, now: datetime, status: str) -> None:
-    """Out of the index: a finished mail (sent or skipped) is never looked at again."""
+    """Out of the index: a finished mail (sent or skipped) is never looked at again. An
+    account mail goes altogether: its partition is read whole by each mail worker's call."""
+    if is_account_mail(item):
+        item.delete()
+        return
     item.update(
         actions=[
             OutboxItem.status.set(status),

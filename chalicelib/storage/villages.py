@@ -9,7 +9,7 @@ import contextlib
 import heapq
 import itertools
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -163,6 +163,7 @@ def _archived(day: DayItem) -> DayItem:
         saved_at=plain(day.saved_at),
         previous_saved_at=plain(day.previous_saved_at),
         saves=day.saves,
+        closes=day.closes,
         sealed=True,
     )
 
@@ -336,13 +337,14 @@ def vacate_slot(
     release_hold: bool,
     lock: Lock | None,
     open_seats: int | None,
-    clear_choices_of_day: int | None,
     post: SystemPost,
     idle: bool = False,
     game: Any = None,
 ) -> None:
     """A departure: the slot vacant, the presence ``left`` (never rejoin), the hold released,
-    the lock set, the day's choices of the slot undecided, and a post saying so.
+    the lock set, the day's choices of the slot undecided, and a post saying so. Nothing of
+    the leaver stays on the seat for whoever takes it next: its will, its choices and when
+    they were saved go (decision 78).
 
     ``idle``: an auto-departure, called off (``Refused``) by any access since the read: a
     visit moved ``last_access``, a post moved ``last_post_at``, a save moved the day's
@@ -363,6 +365,7 @@ def vacate_slot(
         MemberItem.account_id.remove(),
         MemberItem.speech_ban_until.remove(),
         MemberItem.public_ban_until.remove(),
+        MemberItem.will.remove(),
     ]
     if opening:
         member_actions.append(MemberItem.persona.remove())
@@ -389,12 +392,14 @@ def vacate_slot(
             )
             if account_actions:
                 t.update(account, actions=account_actions)
-            day = record.open_days.get(clear_choices_of_day) if clear_choices_of_day else None
+            day = record.open_days.get(record.day)  # a vacant slot's choices are undecided
             if day is not None:
+                # Still open (an update that sealed it since is retried after, not recreated).
+                open_day = DayItem.sealed == False  # noqa: E712 (a DynamoDB condition)
                 t.update(
                     day,
-                    actions=[DayItem.choices[slot].remove()],
-                    condition=DayItem.saves == day.saves if idle else None,
+                    actions=[DayItem.choices[slot].remove(), DayItem.saved_at[slot].remove()],
+                    condition=open_day & (DayItem.saves == day.saves) if idle else open_day,
                 )
             t.save(_system(record.village_id, post))
     except TransactWriteError as error:
@@ -402,26 +407,46 @@ def vacate_slot(
 
 
 def save_choices(
-    record: VillageRecord, day: int, slot: str, choices: dict[str, str], now: datetime
+    record: VillageRecord, day: int, slot: str, choices: Mapping[str, str], now: datetime
 ) -> dict[str, dict[str, str]]:
-    """One member's choices of ``day``: its own map entry only (saves of different members
-    never overwrite each other), refused once the update sealed the day (and moved it: the
-    condition fails on the missing item too). Returns every member's choices of that day as
-    they are after this save."""
+    """One member's choices of ``day``, checked against the day as ``record`` read it.
+
+    Only the choices that differ from the member's as read are written, each conditioned on
+    its value as read: two saves of one member never undo each other's other choices, and
+    of two saves of one choice (a short classic vote, final once cast) the second is refused.
+    Refused too once the update sealed the day (and moved it: the condition fails on the
+    missing item too), or once a step consumed the day's choices since the read (``closes``:
+    a classic round closed). Saves of different members never touch each other's entry.
+    Returns every member's choices of that day as they are after this save."""
     item = record.open_days.get(day)
     if item is None:
         raise Refused("save_choices: no such day")
+    before = plain(item.choices).get(slot)
+    mine = DayItem.choices[slot]
+    actions: list[Action] = [
+        DayItem.saved_at[slot].set(now.isoformat()),
+        DayItem.saves.add(1),
+    ]
+    condition = (DayItem.sealed == False) & (  # noqa: E712 (a DynamoDB condition)
+        DayItem.closes.does_not_exist() if item.closes is None else DayItem.closes == item.closes
+    )
+    if before is None:  # the member's first save of the day: the entry, if still none
+        actions.append(mine.set(dict(choices)))
+        condition &= mine.does_not_exist()
+    else:
+        condition &= mine.exists()
+        for key in sorted(set(before) | set(choices)):
+            read, wanted = before.get(key), choices.get(key)
+            if read == wanted:
+                continue
+            actions.append(mine[key].remove() if wanted is None else mine[key].set(wanted))
+            condition &= mine[key].does_not_exist() if read is None else mine[key] == read
     try:
-        item.update(
-            actions=[
-                DayItem.choices[slot].set(choices),
-                DayItem.saved_at[slot].set(now.isoformat()),
-                DayItem.saves.add(1),
-            ],
-            condition=DayItem.sealed == False,  # noqa: E712 (a DynamoDB condition)
-        )
+        item.update(actions=actions, condition=condition)
     except UpdateError as error:
-        raise Refused("save_choices: sealed") from error
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise  # a throttle or an outage is not a change since the read
+        raise Refused("save_choices: changed since the read") from error
     return plain(item.choices)
 
 
@@ -435,10 +460,9 @@ def commit_step(
 ) -> None:
     """One update step at once: META conditioned on the version read (a step commits once),
     the day it consumed sealed with its ``saves`` unchanged and moved to its archive key (a
-    save after the read aborts the step; ``check_day``: the same condition without
-    sealing), the ID locks it sets (classic sudden deaths), the next day, the village's
-    posts, the holds it ends and the
-    mail it owes.
+    save after the read aborts the step; ``check_day``: the same condition without sealing,
+    counted in the day's ``closes``), the ID locks it sets (classic sudden deaths), the next
+    day, the village's posts, the holds it ends and the mail it owes.
     """
     vid = record.village_id
     try:
@@ -451,10 +475,11 @@ def commit_step(
                 t.save(_archived(sealed), condition=DayItem.pk.does_not_exist())
             checked = record.open_days.get(step.check_day) if step.check_day is not None else None
             if checked is not None:
-                t.condition_check(
-                    DayItem,
-                    checked.pk,
-                    checked.sk,
+                # Its choices consumed as read (no save since); a save checked before this
+                # step and written after it is refused by ``closes``.
+                t.update(
+                    checked,
+                    actions=[DayItem.closes.add(1)],
                     condition=DayItem.saves == checked.saves,
                 )
             _save_meta(t, record, step, game, open_seats)

@@ -14,7 +14,7 @@ from .pages import Ctx, page, require_login
 @page
 def register(ctx: Ctx) -> Response:
     if ctx.request.method == "GET":
-        return ctx.page("register.html", values={})
+        return ctx.page("register.html", public=True, values={})
     form = ctx.form
     try:
         registration = account_mail.sign_up(
@@ -37,14 +37,21 @@ def verify(ctx: Ctx) -> Response:
     token = (ctx.form if ctx.request.method == "POST" else ctx.request.query).get("token", "")
     if ctx.request.method == "GET":
         return ctx.page("verify.html", token=token)
-    account_id = accounts.verify_email(token, ctx.now)
-    return ctx.page("verified.html", verified_id=account_id)
+    try:
+        verified = accounts.verify_email(token, ctx.now)
+    except ServiceError as error:  # expired or tampered with: offer the login (decision 82)
+        return ctx.page("error.html", error.status, message=str(error), offer_login=True)
+    # The link proved the address, whose password was just set: the player is signed in
+    # (decision 81). Once only: a verification link opened again is no login link.
+    if verified.just_now and ctx.account_id != verified.account_id:
+        ctx.login_as(verified.account_id)
+    return ctx.page("verified.html", verified_id=verified.account_id)
 
 
 @page
 def login(ctx: Ctx) -> Response:
     if ctx.request.method == "GET":
-        return ctx.page("login.html", next=_safe_next(ctx.request.query.get("next")))
+        return ctx.page("login.html", public=True, next=_safe_next(ctx.request.query.get("next")))
     form = ctx.form
     target = _safe_next(form.get("next"))
     try:
@@ -86,7 +93,10 @@ def login_link(ctx: Ctx) -> Response:
     token = (ctx.form if ctx.request.method == "POST" else ctx.request.query).get("token", "")
     if ctx.request.method == "GET":
         return ctx.page("login_link.html", token=token[:2000])
-    account_id = account_mail.use_login_link(token, ctx.now)
+    try:
+        account_id = account_mail.use_login_link(token, ctx.now)
+    except ServiceError as error:  # expired, used or tampered with: offer the login again
+        return ctx.page("error.html", error.status, message=str(error), offer_login=True)
     ctx.login_as(account_id, reset=True)  # a member who forgot the password may set one now
     return redirect("/account", ctx.set_cookie)
 

@@ -76,6 +76,12 @@ def body(
     return Markup("").join(out)
 
 
+def spoken_by(item: PostItem, slot: str, name: str) -> bool:
+    """Whether ``item`` was written by the one now named ``name`` in ``slot``: a seat taken
+    again under another persona does not take its earlier holder's posts (decision 78)."""
+    return item.slot == slot and item.author == name
+
+
 def shown_posts(
     items: Sequence[PostItem],
     *,
@@ -85,7 +91,7 @@ def shown_posts(
     url: Callable[[int, int], str],
     since: datetime | None,
     own_slot: str | None,
-    speaker: str | None,
+    speaker: tuple[str, str] | None,
     more: bool = False,
 ) -> list[ShownPost]:
     """Numbers the page's posts from ``first``; marks as unread what others wrote after
@@ -94,7 +100,7 @@ def shown_posts(
     on_page = {first + i: item for i, item in enumerate(items)}
     shown = []
     for n, item in on_page.items():
-        if speaker is not None and item.slot != speaker:
+        if speaker is not None and not spoken_by(item, *speaker):
             continue
         unread = since is not None and item.created_at > since and item.slot != own_slot
         shown.append(ShownPost(n, item, body(item.text, day, last_day, on_page, url, more), unread))

@@ -16,11 +16,17 @@ from ..services.sessions import SESSION_FOR, Grant
 SESSION_COOKIE = "mobius_session"
 MAX_FORM = 64 * 1024
 
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+
+def content_security_policy(styles: str = "") -> str:
+    """Our own files only; ``styles``: the hashes of the inline stylesheets a page carries."""
+    return (
+        f"default-src 'self'; script-src 'self'; style-src 'self'{styles}; img-src 'self' data:; "
         "form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'none'"
-    ),
+    )
+
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": content_security_policy(),
     "X-Content-Type-Options": "nosniff",
     # Mail links carry signed tokens: never hand them to another site. (Not no-referrer:
     # under it browsers send "Origin: null" with our own forms, and the Origin check needs it.)
@@ -140,10 +146,24 @@ def check_origin(headers: dict[str, str]) -> None:
         raise BadRequest("ほかのサイトからの送信は受け付けていません", 403)
 
 
-def html(body: str, status: int = 200, set_cookie: str | None = None) -> Response:
+# A page with nothing private on it (a visitor's lounge, login or village page): the back
+# button may restore it from the back/forward cache, which no-store forbids; "private" keeps
+# it out of shared caches, "no-cache" has the browser ask again on every other visit.
+PUBLIC = "private, no-cache"
+
+
+def html(
+    body: str,
+    status: int = 200,
+    set_cookie: str | None = None,
+    styles: str = "",
+    cache: str = "no-store",
+) -> Response:
     headers: dict[str, str | list[str]] = {
         "Content-Type": "text/html; charset=utf-8",
         **SECURITY_HEADERS,
+        "Content-Security-Policy": content_security_policy(styles),
+        "Cache-Control": cache,
     }
     if set_cookie:
         headers["Set-Cookie"] = set_cookie

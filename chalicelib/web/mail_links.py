@@ -8,7 +8,13 @@ from datetime import timedelta
 
 from chalice import Response
 
-from ..links import MemberLink, read_member_token, read_unsubscribe_token
+from ..links import (
+    MemberLink,
+    claimed_village,
+    read_member_token,
+    read_unsubscribe_token,
+    used_key,
+)
 from ..services import accounts, actions, villages
 from ..services.errors import ServiceError
 from ..storage.repository import VillageRecord
@@ -43,7 +49,26 @@ def member_link(ctx: Ctx, token: str) -> Response:
     """One village load for the whole request: the link's check and the save. The save is
     the member's access, and the page the link leads to records one when due (decision 66),
     so that page still marks what came since the member's last visit; a link refused here
-    leads to no such page, so its use is recorded as the access."""
+    leads to no such page, so its use is recorded as the access.
+
+    A refused link's page offers the login and the village the link names, if it exists
+    (its public page is everyone's): expired or tampered with, the mail still says where the
+    member was going (decision 82)."""
+    try:
+        return _member_link(ctx, token)
+    except (BadRequest, ServiceError) as error:
+        village_id = claimed_village(token)
+        record = ctx.unit.village(village_id) if village_id else None
+        return ctx.page(
+            "error.html",
+            error.status,
+            message=str(error),
+            village=record.meta if record else None,
+            offer_login=True,
+        )
+
+
+def _member_link(ctx: Ctx, token: str) -> Response:
     link, record = _link(ctx, token)
     labels = record.rules.choice_labels
     if ctx.request.method == "GET":
@@ -65,14 +90,14 @@ def member_link(ctx: Ctx, token: str) -> Response:
     if current != link.target:
         try:
             # Set back by hand to what it was, after this link had set it: changed since.
-            if current != link.was or actions.quick_link_used(token):
+            if current != link.was or actions.quick_link_used(used_key(link)):
                 raise BadRequest(CHANGED_SINCE.format(choice=labels[link.key]), 409)
             choices[link.key] = link.target
             actions.save_actions(link.village_id, link.account_id, choices, ctx.now, ctx.unit)
         except (BadRequest, ServiceError):
             villages.touch(link.village_id, link.account_id, ctx.now, record)
             raise
-        actions.mark_quick_link_used(token, until)
+        actions.mark_quick_link_used(used_key(link), until)
     return redirect(f"/villages/{link.village_id}?done=saved#actions", ctx.set_cookie)
 
 

@@ -19,6 +19,7 @@ from ..services.errors import ServiceError
 from ..services.unit import Unit
 from . import static
 from .http import (
+    PUBLIC,
     BadRequest,
     Session,
     check_csrf,
@@ -89,7 +90,12 @@ class Ctx:
         """Who this browser acts for in this village: a login, or that village's mail link."""
         return self.grant.account_id if self.grant and self.grant.acts_in(village_id) else None
 
-    def page(self, template: str, status: int = 200, **context: Any) -> Response:
+    def page(
+        self, template: str, status: int = 200, public: bool = False, **context: Any
+    ) -> Response:
+        """The page; ``public``: a kind with nothing private on it, which a visitor (nobody
+        logged in, no mail link's session) may get back from the back/forward cache."""
+        stylesheet = static.files()["app.css"]
         body = render(
             template,
             csrf=self.session.csrf,
@@ -97,10 +103,11 @@ class Ctx:
             pass_village=self.grant.village_id if self.grant else None,
             now=self.now,
             dev_tools=runtime.dev_tools() is not None,
-            static_url=static.url,  # content-hashed: /static/app.<hash>.css
+            stylesheet=stylesheet.body,
             **context,
         )
-        return html(body, status, self.set_cookie)
+        cache = PUBLIC if public and status == 200 and self.grant is None else "no-store"
+        return html(body, status, self.set_cookie, f" {stylesheet.inline_source}", cache)
 
     def login_as(
         self, account_id: str | None, until: datetime | None = None, reset: bool = False

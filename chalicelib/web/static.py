@@ -1,14 +1,16 @@
-"""Static files (templates/static) under content-hashed names, cached for a year.
+"""Static files (templates/static): the stylesheet pages carry inline, and the files under
+content-hashed names, cached for a year.
 
-Pages link ``/static/app.<sha256[:12]>.css`` (the ``static_url`` Jinja global), so a phone
-fetches the stylesheet once per release and never revalidates it. The names are computed
-once per process from the files themselves: a new release with a changed file links a new
-name. A hashed name that is not the current one (a page of the previous release racing a
-deploy) is redirected to the current file, not refused: a page never loses its styles. The
-plain name (``/static/app.css``) is still served, with a short cache, for anything that
-linked it before names were hashed.
+Pages carry app.css inline in a ``<style>`` (it is small: no request holds their first
+paint, issue 29); their Content-Security-Policy allows exactly that text by its SHA-256
+(``inline_source``). The files are still served as before, for pages of earlier releases
+that linked ``/static/app.<sha256[:12]>.css``: the names are computed once per process from
+the files themselves; a hashed name that is not the current one is redirected to the current
+file, not refused: a page never loses its styles. The plain name (``/static/app.css``) is
+served with a short cache.
 """
 
+import base64
 import hashlib
 import re
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ class StaticFile:
     hashed_name: str  # app.0123456789ab.css
     content_type: str
     body: str
+    inline_source: str  # its CSP source when inlined: 'sha256-<base64>'
 
 
 @cache
@@ -45,12 +48,13 @@ def files() -> dict[str, StaticFile]:
         if path.suffix not in TYPES or not path.is_file():
             continue
         body = path.read_text(encoding="utf-8")
-        digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
+        digest = hashlib.sha256(body.encode("utf-8"))
         found[path.name] = StaticFile(
             name=path.name,
-            hashed_name=f"{path.stem}.{digest}{path.suffix}",
+            hashed_name=f"{path.stem}.{digest.hexdigest()[:12]}{path.suffix}",
             content_type=TYPES[path.suffix],
             body=body,
+            inline_source=f"'sha256-{base64.b64encode(digest.digest()).decode('ascii')}'",
         )
     return found
 

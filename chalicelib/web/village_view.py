@@ -7,7 +7,7 @@ from typing import Any
 from .. import membership
 from ..personas import CHARACTER_SETS
 from ..rulesets.base import State, Viewer
-from ..services import posts
+from ..services import posts, villages
 from ..storage.repository import VillageRecord
 from . import board_view
 
@@ -66,7 +66,7 @@ def build(
         url=anchor_url,
         since=since,
         own_slot=viewer.slot,
-        speaker=speaker,
+        speaker=(speaker, seats[speaker].name) if speaker else None,
         more=page.cursor is not None,
     )
     unread = [p for p in shown if p.unread]
@@ -88,13 +88,17 @@ def build(
         "cursor": page.cursor,
         "next_first": first + len(page.posts),
         "speaker": speaker,
-        "speakers": [s for s in order if any(p.slot == s for p in page.posts)],
+        "speakers": [
+            s for s in order if any(board_view.spoken_by(p, s, seats[s].name) for p in page.posts)
+        ],
         "first_unread": unread[0].n if unread else None,
         "unread_count": len(unread),
         "writable": writable,
         # With no board open to the viewer, say why (the public board's reason).
         "write_refusal": None if writable else refusals[rules.public_board],
         "viewer": viewer,
+        "can_leave": viewer.slot is not None
+        and villages.leave_refusal(record, viewer.slot) is None,
         "speech_ban_until": bans.speech_until
         if bans and bans.speech_until and bans.speech_until > now
         else None,

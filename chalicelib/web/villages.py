@@ -19,6 +19,7 @@ from .pages import Ctx, page, require_login
 LOUNGE_STATES = ("opening", "running", "ending", "ended", "abandoned")
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
 NUMBER = re.compile(r"[0-9]+")  # ASCII digits only: isdigit() also takes "²", which int() refuses
+SHOWN = "shown_"  # the action form's field of what the page showed of a choice
 MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stops at 4,300 digits)
 
 
@@ -42,6 +43,7 @@ def lounge(ctx: Ctx) -> Response:
         }
     return ctx.page(
         "lounge.html",
+        public=True,
         sections=sections,
         single=bool(state),
         rules_label=rulesets.labels(),
@@ -122,7 +124,9 @@ def _village_page(
         first=(_int(query.get("from"), "ページ") or 1) if query.get("cursor") else 1,
         speaker=query.get("who") or None,
     )
-    return ctx.page(record.rules.page_template, status, message=message, **context, **extra)
+    # A visitor's view shows what everyone may see (the rule set's visibility decides).
+    public = ctx.request.method == "GET"
+    return ctx.page(record.rules.page_template, status, public, message=message, **context, **extra)
 
 
 @page
@@ -158,9 +162,15 @@ def village_actions(ctx: Ctx, village_id: str) -> Response:
     _check_village_id(village_id)
     account_id = _require_member(ctx, village_id)
     labels = _record(ctx, village_id).rules.choice_labels
-    choices = {key: (ctx.form.get(key) or None) for key in labels if key in ctx.form}
+    form = ctx.form
+    choices = {key: (form.get(key) or None) for key in labels if key in form}
+    # What the page showed of each choice (its hidden ``shown_<key>``): a stale page changes
+    # only what the player changed on it.
+    shown = {key: (form.get(SHOWN + key) or None) for key in labels if SHOWN + key in form}
     try:
-        command = actions.save_actions(village_id, account_id, choices, ctx.now, ctx.unit)
+        command = actions.save_actions(
+            village_id, account_id, choices, ctx.now, ctx.unit, shown=shown
+        )
     except ServiceError as error:
         ctx.unit.reload(village_id)
         return _village_page(ctx, village_id, error.status, str(error))
@@ -219,9 +229,13 @@ def village_join(ctx: Ctx, village_id: str) -> Response:
 def village_leave(ctx: Ctx, village_id: str) -> Response:
     account_id = require_login(ctx)
     record = _record(ctx, village_id)
-    if record.slot_of(account_id) is None:
+    slot = record.slot_of(account_id)
+    if slot is None:
         raise BadRequest("この村に参加していません", 403)
     if ctx.request.method == "GET":
+        refusal = villages.leave_refusal(record, slot)
+        if refusal is not None:
+            raise BadRequest(refusal, 403)
         locks = record.meta.state != "opening"
         return ctx.page("leave.html", village=record.meta, locks=locks)
     lock_until = villages.leave(village_id, account_id, ctx.now, ctx.unit)

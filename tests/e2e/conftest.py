@@ -3,7 +3,8 @@
 The server is Chalice's LocalDevServer (as ``make run`` serves it) in a daemon thread,
 on a loopback port, over moto's in-process DynamoDB and SES; the clock is a FakeClock the
 tests move by hand. The browser is Debian's Chromium (never a downloaded one) with a
-360 px phone viewport. Without /usr/bin/chromium the tests are skipped, loudly.
+360 px phone viewport. Without /usr/bin/chromium the tests are skipped, loudly; so are the
+accessibility tests without axe-core (node_modules, installed by `make test` with npm).
 """
 
 import email
@@ -55,9 +56,9 @@ HOST = "127.0.0.1"
 REGION = "ap-northeast-1"
 PASSWORD = "correct horse battery"
 START = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)  # 12:00 JST
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
-
-_skipped: list[str] = []
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "e2e"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def _missing() -> str | None:
@@ -70,21 +71,45 @@ def _missing() -> str | None:
     return None
 
 
+def _axe_missing() -> str | None:
+    if not AXE.exists():
+        return f"AXE TESTS SKIPPED: {AXE} not found (apt-get install npm, then make test)"
+    return None
+
+
+def _reasons(item) -> list[str]:
+    reasons = [_missing()]
+    if item.get_closest_marker("axe") is not None:
+        reasons.append(_axe_missing())
+    return [reason for reason in reasons if reason is not None]
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    reason = _missing()
-    if reason is None:
-        return
     for item in items:
-        if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.skip(reason=reason))
-            _skipped.append(item.nodeid)
+        if item.get_closest_marker("browser") is None:
+            continue
+        # One xdist worker runs every browser test (`--dist loadgroup`): one Chromium at a
+        # time on a two-core machine, and the module-scoped servers are not shared across workers.
+        item.add_marker(pytest.mark.xdist_group("browser"))
+        reasons = _reasons(item)
+        if reasons:
+            item.add_marker(pytest.mark.skip(reason=reasons[0]))
 
 
 def pytest_terminal_summary(terminalreporter):
-    if _skipped:
-        reason = _missing() or "BROWSER TESTS SKIPPED"
-        terminalreporter.write_sep("!", reason, red=True, bold=True)
-        terminalreporter.write_line(f"{len(_skipped)} browser test(s) did not run.", red=True)
+    # Counted from the reports, not at collection: under pytest-xdist the workers collect.
+    for reason in (_missing(), _axe_missing()):
+        if reason is None:
+            continue
+        skipped = [
+            report
+            for report in terminalreporter.stats.get("skipped", [])
+            if isinstance(report.longrepr, tuple) and reason in str(report.longrepr[2])
+        ]
+        if skipped:
+            terminalreporter.write_sep("!", reason, red=True, bold=True)
+            terminalreporter.write_line(f"{len(skipped)} browser test(s) did not run.", red=True)
 
 
 # ----- the app, served in this process -----

@@ -78,13 +78,9 @@ def test_first_village_on_a_phone(server, phone):
     expect_text(page.locator("main"), "kaede_fan さんのメールアドレスを確認しました")
     me.check("verified")
 
-    # ----- log in -----
-    page.locator("main").get_by_role("link", name="ログインへ").click()
-    expect(page.get_by_role("heading", name="ログイン")).to_be_visible()
-    me.check("login")
-    page.fill("#account_id", "kaede_fan")
-    page.fill("#password", PASSWORD)
-    page.locator("main").get_by_role("button", name="ログイン").click()
+    # ----- signed in by the verification (decision 81) -----
+    expect(page.locator("nav.user")).to_contain_text("kaede_fan")
+    page.locator("main").get_by_role("link", name="ラウンジへ").click()
     expect(page.get_by_role("heading", name="ラウンジ")).to_be_visible()
     expect(page.locator("nav.user")).to_contain_text("kaede_fan")
     me.check("lounge-logged-in")

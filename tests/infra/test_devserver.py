@@ -21,6 +21,7 @@ def free_port() -> int:
 
 
 def start(workdir: Path) -> tuple[subprocess.Popen, int]:
+    """The local village, up; on any failure to come up it is stopped before the error goes on."""
     port, moto_port = free_port(), free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for name in ("DYNAMODB_ENDPOINT", "SES_ENDPOINT", "MOBIUS_QUEUE_URL", "MOBIUS_STAGE"):
@@ -33,16 +34,26 @@ def start(workdir: Path) -> tuple[subprocess.Popen, int]:
         stderr=subprocess.STDOUT,
         text=True,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
-            return process, port
-        except (urllib.error.URLError, ConnectionError):
+    try:
+        # Room for a loaded two-core machine: the first import of moto and the app is slow there.
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
             assert process.poll() is None, process.stdout.read()
-            time.sleep(0.3)
-    process.kill()
-    raise AssertionError("the local village did not come up")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5)
+                return process, port
+            except OSError:  # refused, reset or timed out (URLError and TimeoutError alike)
+                time.sleep(0.3)
+        raise AssertionError("the local village did not come up")
+    except BaseException:
+        kill(process)
+        raise
+
+
+def kill(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.kill()
+    process.communicate(timeout=30)
 
 
 def get(port: int, path: str) -> tuple[int, str]:
@@ -62,8 +73,13 @@ def get_gzip(port: int, path: str) -> tuple[str | None, bytes]:
 
 
 def stop(process: subprocess.Popen) -> str:
+    """Stops the village as Ctrl-C does; one that does not stop in time is killed all the same."""
     process.send_signal(signal.SIGINT)
-    output, _ = process.communicate(timeout=30)
+    try:
+        output, _ = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        kill(process)
+        raise
     return output
 
 

@@ -13,6 +13,10 @@ from infra.build import build
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# One xdist worker builds the package: the module fixture writes infra/out, which two workers
+# building at once would corrupt.
+pytestmark = pytest.mark.xdist_group("package")
+
 
 @pytest.fixture(scope="module")
 def template() -> Path:

@@ -165,7 +165,7 @@ def test_an_unverified_registration_does_not_hold_the_address(clock):
     squatter = accounts.register("squat", PASSWORD, "gina@example.jp", clock())
     owner = accounts.register("gina", PASSWORD, "gina@example.jp", clock())
     assert owner.token is not None  # the real owner gets a verification link all the same
-    assert accounts.verify_email(owner.token, clock()) == "gina"
+    assert accounts.verify_email(owner.token, clock()).account_id == "gina"
     assert EmailItem.get(email_pk("gina@example.jp"), "EMAIL").account_id == "gina"
     # The squatter's link no longer takes it.
     refused(Conflict, accounts.verify_email, squatter.token, clock())
@@ -180,7 +180,7 @@ def test_an_unverified_account_expires_after_24_hours_and_frees_its_id(clock):
     # Expired (DynamoDB's TTL deletes it late): it no longer logs in, and the ID is free.
     refused(Unauthorized, accounts.login, "hana", PASSWORD, OWNER, clock())
     fresh = accounts.register("hana", PASSWORD, "hana2@example.jp", clock())
-    assert accounts.verify_email(fresh.token, clock()) == "hana"
+    assert accounts.verify_email(fresh.token, clock()).account_id == "hana"
     assert load_account("hana").expires_at is None  # verified accounts never expire
 
 

@@ -92,7 +92,7 @@ def test_join_only_after_email_verified_through_signed_link(clock, village):
     refused(InvalidInput, accounts.verify_email, token[:-2] + "xx", clock())
     refused(InvalidInput, accounts.verify_email, "not-a-token", clock())
     assert load_account("frank").email_verified is False
-    assert accounts.verify_email(token, clock()) == "frank"
+    assert accounts.verify_email(token, clock()).account_id == "frank"
     assert load_account("frank").email_verified is True
     villages.join(village, "frank", "seer_a", persona_of("seer_a"), clock())
     assert load_account("frank").holds.as_dict() == {"short": village}
@@ -165,7 +165,7 @@ def test_change_email_needs_the_password_and_a_new_verification(clock, village):
     # Until the new address is verified, the old one stays (mail goes there; joining works).
     assert (account.email, account.email_verified) == ("mia@example.jp", True)
     assert account.pending_email == "mia.new@example.jp"
-    assert accounts.verify_email(token, clock()) == "mia"
+    assert accounts.verify_email(token, clock()).account_id == "mia"
     account = load_account("mia")
     assert (account.email, account.email_verified, account.pending_email) == (
         "mia.new@example.jp",

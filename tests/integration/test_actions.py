@@ -80,11 +80,14 @@ def test_s3_last_save_wins_and_changes_are_allowed_until_the_update(village, clo
     assert own(village, prayer) == {"pray": last}
     [morning] = [h for h in to_update(village, clock) if h.kind == "morning"]
     assert morning.morning.judged == last  # the only prayer: the last one saved
-    # The next day starts undecided; an empty save clears every choice.
+    # The next day starts undecided; a save keeps what it leaves out, and an undecided
+    # choice (【未定】) clears it.
     assert own(village, prayer) == {}
     at(village, clock, 1)
     actions.save_actions(village, prayer, {"pray": cast.humans[4]}, clock())
     actions.save_actions(village, prayer, {}, clock())
+    assert own(village, prayer) == {"pray": cast.humans[4]}
+    actions.save_actions(village, prayer, {"pray": None}, clock())
     assert own(village, prayer) == {}
 
 

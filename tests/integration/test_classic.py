@@ -186,6 +186,75 @@ def test_s7_early_close_the_vote_that_completes_the_round_closes_it(clock, rng, 
     assert any("→" in t and "処刑されました" in t for t in texts)  # the full vote list
 
 
+def choices_set_during_day_2(vid, clock):
+    """Day 2: the wolf and the seer set night 2's choices in advance; returns the wolf, the
+    seer, the villager everyone will execute, the wolf's prey and the last villager."""
+    to_due(vid, clock)
+    wolf, seer = seat_of_role(vid, Role.WEREWOLF), seat_of_role(vid, Role.SEER)
+    executed, prey, other = (s for s in living_seats(vid) if s not in (wolf, seer))
+    actions.save_actions(vid, account_of(vid, wolf), {"attack": prey}, clock())
+    actions.save_actions(vid, account_of(vid, seer), {"divine": wolf}, clock())
+    clock.now += 5 * MIN
+    return wolf, seer, executed, prey, other
+
+
+def public_texts(vid, clock, day):
+    record = load_village(vid)
+    return [p.text for p in posts.read(record, VISITOR, "public", day, clock()).posts]
+
+
+def test_s2_4_the_last_vote_closes_a_night_whose_choices_were_all_set_during_the_day(
+    clock, rng, five
+):
+    vid = started_village(clock, rng, five)
+    wolf, seer, executed, prey, other = choices_set_during_day_2(vid, clock)
+    vote_all(vid, clock, lambda seat, _: executed if seat != executed else wolf)
+    record = load_village(vid)
+    assert record.day == 3 and game(vid).village.voting
+    assert record.next_update == clock() + 45 * MIN  # day 3's first round, not night 2's close
+    assert set(living_seats(vid)) == {wolf, seer, other}
+    assert sum("処刑されました" in t for t in public_texts(vid, clock, 2)) == 1
+    morning = [t for t in public_texts(vid, clock, 3) if "3日目の朝" in t]
+    assert len(morning) == 1 and record.seats()[prey].name in morning[0]
+    for seat in (executed, prey):  # both deaths end the hold on the pace
+        assert load_account(account_of(vid, seat)).holds.as_dict() == {}
+    assert load_account(account_of(vid, other)).holds.as_dict() == {"short": vid}
+
+
+def test_s2_4_a_round_closed_by_the_tick_closes_such_a_night_in_the_same_step(clock, rng, five):
+    from chalicelib.storage import villages as store
+
+    vid = started_village(clock, rng, five)
+    wolf, _, executed, _, _ = choices_set_during_day_2(vid, clock)
+    # Every vote saved, but no early close (as when the saving request lost its race): the
+    # round's deadline closes it, and the night with it.
+    for seat in living_seats(vid):
+        record = load_village(vid)
+        vote = {"vote@0": executed if seat != executed else wolf}
+        store.save_choices(record, 2, seat, {**record.saved(2).get(seat, {}), **vote}, clock())
+    happened = to_due(vid, clock)
+    assert [h.kind for h in happened] == ["round", "night"]
+    assert load_village(vid).day == 3 and game(vid).village.voting
+    assert update.advance(vid, clock()) == []  # a duplicate tick: nothing more
+    assert sum("3日目の朝" in t for t in public_texts(vid, clock, 3)) == 1
+
+
+def test_s7_a_re_vote_opens_with_no_votes_even_when_everyone_voted_in_the_tied_round(
+    clock, rng, five
+):
+    vid = started_village(clock, rng, five)
+    to_due(vid, clock)
+    morning = clock()
+    a, b, c, d, e = living_seats(vid)
+    plan = {a: b, b: a, c: a, d: b, e: c}  # 2–2–1: a tie, a re-vote under the bbs rule
+    vote_all(vid, clock, lambda seat, _: plan[seat])
+    g = game(vid)
+    assert g.village.voting and g.village.round == 2 and g.village.day == 2
+    record = load_village(vid)
+    assert all(actions.own_choices(record, account_of(vid, s)) == {} for s in plan)
+    assert record.next_update == morning + 45 * MIN  # waits for its votes (sunset + 5 min)
+
+
 def test_s2_3_short_vote_is_final(clock, rng, five):
     vid = started_village(clock, rng, five)
     to_due(vid, clock)
@@ -312,6 +381,47 @@ def test_s2_4_wolves_see_each_others_attack_and_which_counts(clock, rng):
     assert page["wolves"]["counts"]["target"] == record.seats()[target].name
 
 
+def test_s3_the_attack_saved_most_recently_counts_whoever_voted_last(clock, rng):
+    accounts = [make_account(f"v{n:02d}", clock()) for n in range(9)]
+    vid = create(clock, rng)
+    join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    to_due(vid, clock)  # day 2: night 2's choices may be set now
+    older, latest = [s for s in living_seats(vid) if s in wolf_seats(vid)]
+    first_prey, second_prey = [s for s in living_seats(vid) if s not in (older, latest)][:2]
+    actions.save_actions(vid, account_of(vid, older), {"attack": first_prey}, clock())
+    clock.now += MIN
+    actions.save_actions(vid, account_of(vid, latest), {"attack": second_prey}, clock())
+    clock.now += MIN
+    actions.save_actions(vid, account_of(vid, older), {"vote": first_prey}, clock())
+    record = load_village(vid)
+    viewer = Viewer(account_of(vid, older), older)
+    page = record.rules.page(record, viewer, clock(), record.day)
+    assert page["wolves"]["counts"]["target"] == record.seats()[second_prey].name
+    assert record.rules.visible_choices(record, viewer, 2)[older] == {
+        "attack": first_prey,
+        "vote": first_prey,
+    }
+    clock.now += MIN  # naming the attack again makes it the latest
+    actions.save_actions(vid, account_of(vid, older), {"attack": first_prey}, clock())
+    record = load_village(vid)
+    page = record.rules.page(record, viewer, clock(), record.day)
+    assert page["wolves"]["counts"]["target"] == record.seats()[first_prey].name
+    # The same from the page's form, which sends the attack as it showed it (decision 72): a
+    # save that names the attack makes it the latest, changed on the page or not.
+    clock.now += MIN
+    shown = {"attack": second_prey}
+    actions.save_actions(vid, account_of(vid, latest), shown, clock(), shown=shown)
+    record = load_village(vid)
+    page = record.rules.page(record, viewer, clock(), record.day)
+    assert page["wolves"]["counts"]["target"] == record.seats()[second_prey].name
+
+
+def wolf_seats(vid):
+    g = game(vid)
+    return [g.seats[c] for c, r in g.village.roles.items() if r is Role.WEREWOLF]
+
+
 def test_update_is_idempotent_for_a_round_close(clock, rng, five):
     vid = started_village(clock, rng, five)
     to_due(vid, clock)
@@ -334,7 +444,8 @@ def test_s4_1_a_gj_reaches_the_hunter_alone_on_the_page(clock, rng):
     actions.save_actions(vid, account_of(vid, hunter), {"guard": prey}, clock())
     for wolf in wolves:
         actions.save_actions(vid, account_of(vid, wolf), {"attack": prey}, clock())
-    victim = next(s for s in living_seats(vid) if s not in (hunter, prey, *wolves))
+    seer = seat_of_role(vid, Role.SEER)  # lives, divination unset: the night waits for it
+    victim = next(s for s in living_seats(vid) if s not in (hunter, prey, seer, *wolves))
     vote_all(vid, clock, lambda seat, _: victim if seat != victim else prey)
     assert game(vid).village.phase.value == "night"
     to_due(vid, clock)  # night 2 closes: the guard holds

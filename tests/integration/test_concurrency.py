@@ -12,6 +12,8 @@ from chalicelib.rules import SLOTS, Village
 from chalicelib.services import actions, update, villages
 from chalicelib.services.errors import Conflict, InvalidInput, ServiceError
 from chalicelib.storage.repository import load_account, load_village
+from tests.integration.classic_helpers import account_of, create, join_all, living_seats, to_due
+from tests.integration.classic_helpers import start as start_classic
 from tests.integration.conftest import make_account
 from tests.integration.helpers import all_posts, at, fill, persona_of, start, texts, to_update
 
@@ -216,3 +218,24 @@ def test_concurrency_saves_racing_the_update_are_used_or_refused(clock, village,
     morning = replay.resolve_night(record.choices_of(1), random.Random(f"{seed}:1"))
     assert record.game.mornings[0].to_json() == morning.to_json()
     assert record.days[1].saves == len(day1)
+
+
+def test_concurrency_a_short_classic_vote_is_final_when_four_are_sent_at_once(clock, rng):
+    """RULES-CLASSIC §2.3.2: in a short village a cast vote cannot be changed, even by votes
+    sent at the same instant: one counts, the others are refused with the reason."""
+    accounts = [make_account(f"fv{n:02d}", clock()) for n in range(5)]
+    vid = create(clock, rng)
+    join_all(vid, accounts, clock)
+    start_classic(vid, accounts, clock)
+    to_due(vid, clock)  # night 1 closes: day 2, round 1
+    voter, *targets = living_seats(vid)
+    account = account_of(vid, voter)
+    results = race(
+        *((lambda t=t: actions.save_actions(vid, account, {"vote": t}, clock())) for t in targets)
+    )
+    accepted = [t for t, result in zip(targets, results, strict=True) if result is None]
+    assert len(accepted) == 1
+    refusals = [r for r in results if r is not None]
+    assert all(isinstance(r, InvalidInput) and r.status == 400 for r in refusals)
+    assert {str(r) for r in refusals} == {"この村では一度投じた票は変えられません"}
+    assert actions.own_choices(load_village(vid), account) == {"vote": accepted[0]}

@@ -306,11 +306,12 @@ def test_s9_dead_character_hold_released_and_its_slot_not_taken(clock, rng, vill
     # The dead stay members of this village: no second slot (the vacant assassin).
     error = refused(Conflict, villages.join, village, seated[attacked], "assassin", "rin", clock())
     assert "この村" in str(error)
-    # A dead character's slot, once vacant, cannot be taken over.
-    villages.leave(village, seated[attacked], clock())
-    outsider = make_account("outsider", clock())
-    error = refused(Forbidden, villages.join, village, outsider, attacked, "rin", clock())
+    # A dead character's slot is never taken over: its player does not leave it (decision
+    # 79), and a dead character nobody plays is refused (tests/unit/test_membership.py).
+    error = refused(Forbidden, villages.leave, village, seated[attacked], clock())
     assert "亡くなった" in str(error)
+    outsider = make_account("outsider", clock())
+    error = refused(Conflict, villages.join, village, outsider, attacked, "rin", clock())
 
 
 def test_s9_takeover_of_a_vacant_slot_in_a_running_village(clock, village, players):
@@ -483,6 +484,7 @@ def test_s9_access_after_the_idle_check_calls_the_auto_departure_off(clock, vill
     for account in seated.values():
         villages.touch(village, account, clock())
     clock.now = day_start + timedelta(minutes=61)
+    update.advance(village, clock())  # the update due at 60 min: saves go to day 2
     record = load_village(village)
     slot = villages.idle_members(record, clock())[0]
     account = load_account(seated[slot])

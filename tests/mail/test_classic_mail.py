@@ -11,7 +11,8 @@ from chalice.test import Client
 from app import app
 from chalicelib import links
 from chalicelib.rules.classic import NPC, Role
-from chalicelib.services import actions
+from chalicelib.rulesets.base import Viewer
+from chalicelib.services import accounts, actions
 from chalicelib.storage.repository import load_village
 from tests.integration.classic_helpers import (
     account_of,
@@ -69,7 +70,7 @@ def test_start_mail_tells_each_member_only_their_role_and_the_conduct_rule(class
         assert "夜明け:" in mail.text  # the first deadline (night 1 closes), in JST
         for other, role in roles.items():
             if other != account and role is not roles[account]:
-                assert f"あなたの役職は「{ROLE_WORDS[role.value]}」" not in mail.text
+                assert f"あなたの役職は「{ROLE_WORDS[role.value]}」" not in mail.joined
 
 
 def test_morning_mail_names_the_dead_and_the_seer_alone_gets_the_divination(classic, clock, rng):
@@ -82,7 +83,28 @@ def test_morning_mail_names_the_dead_and_the_seer_alone_gets_the_divination(clas
     assert all("2日目の朝になりました" in m.subject for m in mails.values())
     assert all("身代わり君" in m.text for m in mails.values())
     assert "占い：" in mails[seer].text
-    assert all("占い：" not in m.text for a, m in mails.items() if a != seer)
+    assert all("占い：" not in m.joined for a, m in mails.items() if a != seer)
+
+
+def test_s2_4_a_night_closed_as_it_begins_is_mailed_as_one_morning_once(classic, clock, rng):
+    vid, box = classic
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)  # day 2
+    wolf, seer = seat_of_role(vid, Role.WEREWOLF), seat_of_role(vid, Role.SEER)
+    executed, prey, _ = (s for s in living_seats(vid) if s not in (wolf, seer))
+    actions.save_actions(vid, account_of(vid, wolf), {"attack": prey}, clock())
+    actions.save_actions(vid, account_of(vid, seer), {"divine": wolf}, clock())
+    for seat in living_seats(vid):
+        vote = executed if seat != executed else wolf
+        actions.save_actions(vid, account_of(vid, seat), {"vote": vote}, clock())
+    box.new()
+    tick(clock, rng)  # the same minute: the round and the night closed with the last vote
+    mails = box.new()
+    assert sorted(m.subject.split("：")[-1] for m in mails) == ["3日目の朝になりました"] * 5
+    by_account = {m.to.split("@")[0]: m for m in mails}
+    assert "占い：" in by_account[account_of(vid, seer)].text
+    tick(clock, rng)  # a duplicate tick sends nothing more
+    assert box.new() == []
 
 
 def test_reminder_warns_non_voters_of_sudden_death_10_minutes_before_sunset(classic, clock, rng):
@@ -146,3 +168,121 @@ def test_ending_mail_tells_the_winner_and_the_members_team_result(classic, clock
     endings = [m for m in box.new() if "ゲームが終わりました" in m.subject]
     assert len(endings) == 5
     assert all("引き分けです" in m.text and "負けました" in m.text for m in endings)
+
+
+ATTACKED = "昨夜、あなたは人狼に襲われましたが、生き延びました。"
+
+
+@pytest.fixture
+def thirteen(clock, rng):
+    """A short classic village of 13 (two wolves, the fox, a hunter) at day 2, the fox alive
+    (night 1's divination was set on a wolf); (village, mail box)."""
+    accounts_ = [make_account(f"x{n:02d}", clock()) for n in range(13)]
+    vid = create(clock, rng)
+    join_all(vid, accounts_, clock)
+    box = MailBox()
+    start(vid, accounts_, clock)
+    seer, wolves = seat_of_role(vid, Role.SEER), seats_of(vid, Role.WEREWOLF)
+    actions.save_actions(vid, account_of(vid, seer), {"divine": wolves[0]}, clock())
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)
+    assert seat_of_role(vid, Role.FOX) in living_seats(vid)
+    return vid, box
+
+
+def seats_of(vid: str, role: Role) -> list[str]:
+    game = load_village(vid).game
+    return [game.seats[c] for c, r in game.village.roles.items() if r is role and c != NPC]
+
+
+def own_news(vid: str, seat: str, clock) -> list[str]:
+    record = load_village(vid)
+    page = record.rules.page(record, Viewer(account_of(vid, seat), seat), clock(), record.day)
+    return [line for n in page["private"]["news"] for line in n["lines"]]
+
+
+def attack_the_fox_on_night_2(
+    vid: str, clock, rng, divine: str | None = None, guard: bool = True
+) -> dict[str, str]:
+    """Night 2's choices, set during day 2: one wolf attacks a villager the hunter guards,
+    then the other wolf the fox; the seer divines the first wolf (or ``divine``). Then every
+    vote, the wolf whose attack is older voting last (its vote must not make its attack the
+    latest, §3). The night closes with the last vote, or without the guard at its deadline
+    (the tick). Returns the seats by part."""
+    fox, seer, hunter = (seat_of_role(vid, r) for r in (Role.FOX, Role.SEER, Role.HUNTER))
+    first, latest = seats_of(vid, Role.WEREWOLF)
+    others = [s for s in living_seats(vid) if s not in (fox, seer, hunter, first, latest)]
+    prey, executed = others[0], others[1]
+    actions.save_actions(vid, account_of(vid, first), {"attack": prey}, clock())
+    actions.save_actions(vid, account_of(vid, seer), {"divine": divine or first}, clock())
+    if guard:
+        actions.save_actions(vid, account_of(vid, hunter), {"guard": prey}, clock())
+    clock.advance(timedelta(seconds=1))
+    actions.save_actions(vid, account_of(vid, latest), {"attack": fox}, clock())
+    for voter in [s for s in living_seats(vid) if s != first] + [first]:
+        clock.advance(timedelta(seconds=1))
+        vote = executed if voter != executed else fox
+        actions.save_actions(vid, account_of(vid, voter), {"vote": vote}, clock())
+    if not guard:
+        assert load_village(vid).game.village.day == 2  # the night waits for the hunter
+        clock.now = load_village(vid).meta.next_update
+        tick(clock, rng)
+    assert load_village(vid).game.village.day == 3
+    return {"fox": fox, "prey": prey, "executed": executed}
+
+
+@pytest.mark.parametrize("guard", [True, False], ids=["closed-by-the-last-vote", "by-the-tick"])
+def test_s4_3_s4_6_the_fox_attacked_by_the_latest_attack_is_told_on_its_page_and_by_mail(
+    thirteen, clock, rng, guard
+):
+    """In a 16-player village the fox was not told: the wolf whose attack was older voted
+    later, and a vote moved that wolf's save time, so its attack counted instead of the
+    fox's (§3 counts the attack saved most recently)."""
+    vid, box = thirteen
+    fox = seat_of_role(vid, Role.FOX)
+    accounts.set_mail_level(account_of(vid, fox), "mine")  # a morning with news concerns it
+    box.new()
+    seats = attack_the_fox_on_night_2(vid, clock, rng, guard=guard)
+    game = load_village(vid).game  # the stored night, which the full record will read
+    morning = game.village.mornings[-1].to_json()
+    assert morning["attack"] == game.character_of(fox)
+    assert morning["news"][game.character_of(fox)] == {"attacked": True}
+    assert {fox, seats["prey"]} <= set(living_seats(vid))  # nobody died in the night
+    assert own_news(vid, fox, clock) == [ATTACKED]
+    assert all(ATTACKED not in own_news(vid, s, clock) for s in living_seats(vid) if s != fox)
+    tick(clock, rng)  # sends the morning's mail, if the night's tick has not
+    mails = {m.to.split("@")[0]: m for m in box.new() if "3日目の朝" in m.subject}
+    assert ATTACKED in mails[account_of(vid, fox)].text
+    assert all(ATTACKED not in m.text for a, m in mails.items() if a != account_of(vid, fox))
+
+
+def test_s4_6_a_morning_mail_sent_after_a_later_morning_tells_its_own_morning(thirteen, clock, rng):
+    """The outbox keeps which mail is owed, its text is made when it is sent: a morning
+    mail sent late (a retry, a slow mail worker) says that morning's news, not the last."""
+    vid, _ = thirteen
+    seats = attack_the_fox_on_night_2(vid, clock, rng)
+    fox = seats["fox"]
+    living = living_seats(vid)
+    executed = next(s for s in living if s not in (fox, *seats_of(vid, Role.WEREWOLF)))
+    for voter in living:  # day 3: an execution, then night 3 closes at its deadline
+        vote = executed if voter != executed else fox
+        actions.save_actions(vid, account_of(vid, voter), {"vote": vote}, clock())
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)
+    record = load_village(vid)
+    assert record.game.village.day == 4
+    said = record.rules.notice(record, fox, "morning", 300, clock())
+    assert said is not None and said.context["morning"]["day"] == 3
+    assert said.context["morning"]["news"] == [ATTACKED] and said.concerns
+
+
+def test_s4_5_a_fox_attacked_and_divined_the_same_night_dies_and_is_not_told(thirteen, clock, rng):
+    vid, box = thirteen
+    fox = seat_of_role(vid, Role.FOX)
+    attack_the_fox_on_night_2(vid, clock, rng, divine=fox)
+    assert fox not in living_seats(vid)  # cursed (§4.2)
+    assert own_news(vid, fox, clock) == []
+    box.new()
+    tick(clock, rng)
+    mail = next(m for m in box.new() if m.to.startswith(account_of(vid, fox)))
+    assert ATTACKED not in mail.text and "無残な姿で発見された" in mail.text

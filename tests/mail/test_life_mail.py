@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from chalicelib.clock import jst
 from chalicelib.links import read_member_token
-from chalicelib.rules import JOBS, PARTNERS, SLOTS, Job
+from chalicelib.rules import JOBS, PARTNERS, SLOTS, Job, is_oni_side
 from chalicelib.rulesets.base import Viewer
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS
 from chalicelib.rulesets.mobius.ruleset import ABILITY
@@ -141,9 +141,14 @@ def check_batch(mails, village_id, seated, kind: str, day: int, clock) -> dict[s
                 prayers = {q.target for q in signed_quick if q.key == "pray"}
                 assert prayers == set(game.alive) - {slot}
                 abilities = {q.key for q in signed_quick} - {"pray"}
-                assert abilities <= {ABILITY.get(JOBS[slot])}
+                attack = {"attack"} if is_oni_side(game.sides[slot]) else set()
+                assert abilities <= {ABILITY.get(JOBS[slot]), *attack}
+            elif is_oni_side(game.sides[slot]):
+                # The dead oni side still votes the attack (RULES §3), and nothing else.
+                signed_quick = [read_member_token(path_of(u)[3:], clock()) for u in quick]
+                assert {q.key for q in signed_quick} == {"attack"}
             else:
-                assert quick == []  # the dead choose nothing
+                assert quick == []  # the dead human side chooses nothing
         assert mail.html.count("<a href=") >= 2  # the village link and the unsubscribe link
     return by_slot
 
@@ -169,7 +174,7 @@ def test_a_short_village_lives_and_ends_through_the_scheduler(village, players, 
     for slot in cast.oni_side:
         assert "鬼サイドの配置" in start[slot].text
     for slot in cast.humans:
-        assert "鬼サイドの配置" not in start[slot].text
+        assert "鬼サイドの配置" not in start[slot].joined
     # A duplicate tick at the same minute sends nothing more.
     tick(clock, rng)
     assert box.new() == []
@@ -204,8 +209,8 @@ def test_a_short_village_lives_and_ends_through_the_scheduler(village, players, 
             assert "ダイイングメッセージ" in mails[PARTNERS[victim]].text
         for slot, mail in mails.items():
             if slot not in (victim, PARTNERS.get(victim)):
-                assert "ダイイングメッセージ" not in mail.text
-                assert "相手は" not in mail.text
+                assert "ダイイングメッセージ" not in mail.joined
+                assert "相手は" not in mail.joined
 
     record = load_village(village)
     assert record.meta.state == "ending"

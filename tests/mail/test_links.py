@@ -5,6 +5,7 @@ it twice changes nothing more. Links are bound to account, village and day, and 
 the next update.
 """
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -407,3 +408,58 @@ def test_a_quick_link_is_refused_once_the_member_changed_that_choice(running, cl
     assert phone.post(quick[("divine", "assassin")]).status_code == 303
     wanted = {"pray": "medium_a", "divine": "assassin"}
     assert actions.own_choices(load_village(village), account) == wanted
+
+
+# ----- refused links lead on (decision 82) -----
+
+
+def _ways_on(page) -> list[str]:
+    """The links a refused link's page offers, in order."""
+    return re.findall(r'<a class="button[^"]*" href="([^"]+)"', body_of(page))
+
+
+def test_an_expired_or_tampered_link_offers_the_login_and_its_village(running, client, clock):
+    village, account, _ = seer(running)
+    quick = member_links(running[2][account])
+    payload, signature = quick[("pray", "seer_b")].rsplit(".", 1)
+    tampered = f"{payload}.{signature[:-4]}abcd"
+    clock.now = load_village(village).meta.next_update + timedelta(seconds=1)
+    for path in (quick[(None, None)], quick[("pray", "seer_b")], tampered):
+        page = Phone(client).get(path)
+        assert page.status_code == 400
+        assert alert(page) == EXPIRED
+        assert _ways_on(page) == [
+            f"/villages/{village}",
+            f"/login?next=/villages/{village}",
+            "/",
+        ]
+        assert "テスト村を見る" in body_of(page)
+
+
+def test_a_link_naming_no_village_offers_the_login(running, client, clock):
+    for path in ("/m/abc", f"/m/{links.member_token(links.MemberLink('x', '999', 1), clock())}"):
+        page = Phone(client).get(path)
+        assert page.status_code == 400
+        assert _ways_on(page) == ["/login", "/"]
+
+
+def test_a_link_of_a_member_who_left_offers_the_village(running, client, clock):
+    village, seated, mails = running
+    phone = Phone(client)
+    path = member_links(mails[seated["seer_a"]])[(None, None)]
+    phone.get(path)
+    assert phone.post(path).status_code == 303  # now in the village through the link
+    villages.leave(village, seated["seer_a"], clock())
+    page = phone.get(path)
+    assert page.status_code == 403
+    assert alert(page) == NOT_A_MEMBER
+    assert f"/villages/{village}" in _ways_on(page)
+
+
+def test_an_expired_login_or_verification_link_offers_the_login(running, client):
+    for path in ("/login/link", "/verify"):
+        phone = Phone(client)
+        phone.get(f"{path}?token=abc")
+        page = phone.post(path, {"token": "abc"})
+        assert page.status_code == 400
+        assert _ways_on(page) == ["/login", "/"]

@@ -102,7 +102,7 @@ def test_game_mail_is_short_readable_and_grouped(players, clock, rng, village):
     assert list(lines) == ["祈り", "占い"]
     assert all(len(targets) == 12 for targets in lines.values())
     assert SLOT_LABELS["assassin"] in lines["占い"]
-    assert "ワンタップ" not in seer_mail.text
+    assert "ワンタップ" not in seer_mail.joined
 
     # Three nights: each judges an oni and a human dies; the third ends the game.
     cast = cast_of(village)

@@ -107,7 +107,7 @@ def test_the_registration_sends_a_verification_mail(client, clock):
     assert "hanako さん" in verify.text
     # The link verifies only on the button's POST.
     token = link.split("token=")[1]
-    assert accounts.verify_email(token, clock()) == "hanako"
+    assert accounts.verify_email(token, clock()).account_id == "hanako"
 
 
 # ----- reminders -----
@@ -237,10 +237,10 @@ def test_the_ending_notice_names_the_winner_and_opens_every_side(players, clock,
         assert notice.subject == "【人狼ひろば・メビウス】1番 テスト村：決着がつきました（1日目）"
         assert "鬼サイドの勝利です（勝利宣言）" in notice.text
         # Declared by day: no new morning, so no morning report in the mail.
-        assert "日目の朝になりました" not in notice.text
+        assert "日目の朝になりました" not in notice.joined
         assert notice.text.count(": 鬼\n") == 3
         assert notice.text.count(": 狂人\n") == 1
-        assert "ワンタップ" not in notice.text
+        assert "ワンタップ" not in notice.joined
     # Closing at the next update sends nothing.
     tick_until(clock, rng, start + SHORT.turn, step=timedelta(minutes=20))
     assert load_village(village).meta.state == "ended"

@@ -44,5 +44,5 @@ def test_day_one_mail_tells_each_member_their_own_side_only(village, players, cl
             for seer, target in game.random_targets.items():
                 assert f"{SLOT_LABELS[seer]}→{names[target]}" in mail.text
         else:
-            assert "鬼サイドの配置" not in mail.text
-            assert "ランダム占い先" not in mail.text
+            assert "鬼サイドの配置" not in mail.joined
+            assert "ランダム占い先" not in mail.joined

@@ -308,3 +308,24 @@ def test_account_saves_how_much_game_mail(browser, clock):
     bad = browser.post("/account", {"what": "preferences", "mail": "lots"})
     assert bad.status_code == 400
     assert load_account("alice").mail_level == "mine"
+
+
+def test_verifying_the_address_signs_the_player_in_once(browser, new_browser):
+    register(browser)
+    token = verification_token("alice@example.jp")
+    phone = new_browser()  # the mail opened on a phone: no session there yet
+    phone.get("/verify", token=token)
+    verified = phone.post("/verify", {"token": token})
+    assert verified.status_code == 200
+    assert 'href="/"' in text(verified) and "ラウンジへ" in text(verified)
+    assert header(verified, "Set-Cookie")
+    account_page = phone.get("/account")
+    assert account_page.status_code == 200
+    assert "alice" in text(account_page)
+    # The link opened again elsewhere verifies nothing new and signs nobody in: it is no
+    # login link.
+    other = new_browser()
+    other.get("/verify", token=token)
+    again = other.post("/verify", {"token": token})
+    assert again.status_code == 200
+    assert other.get("/account").status_code == 401

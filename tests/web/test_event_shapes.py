@@ -10,7 +10,7 @@ import pytest
 
 from chalicelib import links
 from chalicelib.web import static
-from chalicelib.web.http import SESSION_COOKIE
+from chalicelib.web.http import PUBLIC, SESSION_COOKIE
 
 from .conftest import make_account, new_village
 from .lambda_events import SHAPES, Reply, invoke
@@ -34,30 +34,30 @@ def csrf_of(reply: Reply) -> str:
     return html_lib.unescape(CSRF.search(reply.text).group(1))
 
 
-def assert_page(reply: Reply, status: int = 200) -> None:
+def assert_page(reply: Reply, status: int = 200, cache: str = "no-store") -> None:
     assert reply.status == status, reply.text[:300]
     assert reply.header("Content-Type") == "text/html; charset=utf-8"
     assert reply.header("X-Content-Type-Options") == "nosniff"
-    assert reply.header("Cache-Control") == "no-store"
+    assert reply.header("Cache-Control") == cache
     assert reply.header("Content-Security-Policy") is not None
 
 
 def test_pages_render_with_query_strings_and_path_parameters(shape, clock):
     village_id = new_village(clock)
     lounge = invoke(shape, "GET", "/", BROWSER)
-    assert_page(lounge)
+    assert_page(lounge, cache=PUBLIC)  # a visitor's: back/forward cache allowed
     assert f'href="/villages/{village_id}"' in lounge.text
-    assert static.url("app.css") in lounge.text
+    assert static.files()["app.css"].body in lounge.text  # inline
     assert_page(invoke(shape, "GET", "/?state=nonsense", BROWSER), 400)
     village = invoke(shape, "GET", f"/villages/{village_id}", BROWSER)
-    assert_page(village)
+    assert_page(village, cache=PUBLIC)
     assert "テスト村" in village.text
 
 
 def test_login_posts_a_form_with_its_cookie_and_csrf_and_redirects_with_a_new_cookie(shape, clock):
     make_account("alice", clock())
     form = invoke(shape, "GET", "/login", BROWSER)
-    assert_page(form)
+    assert_page(form, cache=PUBLIC)
     cookie = session_of(form)
     body = urlencode({"account_id": "alice", "password": "correct horse battery"})
     refused = invoke(shape, "POST", "/login", {**BROWSER, **FORM, "Cookie": cookie}, body.encode())

@@ -272,7 +272,7 @@ def test_b_answers_claims_with_fake_reports_and_plays_its_night_from_forms(brows
         "do": "answer",
         f"claim.{wolf}": "seer",
         f"oracle_target.{wolf}": str(next(c for c in range(1, 10) if c != wolf)),
-        f"oracle_result.{wolf}": "white",
+        f"oracle_result.{wolf}": "human",
     }
     played = post_move(browser, match_id, form)
     answer = played[1].move
@@ -290,13 +290,13 @@ def test_b_answers_claims_with_fake_reports_and_plays_its_night_from_forms(brows
     for entry in orders["divine"]:
         if entry["card"] in duel.wolves:
             form[f"divine_target.{entry['card']}"] = str(entry["to"][0])
-            form[f"divine_result.{entry['card']}"] = "black"
+            form[f"divine_result.{entry['card']}"] = "wolf"
     for entry in orders["guard"]:
         if entry["card"] in duel.wolves:
             form[f"guard_target.{entry['card']}"] = str(entry["to"][0])
     for w in duel.claimers("medium"):
         if w in duel.wolves:
-            form[f"medium_result.{w}"] = "white"
+            form[f"medium_result.{w}"] = "human"
     played = post_move(browser, match_id, form)
     mine = [m for m in played if m.side == "B" and m.move["do"] == "night"][-1]
     assert mine.move["attack"] == attack

@@ -206,7 +206,7 @@ ROUTES = [
             "rules": ("duel", "mobius"),
             "preset": ("std9", "17A"),
             "side": ("A", "B", "random"),
-            "strength": ("intro", "normal", "strong"),
+            "strength": ("beginner", "normal", "strong"),
             "clock": ("none", "3m", "day"),
             "opponent": ("cpu", "invite"),
         },

@@ -340,7 +340,8 @@ def check_page_facts(play: Play, facts, html: str, where) -> None:
             if lines:
                 play.seen.add(("private", kind))
         killer = re.findall(
-            r"あなたは(\d+)日目の朝に亡くなりました。(?:相手は(.+?)です|(実行犯として自分自身)を襲撃しました)。",
+            r"あなたは(\d+)日目の朝に(?:亡くなりました|裁かれ、灰になりました)。"
+            r"(?:相手は(.+?)です|(実行犯として自分自身)を襲撃しました)。",
             html,
         )
         struck = [(m.day, m.killers[slot]) for m in game.mornings if slot in m.killers]
@@ -355,6 +356,13 @@ def check_page_facts(play: Play, facts, html: str, where) -> None:
         assert killer == told, where
         if struck:
             play.seen.add(("private", "killer"))
+        # Every dead member reads its own death, the judged (ash) too.
+        deaths = re.findall(
+            r"あなたは(\d+)日目の朝に(亡くなりました|裁かれ、灰になりました)。", html
+        )
+        died = [(m.day, str(m.deaths[slot])) for m in game.mornings if slot in m.deaths]
+        ways = {"ash": "裁かれ、灰になりました", "corpse": "亡くなりました"}
+        assert deaths == [(str(day), ways[kind]) for day, kind in died], where
 
     # Choices: one's own preselected; the oni side's shared votes to the oni side only.
     if slot is not None and not ending:

@@ -66,10 +66,12 @@ def current_tab(page: str) -> str:
 
 
 def kill(vid, seated, target, clock):
-    """Everyone else prays for ``target``; the update judges it (ash)."""
+    """Everyone else prays for ``target`` and leaves the attack undecided; the update judges
+    ``target`` (ash)."""
+    undecided = {"attack": None, "attacker": None}
     for slot, account in seated.items():
         if slot != target and slot not in load_village(vid).game.deaths:
-            actions.save_actions(vid, account, {"pray": target}, clock())
+            actions.save_actions(vid, account, {"pray": target, **undecided}, clock())
     clock.advance(timedelta(minutes=60))
     [morning, *_] = update.advance(vid, clock())
     assert morning.morning.judged == target

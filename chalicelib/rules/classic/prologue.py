@@ -1,6 +1,8 @@
 """The prologue (募集, day 0, RULES-CLASSIC §2.1): joining, start votes, kicks, leaving, idling.
 
-Members are account ids (any strings) in the order they joined. Pure: times are passed in.
+Members are places (any strings: the platform's seats) in the order they were taken. A place
+left is free again for a newcomer: who left, and so may never come back, is a person, which
+the platform remembers by account (docs/decisions.md 78). Pure: times are passed in.
 """
 
 from collections.abc import Mapping
@@ -21,11 +23,8 @@ class Prologue:
     members: list[str] = field(default_factory=list)  # join order
     start_votes: set[str] = field(default_factory=set)
     kicks: dict[str, set[str]] = field(default_factory=dict)  # target → members voting to kick
-    departed: set[str] = field(default_factory=set)  # left or kicked: can never rejoin
 
     def join(self, member: str) -> None:
-        if member in self.departed:
-            raise PrologueError("一度この村を去った人は、もう参加できません")
         if member in self.members:
             raise PrologueError("すでにこの村に参加しています")
         if len(self.members) >= MAX_PLAYERS:
@@ -74,11 +73,10 @@ class Prologue:
         self.depart(member)
 
     def depart(self, member: str) -> None:
-        """A departure of any kind: gone for good; every start vote is cleared [decided: and the
-        kick votes it cast or received are dropped]."""
+        """A departure of any kind: the place is free again; every start vote is cleared
+        [decided: and the kick votes it cast or received are dropped]."""
         self._member(member)
         self.members.remove(member)
-        self.departed.add(member)
         self.start_votes.clear()
         self.kicks.pop(member, None)
         for target in list(self.kicks):
@@ -99,16 +97,16 @@ class Prologue:
             "members": list(self.members),
             "start_votes": sorted(self.start_votes),
             "kicks": {t: sorted(v) for t, v in self.kicks.items()},
-            "departed": sorted(self.departed),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Prologue":
+        """Games stored before decision 78 also list the places left (``departed``): the
+        platform keeps who left, by account, so the list is dropped."""
         return cls(
             members=list(data["members"]),
             start_votes=set(data["start_votes"]),
             kicks={t: set(v) for t, v in data["kicks"].items()},
-            departed=set(data["departed"]),
         )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from .night import known_last_guard, latent_guard_open
 from .reports import guard_order
 from .roles import BLACK, COLORS, GJ_CO_EXTRAS, WHITE
-from .state import Duel
+from .state import Duel, copy_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,8 @@ def legal_moves(duel: Duel, side: str) -> Legal:
                 if e["card"] in wolf_set and duel.claims[e["card"]]["role"] == "hunter"
             },
         }
-    return Legal(side, turn, duel.board, duel.day, living, options)
+    # Deep copies: a chooser that edits its options must not edit the game.
+    return Legal(side, turn, duel.board, duel.day, living, copy_json(options))
 
 
 # ----- fake reports (shared by the random player and the deceiver) -----

@@ -143,7 +143,7 @@ def order_night(duel: Duel, move: Mapping[str, Any]) -> None:
 
 def _color(value: Any) -> str:
     if value not in COLORS:
-        raise MoveError("結果は white か black で指定してください")
+        raise MoveError("結果は human(白)か wolf(黒)で指定してください")
     return str(value)
 
 

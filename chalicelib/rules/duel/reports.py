@@ -133,7 +133,7 @@ def check_keys(entry: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
 
 def _color(value: Any, what: str) -> str:
     if value not in COLORS:
-        raise MoveError(f"{what}の結果は white か black で指定してください")
+        raise MoveError(f"{what}の結果は human(白)か wolf(黒)で指定してください")
     return str(value)
 
 

@@ -15,8 +15,8 @@ ROLES: Final = (
     "fox",
 )
 
-WHITE: Final = "white"
-BLACK: Final = "black"
+WHITE: Final = "human"  # 白 (RULES-DUEL §1 color tokens)
+BLACK: Final = "wolf"  # 黒
 COLORS: Final = (WHITE, BLACK)
 
 # Roles a claim can name (§4.1, §4.3), with `none` and `gidra`.

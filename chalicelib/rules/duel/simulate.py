@@ -1,9 +1,11 @@
 """Duel simulator: ``python -m chalicelib.simulate --rules duel --preset std9 --games N``.
 
-Plays CPU-A vs CPU-B, CPU-A vs a random legal B and a random legal A vs CPU-B (and, as a
-baseline, random vs random) on each preset asked for, and prints each side's win rate,
-each CPU's margin over random legal play against the same opponent, and the time per CPU
-move (mean and p95). The last line is one JSON object of every figure.
+Plays the strongest CPU-A vs CPU-B, CPU-A vs a random legal B and a random legal A vs
+CPU-B (and, as a baseline, random vs random) on each preset asked for, and prints each
+side's win rate, each CPU's margin over random legal play against the same opponent, and
+the time per CPU move (mean, p95 and max). With ``--levels`` it plays every strength of
+CPU-A against every strength of CPU-B instead. The last line is one JSON object of every
+figure.
 
 The margins: CPU-A's is its village win rate against CPU-B minus a random A's against
 CPU-B; CPU-B's is its wolves win rate against CPU-A minus a random B's against CPU-A.
@@ -18,7 +20,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from .cpu import Player, deceiver, deducer, random_player
+from .cpu import STRENGTHS, Player, player, random_player
 from .deck import PRESETS, preset
 from .draws import Draws
 from .legal import legal_moves
@@ -26,10 +28,11 @@ from .moves import play
 from .state import Duel
 from .views import view
 
+STRONG = player("strong")
 MATCHUPS: dict[str, tuple[Player, Player]] = {
-    "cpu_vs_cpu": (deducer, deceiver),
-    "cpu_vs_random": (deducer, random_player),
-    "random_vs_cpu": (random_player, deceiver),
+    "cpu_vs_cpu": (STRONG, STRONG),
+    "cpu_vs_random": (STRONG, random_player),
+    "random_vs_cpu": (random_player, STRONG),
     "random_vs_random": (random_player, random_player),  # the baseline of the other reading
 }
 MAX_MOVES = 2000
@@ -46,11 +49,11 @@ def play_game(
         if duel.phase == "end":
             break
         side = duel.phase[0]
-        player, rng = players[side]
+        chooser, rng = players[side]
         seen, legal = view(duel, side), legal_moves(duel, side)
         started = time.perf_counter()
-        move = player(seen, legal, rng)
-        if timings is not None and player is not random_player:
+        move = chooser(seen, legal, rng)
+        if timings is not None and chooser is not random_player:
             timings.append(time.perf_counter() - started)
         play(duel, side, move, engine_rng)
     assert duel.ending is not None
@@ -88,11 +91,32 @@ def simulate(rules_name: str, games: int, seed: int, baseline: bool = True) -> d
         report["b_margin_vs_random_pp"] = round(
             100 * (report["random_vs_cpu"]["wolves"] - base["wolves"]), 1
         )
-    report["cpu_move_ms"] = {
+    report["cpu_move_ms"] = move_ms(timings)
+    return report
+
+
+def move_ms(timings: list[float]) -> dict[str, Any]:
+    return {
         "mean": round(1000 * statistics.fmean(timings), 2) if timings else 0.0,
         "p95": round(1000 * p95(timings), 2),
+        "max": round(1000 * max(timings, default=0.0), 2),
         "moves": len(timings),
     }
+
+
+def levels(rules_name: str, games: int, seed: int) -> dict[str, Any]:
+    """Every strength of CPU-A against every strength of CPU-B: win rates, "A level/B level"."""
+    report: dict[str, Any] = {"preset": rules_name, "games": games}
+    timings: list[float] = []
+    for a in STRENGTHS:
+        for b in STRENGTHS:
+            winners: Counter[str] = Counter()
+            for n in range(games):
+                ending = play_game(rules_name, player(a), player(b), seed + n, timings)
+                winners[ending["winner"]] += 1
+            rates = {w: round(winners[w] / games, 4) for w in ("village", "wolves", "fox")}
+            report[f"{a}/{b}"] = rates
+    report["cpu_move_ms"] = move_ms(timings)
     return report
 
 
@@ -101,9 +125,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--preset", action="append", choices=sorted(PRESETS))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--levels", action="store_true", help="強さどうしの対戦表")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games は1以上にしてください")
+    if args.levels:
+        tables = [levels(name, args.games, args.seed) for name in args.preset or ["std9"]]
+        for t in tables:
+            print(f"{t['preset']}: {t['games']} games per pair (seed {args.seed}), A/B level")
+            for a in STRENGTHS:
+                for b in STRENGTHS:
+                    rates = ", ".join(f"{w} {p:.1%}" for w, p in t[f"{a}/{b}"].items())
+                    print(f"  A {STRENGTHS[a]} vs B {STRENGTHS[b]}: {rates}")
+        print(json.dumps({"duel_levels": tables}, ensure_ascii=False))
+        return 0
     reports = [simulate(name, args.games, args.seed) for name in args.preset or ["std9"]]
     for r in reports:
         print(f"{r['preset']}: {r['games']} games per matchup (seed {args.seed})")
@@ -117,6 +152,9 @@ def main(argv: list[str]) -> int:
             f" CPU-B {r['b_margin_vs_random_pp']:+.1f} pp"
         )
         ms = r["cpu_move_ms"]
-        print(f"  CPU move: mean {ms['mean']} ms, p95 {ms['p95']} ms over {ms['moves']} moves")
+        print(
+            f"  CPU move: mean {ms['mean']} ms, p95 {ms['p95']} ms, max {ms['max']} ms"
+            f" over {ms['moves']} moves"
+        )
     print(json.dumps({"duel": reports}, ensure_ascii=False))
     return 0

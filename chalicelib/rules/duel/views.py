@@ -32,7 +32,6 @@ def public(duel: Duel) -> dict[str, Any]:
         "whole_seer": duel.whole_seer,
         "whole_hunter": duel.whole_hunter,
         "black_seer_done": duel.black_seer_done,
-        "madman_used": duel.madman_used,
         "question": _public_question(duel),
         "events": copy_json(duel.events),
         "ending": copy_json(duel.ending),
@@ -55,6 +54,8 @@ def view(duel: Duel, side: str) -> dict[str, Any]:
         seen["wolves"] = duel.wolves
         seen["guesses"] = copy_json(duel.guesses)
         seen["pp_offered"] = bool(duel.pending_pp and duel.pending_pp["offered"])
+        # B's own instruction: spent even when it took no effect (§5), so A never learns it.
+        seen["madman_used"] = duel.madman_used
         # B's own attacks: B chose them, A never sees them.
         seen["attacks"] = [{"night": n["night"], "target": n["attack"]} for n in duel.nights]
     else:

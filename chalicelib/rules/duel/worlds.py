@@ -13,10 +13,13 @@ from functools import cache
 from itertools import combinations
 from typing import Any
 
-# How likely B is to have a werewolf fake a claim, and, once the madman's one claim is
-# spent (public), that it took no effect (the madman dead, missing or out of range).
+from .roles import BLACK
+
+# How likely B is to have a werewolf fake a claim. Whether the madman's one claim is spent
+# is B's secret (an instruction without effect spends it too): a world may hold one
+# non-werewolf fake (the madman's claim) or none, whichever fits.
 WOLF_FAKE = 0.3
-NO_MADMAN_CLAIM = 0.3
+MADMAN_FAKE = 0.5  # how likely B had the madman claim, in a world that needs it
 COIN = 0.5  # a color B chose, seen without knowing B's plan
 # The madman sent to a black-seer-only request (a blind black that frames a human four
 # times in five): as likely as any fake, since the real seer comes out there only on a
@@ -27,7 +30,7 @@ PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
 CURSED_ALONE = 0.3  # the fox cursed on a night with no other death
-MAX_WORLDS = 1200  # above this, a deterministic stride sample of the placements
+MAX_WORLDS = 600  # above this (17A only), a deterministic stride sample of the placements
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +61,7 @@ def _reports_true(
         if oracle["target"] == fox:
             return False
         results = [oracle, *results]
-    if not all((r["result"] == "black") == (r["target"] in wolves) for r in results):
+    if not all((r["result"] == BLACK) == (r["target"] in wolves) for r in results):
         return False
     if fox is not None:
         for r in claim.get("nights", []):
@@ -98,7 +101,7 @@ def _chosen_colors_of(f: Mapping[str, Any], claimers: list[int], real: int | Non
 def _drawn_colors(claim: Mapping[str, Any], p: float) -> float:
     weight = 1.0
     for r in _results(claim):
-        weight *= p if r["result"] == "black" else 1 - p
+        weight *= p if r["result"] == BLACK else 1 - p
     return weight
 
 
@@ -173,13 +176,19 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "claims": claims,
         "asked": asked,
         "silent": silent,
-        "madman_used": view["madman_used"],
         "whole_seer": view["whole_seer"],
         "night_of": night_of,
         "cursers": cursers,
         "missing": view["rules"]["missing"],
         "fox_black": deck.get("werewolf", 0) / max(1, view["board"] - 2),
         "fox_modes": ["latent"] + [r for r in ("seer", "medium") if deck.get(r, 0)],
+        # The cards the madman may be once the werewolves and the fox are placed (the
+        # first victim included: it is never a werewolf nor the fox).
+        "madman_slots": view["board"]
+        + bool(view["rules"]["missing"])
+        - deck.get("werewolf", 0)
+        - deck.get("fox", 0)
+        - deck.get("mason", 0),
     }
 
 
@@ -287,10 +296,10 @@ def _weight(
                     if not f["missing"]:
                         return 0.0, {}
                     weight *= MISSING
-    if fakes > (1 if f["madman_used"] else 0):
+    if fakes > 1:  # the madman claims once; every other fake is a werewolf
         return 0.0, {}
-    if f["madman_used"] and not fakes:
-        weight *= NO_MADMAN_CLAIM  # spent on a claim that did not take effect
+    if fakes:  # B had the madman claim, and the madman is this card of its possible ones
+        weight *= MADMAN_FAKE / max(1, f["madman_slots"])
     return weight, real
 
 

@@ -39,6 +39,7 @@ from .timeline import Event
 
 CHOICE_LABELS = {"vote": "処刑投票", "attack": "襲撃", "divine": "占い", "guard": "護衛"}
 NIGHT_KEYS = ("attack", "divine", "guard")
+VOTE_CLOSED = "この投票は締め切られました"
 PUBLIC = Board.PUBLIC.value
 SUBJECTS = {
     "start": "ゲームが始まりました",
@@ -243,12 +244,14 @@ class Classic:
         posts: list[SystemPost] = []
         tick = 0
 
-        def say(text: str, board: str = PUBLIC) -> None:
+        def say(text: str, on: int | None = None) -> None:
+            """A village post on the day ``on`` (a round's own day), else on the day the
+            village is in after this step (a night's close: the morning's)."""
             nonlocal tick
             posts.append(
                 SystemPost(
-                    board,
-                    day if event is not Event.NIGHT else day + 1,
+                    PUBLIC,
+                    engine.day if on is None else on,
                     text,
                     at + timedelta(microseconds=tick),
                 )
@@ -259,9 +262,9 @@ class Classic:
         locks: frozenset[str] = frozenset()
         for result in done.rounds:
             if result.outcome is Outcome.EXECUTED and not result.votes and result.candidates:
-                say(report.single_candidate(result, names))
+                say(report.single_candidate(result, names), result.day)
             else:
-                say(report.round_report(result, names))
+                say(report.round_report(result, names), result.day)
             if result.outcome is Outcome.SUDDEN:
                 locks |= frozenset(game.seats[c] for c in result.sudden)
         if event is Event.SUNSET:
@@ -274,7 +277,7 @@ class Classic:
             }
             say(report.morning_report(done.morning, names, wills))
             mail = "morning"
-        if event is Event.ROUND and not done.ended and engine.voting:
+        elif event is Event.ROUND and not done.ended and engine.voting:
             mail = "round"
         if done.ended:
             say(report.ending_report(engine, names))
@@ -286,6 +289,10 @@ class Classic:
         if done.ended:
             release = frozenset(village.seats())
         due = timeline.next_event(game, village.created_at)
+        dawn = done.morning is not None  # a round's close may close the night too (§2.4)
+        happenings = (event.value,) + (
+            (Event.NIGHT.value,) if dawn and event is not Event.NIGHT else ()
+        )
         return Step(
             state=_state(game),
             game=game,
@@ -293,14 +300,14 @@ class Classic:
             at=at,
             next_update=due.at if due is not None else None,
             day_started_at=game.day_began,
-            seal_day=day if event is Event.NIGHT else None,
-            open_day=engine.day if event is Event.NIGHT and not done.ended else None,
-            check_day=day if event is Event.ROUND else None,
+            seal_day=day if dawn else None,
+            open_day=engine.day if dawn and not done.ended else None,
+            check_day=day if event is Event.ROUND and not dawn else None,
             posts=tuple(posts),
             mail=mail,
             release=release,
             locks=locks,
-            happenings=(event.value,) + (("ending",) if done.ended else ()),
+            happenings=happenings + (("ending",) if done.ended else ()),
             detail=done,
         )
 
@@ -428,20 +435,39 @@ class Classic:
     # ----- choices -----
 
     def check_choices(
-        self, village: VillageView, slot: str, data: Mapping[str, str | None], now: datetime
+        self,
+        village: VillageView,
+        slot: str,
+        data: Mapping[str, str | None],
+        now: datetime,
+        checked: VillageView | None = None,
     ) -> dict[str, str]:
         """A vote and tonight's choices, merged into what the member saved today (a key left
-        out keeps its value; an empty night choice is unset; a short village's vote is final)."""
+        out keeps its value; an empty night choice is unset; a short village's vote is final).
+        A vote counts in the round it was checked against (``checked``: a save whose write
+        met a change) and a night choice until the night's close, even before the tick."""
         game = _game(village)
         engine = game.village
+        if "vote" in data and checked is not None:
+            before = _game(checked).village
+            if (
+                before is not None
+                and before.voting
+                and (engine is None or vote_key(before) != vote_key(engine))
+            ):
+                raise NotNow(VOTE_CLOSED)
         if village.state is not State.RUNNING or engine is None or engine.ending is not None:
             raise NotNow("いまは投票も行動もできません")
         actor = seats.character(game, slot)
         if actor is None or actor in engine.deaths:
             raise NotNow("死んだ人は投票も行動もできません")
+        if engine.phase is Phase.NIGHT and any(k in NIGHT_KEYS for k in data):
+            close = timeline.next_event(game, village.created_at)
+            if close is not None and now >= close.at:
+                raise NotNow("今夜の行動は締め切られました")
         key = vote_key(engine)
         current = village.saved(engine.day).get(slot, {})
-        out = {k: v for k, v in current.items() if k in NIGHT_KEYS or k == key}
+        out = {k: v for k, v in current.items() if k in (*NIGHT_KEYS, key, seats.ATTACK_AT)}
         try:
             for name, value in data.items():
                 if name == "vote":
@@ -453,12 +479,16 @@ class Classic:
                 elif name in NIGHT_KEYS:
                     if value is None:
                         out.pop(name, None)
+                        if name == "attack":
+                            out.pop(seats.ATTACK_AT, None)
                         continue
                     target = seats.character(game, value)
                     error = engine.choice_refusal(actor, Ability(name), target or value)
                     if target is None or error is not None:
                         raise error or RuleError("その人は選べません")
                     out[name] = value
+                    if name == "attack":  # §3: a save naming the attack makes it the latest
+                        out[seats.ATTACK_AT] = now.isoformat()
                 else:
                     raise ValueError("その行動はありません")
         except RuleError as error:
@@ -478,7 +508,7 @@ class Classic:
             raise NotNow("いまは投票の時間ではありません")
         due = timeline.next_event(game, game.started_at or now)
         if due is not None and now >= due.at:
-            raise NotNow("この投票は締め切られました")
+            raise NotNow(VOTE_CLOSED)
         if value is None:
             if previous is not None and not engine.options.votes_changeable:
                 raise RuleError("この村では一度投じた票は取り消せません")
@@ -618,10 +648,10 @@ class Classic:
         self, village: VillageView, slot: str, kind: str, day: int, now: datetime
     ) -> NoticeText | None:
         game = _game(village)
-        context = view.notice(village, game, slot, kind, now)
+        game_day = day // 100 if day >= 100 else day
+        context = view.notice(village, game, slot, kind, game_day, now)
         if context is None:
             return None
-        game_day = day // 100 if day >= 100 else day
         # A morning concerns a member it killed or brings private news; every other mail
         # (the start, a new vote round, a reminder, the ending) concerns every member.
         morning = context.get("morning")

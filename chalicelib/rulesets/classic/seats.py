@@ -60,14 +60,20 @@ def votes(game: ClassicGame, saved: Mapping[str, Mapping[str, str]], key: str) -
     return out
 
 
+# When a member's attack was last saved (RULES-CLASSIC §3 counts the most recent), kept beside
+# it in the member's saved choices: the member's save time also moves with a vote.
+ATTACK_AT = "attack_at"
+
+
 def night_choices(
     game: ClassicGame,
     saved: Mapping[str, Mapping[str, str]],
     saved_at: Mapping[str, str],
 ) -> dict[str, NightChoices]:
-    """Tonight's choices by character, in the order they were last saved (most recent last)."""
+    """Tonight's choices by character, in the order their attacks were last saved (most recent
+    last; a choice saved before ``ATTACK_AT`` was kept goes by the member's last save)."""
     keys = ("attack", "divine", "guard")
-    ordered = sorted(saved, key=lambda s: saved_at.get(s, ""))
+    ordered = sorted(saved, key=lambda s: saved[s].get(ATTACK_AT) or saved_at.get(s, ""))
     out = {}
     for seat_ in ordered:
         actor = character(game, seat_)

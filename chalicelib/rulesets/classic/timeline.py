@@ -6,7 +6,9 @@ at a time: ``next_event`` names it and its time, which the platform stores as th
 ``next_update`` (so the scheduler finds it through the same due-village index as a Mobius
 update). ``advance`` applies it; ``early_close`` names the event a save completes early (§7
 ``early_close``), which the saving request applies at once — the same ``advance``, so that the
-request and a concurrent tick are one version-checked step and only one of them commits.
+request and a concurrent tick are one version-checked step and only one of them commits. A
+round whose execution begins a night N ≥ 2 whose choices, set during the day, already all
+count closes that night in the same step (§2.4): the night is never left waiting for a save.
 """
 
 import random
@@ -42,7 +44,7 @@ class Advanced:
 
     event: Event
     rounds: list[RoundResult] = field(default_factory=list)
-    morning: Morning | None = None
+    morning: Morning | None = None  # the night closed (a round's close may close it too)
     ended: bool = False  # the game ended with this event: the epilogue begins
 
 
@@ -124,19 +126,39 @@ def advance(
             done.ended = True
         elif village.phase is Phase.NIGHT:
             game.night_began = at
+            # §2.4: the night's choices may be set from the start of the day, so they may all
+            # count already as the night begins; then it closes at once, in this same step.
+            if village.night_may_close_early(night or {}):
+                _dawn(game, done, at, seed=seed, night=night)
         else:
-            game.round_opened = at  # a re-vote, or the same round after sudden deaths
+            # A re-vote, or the same round after sudden deaths: its votes are keyed by the
+            # round (``vote@…``), so nobody has voted in it yet and it never opens complete.
+            game.round_opened = at
         return done
+    done = Advanced(event)
+    _dawn(game, done, at, seed=seed, night=night)
+    return done
+
+
+def _dawn(
+    game: ClassicGame,
+    done: Advanced,
+    at: datetime,
+    *,
+    seed: int,
+    night: Mapping[str, NightChoices] | None,
+) -> None:
+    """Closes tonight at ``at`` (§4): the morning of the next day, or the ending."""
+    village = game.village
+    assert village is not None
     rng = random.Random(f"{seed}:{village.day}")
-    morning = village.resolve_night(dict(night or {}), rng)
-    done = Advanced(event, morning=morning)
+    done.morning = village.resolve_night(dict(night or {}), rng)
     if village.ending is not None:
         game.ended_at = at
         done.ended = True
     else:
         game.day_began = at
         game.round_opened = at
-    return done
 
 
 def early_close(

@@ -348,9 +348,11 @@ def labels_context() -> dict[str, Any]:
 
 
 def notice(
-    village: VillageView, game: ClassicGame, slot: str, kind: str, now: datetime
+    village: VillageView, game: ClassicGame, slot: str, kind: str, day: int, now: datetime
 ) -> dict[str, Any] | None:
-    """What one member's mail says: only their own news (RULES-CLASSIC §6)."""
+    """What one member's mail says: only their own news (RULES-CLASSIC §6). ``day``: the game
+    day the mail is about; its morning is that day's, even when the mail goes out (or is
+    retried) after a later morning."""
     engine = game.village
     names = names_of(village, game)
     character = seats.character(game, slot)
@@ -376,8 +378,8 @@ def notice(
     context["cast"] = "、".join(
         f"{labels.ROLE_LABELS[r]}{n}" for r, n in cast_counts(engine).items()
     )
-    if kind in ("morning", "ending") and engine.mornings:
-        morning = engine.mornings[-1]
+    morning = next((m for m in engine.mornings if m.day == day), None)
+    if kind in ("morning", "ending") and morning is not None:
         context["morning"] = {
             "day": morning.day,
             "dead": [names[seats.seat(game, c) or c] for c in morning.found_dead],

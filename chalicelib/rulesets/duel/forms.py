@@ -41,8 +41,8 @@ def _weights(form: Mapping[str, str], prefix: str) -> tuple[list[int], list[int]
 
 
 def _color(form: Mapping[str, str], key: str) -> str:
-    value = form.get(key, "white")
-    if value not in ("white", "black"):
+    value = form.get(key, "human")
+    if value not in ("human", "wolf"):  # RULES-DUEL §1's tokens: 白 human, 黒 wolf
         raise MoveError("結果は白か黒で指定してください")
     return value
 

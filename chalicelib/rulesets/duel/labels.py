@@ -13,7 +13,7 @@ PRESET_LABELS = {
 }
 SIDE_LABELS = {"A": "A(村人陣営・推理する側)", "B": "B(人狼陣営・騙す側)"}
 SIDE_SHORT = {"A": "A(村人陣営)", "B": "B(人狼陣営)"}
-STRENGTH_LABELS = {"intro": "入門", "normal": "普通", "strong": "強い"}
+STRENGTH_LABELS = {"beginner": "入門", "normal": "普通", "strong": "強い"}
 ROLE_LABELS = {
     "villager": "村人",
     "seer": "占い師",
@@ -27,7 +27,7 @@ ROLE_LABELS = {
     "gidra": "ギドラ",
     "none": "役職なし",
 }
-COLOR_LABELS = {"white": "白", "black": "黒"}
+COLOR_LABELS = {"human": "白", "wolf": "黒"}
 WINNER_LABELS = {"village": "村人陣営の勝ち", "wolves": "人狼陣営の勝ち", "fox": "妖狐の勝ち"}
 FOX_MODE_LABELS = {"latent": "潜伏", "seer": "占い騙り", "medium": "霊能騙り"}
 TURN_LABELS = {

@@ -11,7 +11,18 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...rules import CHOICE_KEYS, JOBS, SLOTS, Choices, EndedBy, Job, Morning, Village, Winner
+from ...rules import (
+    CHOICE_KEYS,
+    JOBS,
+    SLOTS,
+    Choices,
+    EndedBy,
+    Job,
+    Morning,
+    Village,
+    Winner,
+    is_oni_side,
+)
 from ..base import (
     Bans,
     NewGame,
@@ -365,12 +376,26 @@ class Mobius:
     # ----- choices -----
 
     def check_choices(
-        self, village: VillageView, slot: str, data: Mapping[str, str | None], now: datetime
+        self,
+        village: VillageView,
+        slot: str,
+        data: Mapping[str, str | None],
+        now: datetime,
+        checked: VillageView | None = None,
     ) -> dict[str, str]:
+        """The choices given merged into the member's saved ones (a key left out keeps its
+        value, None makes it undecided) and checked all together, until the update (RULES
+        §2.3): a save after the update's time is refused even before the tick runs it. A
+        save that met a change is checked again as any other (``checked`` is not needed: the
+        one change that matters, a new day, is the platform's to refuse)."""
         if village.state is not State.RUNNING:
             raise NotNow("いまは行動を決められません")
-        choices = Choices.from_dict(data)
-        _game(village).validate(slot, choices)
+        if village.next_update is not None and now >= village.next_update:
+            raise NotNow("この日の行動は締め切られました。更新をお待ちください")
+        game = _game(village)
+        merged = {**village.saved(game.day).get(slot, {}), **data}
+        choices = Choices.from_dict({k: v for k, v in merged.items() if v is not None})
+        game.validate(slot, choices)
         return choices.to_dict()
 
     def after_save(
@@ -415,10 +440,16 @@ class Mobius:
         return shown
 
     def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]:
+        """The prayer and the job's ability of the living; the attack of the oni side, alive
+        or dead (RULES §3: the dead oni side still votes it; decision 83)."""
         game = _game(village)
-        if village.state is not State.RUNNING or slot in game.deaths:
+        if village.state is not State.RUNNING:
             return []
-        keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
+        keys = []
+        if slot not in game.deaths:
+            keys = ["pray"] + ([ABILITY[JOBS[slot]]] if JOBS[slot] in ABILITY else [])
+        if is_oni_side(game.sides[slot]):
+            keys.append("attack")
         saved = village.saved(game.day).get(slot, {})
         quick = []
         for key in keys:

@@ -110,6 +110,8 @@ class Private:
     results: dict[int, dict[str, str]] = field(default_factory=dict)  # day -> target, verdict
     dms: dict[int, dict[str, str]] = field(default_factory=dict)  # day -> from, names
     killer: dict[str, str | int] | None = None  # who struck / whom intercepted, and the day
+    # Own death: the morning and its kind (ash: judged, as the public report says; corpse).
+    death: dict[str, str | int] | None = None
     attacks: dict[int, dict[str, str]] = field(default_factory=dict)  # oni side: each draw
 
 
@@ -142,6 +144,8 @@ def private(game: Village, viewer: Viewer) -> Private | None:
             info.dms[morning.day] = {"from": dm.writer, "names": dm.names}
         if slot in morning.killers:
             info.killer = {"slot": morning.killers[slot], "day": morning.day}
+        if slot in morning.deaths:
+            info.death = {"kind": str(morning.deaths[slot]), "day": morning.day}
     return info
 
 

@@ -203,6 +203,49 @@ def test_s7_long_villages_do_not_close_early_by_default() -> None:
     assert early_close(game, votes, {}) is None
 
 
+def day_2_choices_set(**options: object):
+    """Day 2 of a five-player village (seer, wolf, three villagers): the wolf and the seer set
+    night 2's choices during the day; returns the game, the morning and the players."""
+    game = started(members=5, seed=4, **options)
+    morning = to_day_2(game)
+    village = game.village
+    assert village is not None
+    wolf, seer = role_holder(game, Role.WEREWOLF), role_holder(game, Role.SEER)
+    executed, prey, _ = (v for v in village.voters() if v not in (wolf, seer))
+    votes = {v: (executed if v != executed else wolf) for v in village.voters()}
+    return game, morning, votes, {"wolf": wolf, "seer": seer, "executed": executed, "prey": prey}
+
+
+def test_s2_4_a_night_whose_choices_were_all_set_during_the_day_closes_as_it_begins() -> None:
+    game, morning, votes, who = day_2_choices_set()
+    night = {
+        who["wolf"]: NightChoices(attack=who["prey"]),
+        who["seer"]: NightChoices(divine=who["wolf"]),
+    }
+    at = morning + 20 * MIN
+    done = advance(game, Event.ROUND, at, seed=1, votes=votes, night=night)
+    assert done.rounds[-1].executed == who["executed"]
+    assert done.morning is not None and done.morning.found_dead == [who["prey"]]
+    assert game.village is not None and game.village.day == 3 and game.village.voting
+    due = next_event(game, CREATED)
+    assert due is not None and (due.event, due.at) == (Event.ROUND, at + 45 * MIN)
+
+
+@pytest.mark.parametrize("missing", ["seer", "attack on the executed", "early_close off"])
+def test_s2_4_a_night_opened_without_every_choice_counting_waits(missing: str) -> None:
+    game, morning, votes, who = day_2_choices_set(early_close=missing != "early_close off")
+    night = {who["wolf"]: NightChoices(attack=who["prey"])}
+    if missing != "seer":
+        night[who["seer"]] = NightChoices(divine=who["wolf"])
+    if missing == "attack on the executed":
+        night[who["wolf"]] = NightChoices(attack=who["executed"])
+    at = morning + 45 * MIN
+    done = advance(game, Event.ROUND, at, seed=1, votes=votes, night=night)
+    assert done.morning is None and moment(game, at) is Moment.NIGHT
+    due = next_event(game, CREATED)
+    assert due is not None and (due.event, due.at) == (Event.NIGHT, at + 15 * MIN)
+
+
 # ----- §7 long pace -----
 
 

@@ -89,6 +89,63 @@ def quiet_night(attack: int, **orders: Any) -> list[dict[str, Any]]:
     return [A("night", **orders), B("night", attack=attack)]
 
 
+# Every field of a Duel by who may see it (RULES-DUEL §8). A twin keeps what one side sees
+# and redraws everything else, so nothing the side may not see is copied from the game.
+PUBLIC_FIELDS = {
+    "rules", "alive", "day", "phase", "claims", "asked", "whole_seer", "whole_hunter",
+    "black_seer_done", "question", "executions", "orders", "nights_alive", "events", "ending",
+}  # fmt: skip
+# Hidden from A; B knows its own parts: the werewolves' cards, its madman instruction (spent
+# or not), its PP guesses and offers, its attacks.
+HIDDEN_FIELDS = {
+    "cards", "oracle", "fox_mode", "fox_oracle", "madman_used", "guesses", "pending_pp", "nights",
+}  # fmt: skip
+
+
+def twin(duel: Duel, side: str, rng: random.Random) -> Duel:
+    """The same public game, with every field ``side`` may not see drawn afresh."""
+    assert set(Duel.__slots__) == PUBLIC_FIELDS | HIDDEN_FIELDS
+    board = duel.board
+    twin = Duel.from_json(duel.to_json())
+
+    def card() -> int:
+        return rng.randint(1, board)
+
+    def color() -> str:
+        return rng.choice(["human", "wolf"])
+
+    # The deal: A knows the masons, B the werewolves; every other card (the first victim
+    # included) is dealt again from a shuffled deck.
+    known = duel.masons if side == "A" else duel.wolves
+    hidden = [c for c in range(board + 1) if c not in known and duel.cards[c] is not None]
+    roles = [duel.cards[c] for c in hidden]
+    rng.shuffle(roles)
+    for c, role in zip(hidden, roles, strict=True):
+        twin.cards[c] = role
+    twin.oracle = {"target": card(), "result": color()}
+    twin.fox_mode = rng.choice([None, "latent", "seer", "medium"])
+    twin.fox_oracle = rng.choice([None, {"target": card(), "result": color()}])
+    for night in twin.nights:
+        night.update(
+            seer=rng.choice([None, card()]),
+            guard=rng.choice([None, card()]),
+            fizzled=rng.random() < 0.5,
+            gj=rng.random() < 0.5,
+        )
+        if side == "A":
+            night["attack"] = card()
+    if side == "A":
+        # B's secrets: its madman instruction, its PP guesses and whether it was offered one.
+        twin.madman_used = rng.random() < 0.5
+        twin.guesses = [
+            {"day": rng.randint(1, duel.day), "guess": card(), "correct": rng.random() < 0.5}
+            for _ in range(rng.randint(0, 2))
+        ]
+        if twin.pending_pp is not None:
+            twin.pending_pp["offered"] = rng.random() < 0.5
+    return twin
+
+
 def new_duel(name: str = "std9", seed: int = 0, cards: list[str | None] | None = None) -> Duel:
     return Duel.setup(preset(name), Draws(random.Random(seed)), cards=cards)
 

@@ -20,9 +20,23 @@ SEEDS = range(200)
 
 
 def test_s1_only_a_werewolf_is_judged_black() -> None:
-    assert color_of("werewolf") == "black"
+    assert color_of("werewolf") == "wolf"
     for role in ("villager", "seer", "medium", "hunter", "mason", "cat", "madman", "fox"):
-        assert color_of(role) == "white"
+        assert color_of(role) == "human"
+
+
+def test_s1_colors_are_the_tokens_human_and_wolf_in_and_out() -> None:
+    # Line 24 of the rule book: `human` = 白, `wolf` = 黒. The runner writes them and reads them.
+    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "human"}}
+    moves = [A("co", roles=["seer"]), B("answer", claims=[fake]), A("execute", card=7), PASS]
+    night = [A("night", divine=[{"card": 1, "to": [4]}, {"card": 4, "to": [8]}])]
+    lie = {"card": 4, "target": 8, "result": "wolf"}
+    out = game([*moves, *night, B("night", attack=9, divine=[lie])], draws={"oracle": [8]})
+    (morning,) = events(out, "morning")
+    assert {d["card"]: d["result"] for d in morning["divine"]} == {1: "wolf", 4: "wolf"}
+    assert out["review"]["oracle"] == {"target": 8, "result": "human"}
+    old = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "white"}}
+    assert "human(白)か wolf(黒)" in error([A("co", roles=["seer"]), B("answer", claims=[old])])
 
 
 def test_s1_humans_count_the_madman_but_not_the_fox() -> None:
@@ -123,7 +137,7 @@ def test_s2_custom_defaults() -> None:
         {"deck": {"villager": 4, "werewolf": 1, "seer": 1}, "black_seer_co": True},  # white
         {"deck": {"villager": 4, "werewolf": 1, "hunter": 1}, "gidra": True},  # needs a cat
         {"deck": {"villager": 4, "werewolf": 1}, "pp": True},  # needs a madman
-        {"deck": {"villager": 4, "werewolf": 1}, "colour": "white"},  # unknown key
+        {"deck": {"villager": 4, "werewolf": 1}, "colour": "human"},  # unknown key
         {"deck": {"villager": 4, "werewolf": 1, "wizard": 1}},  # unknown role
         {"deck": {"villager": 4, "werewolf": 1}, "first_day": "grey"},
     ],
@@ -195,7 +209,7 @@ def test_s3_3_white_oracle_never_names_seer_fox_or_werewolf() -> None:
         out = game(preset="std9", cards=None, seed=seed)
         oracle = out["review"]["oracle"]
         assert out["cards"][oracle["target"]] not in ("seer", "fox", "werewolf")
-        assert oracle["result"] == "white"
+        assert oracle["result"] == "human"
 
 
 def test_s3_3_black_oracle_may_name_a_werewolf_never_seer_or_fox() -> None:
@@ -208,7 +222,7 @@ def test_s3_3_black_oracle_may_name_a_werewolf_never_seer_or_fox() -> None:
         assert out["cards"][oracle["target"]] not in ("seer", "fox")
         assert oracle["result"] == color_of(out["cards"][oracle["target"]])
         results[oracle["result"]] += 1
-    assert results["black"] > 0 and results["white"] > 0
+    assert results["wolf"] > 0 and results["human"] > 0
 
 
 def test_s3_3_no_oracle_without_a_seer_on_the_board() -> None:
@@ -240,7 +254,7 @@ def test_s4_1_real_holders_and_fakes_come_out_at_once() -> None:
             B(
                 "answer",
                 claims=[
-                    {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "white"}},
+                    {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "human"}},
                     {"card": "madman", "role": "medium"},
                 ],
             ),
@@ -255,9 +269,9 @@ def test_s4_1_real_holders_and_fakes_come_out_at_once() -> None:
         "black_only": False,
     }
     assert co["claims"] == [
-        {"card": 1, "role": "seer", "oracle": {"target": 7, "result": "white"}, "nights": []},
+        {"card": 1, "role": "seer", "oracle": {"target": 7, "result": "human"}, "nights": []},
         {"card": 2, "role": "medium", "results": []},
-        {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "white"}, "nights": []},
+        {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "human"}, "nights": []},
         {"card": 6, "role": "medium", "results": []},
     ]
     assert out["next"] == "A:day"
@@ -281,7 +295,7 @@ def test_s4_1_a_pair_is_asked_once_and_a_request_without_new_pair_is_refused() -
 
 def test_s4_1_fakes_only_for_requested_roles_in_new_pairs() -> None:
     moves = [A("co", roles=["seer"], cards=[2, 3])]
-    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "white"}}
+    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "human"}}
     assert "聞かれていません" in error([*moves, B("answer", claims=[fake])])
     medium = {"card": 4, "role": "medium"}
     assert error([A("co", roles=["seer"]), B("answer", claims=[medium])])
@@ -304,13 +318,13 @@ def test_s4_1_fox_comes_out_in_its_mode() -> None:
     out = game(
         [A("co", roles=["seer"]), NO_CLAIMS],
         preset="12B",
-        draws={"fox_mode": ["seer"], "oracle": [9], "fox": [3, "black"]},
+        draws={"fox_mode": ["seer"], "oracle": [9], "fox": [3, "wolf"]},
     )
     claims = events(out, "co")[0]["claims"]
     assert {
         "card": 7,
         "role": "seer",
-        "oracle": {"target": 3, "result": "black"},
+        "oracle": {"target": 3, "result": "wolf"},
         "nights": [],
     } in claims
     out = game([A("co", roles=["seer"]), NO_CLAIMS], preset="12B", draws={"fox_mode": ["medium"]})
@@ -350,7 +364,7 @@ def test_s4_2_only_a_black_seer_comes_out() -> None:
     (co,) = events(out, "co")
     assert co["request"] == {"roles": ["seer"], "cards": None, "auto": False, "black_only": True}
     assert co["claims"] == [
-        {"card": 1, "role": "seer", "oracle": {"target": 4, "result": "black"}, "nights": []}
+        {"card": 1, "role": "seer", "oracle": {"target": 4, "result": "wolf"}, "nights": []}
     ]
 
 
@@ -369,14 +383,14 @@ def test_s4_2_white_seer_stays_latent_and_nobody_came_out() -> None:
 
 
 def test_s4_2_fakes_must_report_black() -> None:
-    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "white"}}
+    fake = {"card": 4, "role": "seer", "oracle": {"target": 9, "result": "human"}}
     assert error(
         [A("black_seer_co"), B("answer", claims=[fake])], preset="12B", cards=None, wolves=[4, 5]
     )
     out = game(
         [
             A("black_seer_co"),
-            B("answer", claims=[{**fake, "oracle": {"target": 9, "result": "black"}}]),
+            B("answer", claims=[{**fake, "oracle": {"target": 9, "result": "wolf"}}]),
         ],
         preset="12B",
         draws={"oracle": [9], "fox_mode": ["latent"]},
@@ -388,10 +402,10 @@ def test_s4_2_fox_in_seer_mode_only_with_a_black_result() -> None:
     out = game(
         [A("black_seer_co"), NO_CLAIMS],
         preset="12B",
-        draws={"oracle": [9], "fox_mode": ["seer"], "fox": [2, "black"]},
+        draws={"oracle": [9], "fox_mode": ["seer"], "fox": [2, "wolf"]},
     )
     assert events(out, "co")[0]["claims"] == [
-        {"card": 7, "role": "seer", "oracle": {"target": 2, "result": "black"}, "nights": []}
+        {"card": 7, "role": "seer", "oracle": {"target": 2, "result": "wolf"}, "nights": []}
     ]
 
 
@@ -425,13 +439,13 @@ def test_s4_2_madman_turned_white_on_a_mason_stays_latent() -> None:
     ]
     moves = [
         A("black_seer_co"),
-        B("answer", claims=[{"card": "madman", "role": "seer", "oracle": "black"}]),
+        B("answer", claims=[{"card": "madman", "role": "seer", "oracle": "wolf"}]),
     ]
     out = game(moves, custom=spec, cards=cards, draws={"oracle": [6], "madman": [4]})
     assert events(out, "co")[0]["claims"] == []
     out = game(moves, custom=spec, cards=cards, draws={"oracle": [6], "madman": [7]})
     assert events(out, "co")[0]["claims"] == [
-        {"card": 3, "role": "seer", "oracle": {"target": 7, "result": "black"}, "nights": []}
+        {"card": 3, "role": "seer", "oracle": {"target": 7, "result": "wolf"}, "nights": []}
     ]
 
 
@@ -447,7 +461,7 @@ def test_s4_3_named_cards_answer_at_once() -> None:
     assert named["cards"] == [1, 2, 4, 7]
     assert named["gidra"] is False
     assert named["answers"] == [
-        {"card": 1, "role": "seer", "oracle": {"target": 8, "result": "white"}, "nights": []},
+        {"card": 1, "role": "seer", "oracle": {"target": 8, "result": "human"}, "nights": []},
         {"card": 2, "role": "medium", "results": []},
         {"card": 4, "role": "none"},
         {"card": 7, "role": "none"},

@@ -22,7 +22,7 @@ def seer_fake(card: int, nights: list[dict[str, Any]] | None = None, **kw: Any) 
     claim: dict[str, Any] = {
         "card": card,
         "role": "seer",
-        "oracle": {"target": 9, "result": "white"},
+        "oracle": {"target": 9, "result": "human"},
     }
     if nights is not None:
         claim["nights"] = nights
@@ -46,7 +46,7 @@ def test_s5_a_late_seer_reports_every_night_it_divined() -> None:
         [
             *DAY_2,
             A("co", roles=["seer"]),
-            B("answer", claims=[seer_fake(4, [{"target": 1, "result": "black"}])]),
+            B("answer", claims=[seer_fake(4, [{"target": 1, "result": "wolf"}])]),
         ],
         draws=DAY_2_DRAWS,
     )
@@ -54,14 +54,14 @@ def test_s5_a_late_seer_reports_every_night_it_divined() -> None:
         {
             "card": 1,
             "role": "seer",
-            "oracle": {"target": 6, "result": "white"},
-            "nights": [{"night": 1, "target": 8, "result": "white"}],
+            "oracle": {"target": 6, "result": "human"},
+            "nights": [{"night": 1, "target": 8, "result": "human"}],
         },
         {
             "card": 4,
             "role": "seer",
-            "oracle": {"target": 9, "result": "white"},
-            "nights": [{"night": 1, "target": 1, "result": "black"}],
+            "oracle": {"target": 9, "result": "human"},
+            "nights": [{"night": 1, "target": 1, "result": "wolf"}],
         },
     ]
 
@@ -70,10 +70,10 @@ def test_s5_a_late_seer_reports_every_night_it_divined() -> None:
     "nights, words",
     [
         ([], "1件必要"),
-        ([{"target": 7, "result": "white"}], "生きていた"),  # 7 was executed on day 1
-        ([{"target": 4, "result": "white"}], "自分以外"),
-        ([{"target": 8, "result": "grey"}], "white か black"),
-        ([{"target": 8, "result": "white", "why": "x"}], "target, result"),
+        ([{"target": 7, "result": "human"}], "生きていた"),  # 7 was executed on day 1
+        ([{"target": 4, "result": "human"}], "自分以外"),
+        ([{"target": 8, "result": "grey"}], "human(白)か wolf(黒)"),
+        ([{"target": 8, "result": "human", "why": "x"}], "target, result"),
     ],
 )
 def test_s5_werewolf_reports_are_checked(nights: list[dict[str, Any]], words: str) -> None:
@@ -82,27 +82,27 @@ def test_s5_werewolf_reports_are_checked(nights: list[dict[str, Any]], words: st
 
 
 def test_s5_first_day_results_are_white_in_white_games() -> None:
-    black = seer_fake(4, oracle={"target": 9, "result": "black"})
+    black = seer_fake(4, oracle={"target": 9, "result": "wolf"})
     assert "初日白" in error([A("co", roles=["seer"]), B("answer", claims=[black])])
-    madman = {"card": "madman", "role": "seer", "oracle": "black"}
+    madman = {"card": "madman", "role": "seer", "oracle": "wolf"}
     assert "初日白" in error([A("co", roles=["seer"]), B("answer", claims=[madman])])
 
 
 def test_s5_late_medium_and_hunter_report_every_execution_and_night() -> None:
-    medium = {"card": 4, "role": "medium", "results": ["black"]}
+    medium = {"card": 4, "role": "medium", "results": ["wolf"]}
     out = game(
         [*DAY_2, A("co", roles=["medium", "hunter"]), B("answer", claims=[medium])],
         draws=DAY_2_DRAWS,
     )
     assert events(out, "co")[0]["claims"] == [
-        {"card": 2, "role": "medium", "results": [{"day": 1, "target": 7, "result": "white"}]},
+        {"card": 2, "role": "medium", "results": [{"day": 1, "target": 7, "result": "human"}]},
         {"card": 3, "role": "hunter", "guards": [{"night": 1, "target": 2}]},
-        {"card": 4, "role": "medium", "results": [{"day": 1, "target": 7, "result": "black"}]},
+        {"card": 4, "role": "medium", "results": [{"day": 1, "target": 7, "result": "wolf"}]},
     ]
 
 
 def test_s5_madman_targets_are_drawn_and_constrained() -> None:
-    madman = {"card": "madman", "role": "seer", "oracle": "white", "nights": ["black"]}
+    madman = {"card": "madman", "role": "seer", "oracle": "human", "nights": ["wolf"]}
     # Night-1 target drawn = 9, the card attacked that night: white despite B's black.
     out = game(
         [*DAY_2, A("co", roles=["seer"], cards=[6]), B("answer", claims=[madman])],
@@ -112,8 +112,8 @@ def test_s5_madman_targets_are_drawn_and_constrained() -> None:
         {
             "card": 6,
             "role": "seer",
-            "oracle": {"target": 5, "result": "white"},
-            "nights": [{"night": 1, "target": 9, "result": "white"}],
+            "oracle": {"target": 5, "result": "human"},
+            "nights": [{"night": 1, "target": 9, "result": "human"}],
         }
     ]
     # A free target takes B's color.
@@ -122,32 +122,32 @@ def test_s5_madman_targets_are_drawn_and_constrained() -> None:
         draws={**DAY_2_DRAWS, "madman": [5, 4]},
     )
     assert events(out, "co")[0]["claims"][0]["nights"] == [
-        {"night": 1, "target": 4, "result": "black"}
+        {"night": 1, "target": 4, "result": "wolf"}
     ]
 
 
 def test_s5_madman_gives_a_card_it_divined_the_same_color_again() -> None:
     moves = [
         A("co", roles=["seer"], cards=[6]),
-        B("answer", claims=[{"card": "madman", "role": "seer", "oracle": "white"}]),
+        B("answer", claims=[{"card": "madman", "role": "seer", "oracle": "human"}]),
         A("execute", card=9),
         PASS,
         A("night", divine=[{"card": 6, "to": [7]}]),
-        B("night", attack=8, madman={"divine": "black"}),
+        B("night", attack=8, madman={"divine": "wolf"}),
     ]
     out = game(moves, draws={"madman": [7], "guard": [2]})
-    assert events(out, "morning")[0]["divine"] == [{"card": 6, "target": 7, "result": "white"}]
+    assert events(out, "morning")[0]["divine"] == [{"card": 6, "target": 7, "result": "human"}]
 
 
 def test_s5_madman_and_fox_results_on_a_mason_are_white() -> None:
-    madman = {"card": "madman", "role": "seer", "oracle": "black"}
+    madman = {"card": "madman", "role": "seer", "oracle": "wolf"}
     out = game(
         [A("co", roles=["seer"], cards=[7]), B("answer", claims=[madman])],
         preset="17A",
         draws={"madman": [8]},
     )
     assert events(out, "co")[0]["claims"] == [
-        {"card": 7, "role": "seer", "oracle": {"target": 8, "result": "white"}, "nights": []}
+        {"card": 7, "role": "seer", "oracle": {"target": 8, "result": "human"}, "nights": []}
     ]
     out = game(
         [A("co", roles=["seer"]), NO_CLAIMS], preset="17A", draws={"fox_mode": ["seer"], "fox": [9]}
@@ -155,7 +155,7 @@ def test_s5_madman_and_fox_results_on_a_mason_are_white() -> None:
     assert {
         "card": 10,
         "role": "seer",
-        "oracle": {"target": 9, "result": "white"},
+        "oracle": {"target": 9, "result": "human"},
         "nights": [],
     } in (events(out, "co")[0]["claims"])
 
@@ -170,7 +170,7 @@ def test_s5_fox_free_colors_are_black_with_p() -> None:
             draws={"fox_mode": ["seer"]},
         )
         fox = next(c for c in events(out, "co")[0]["claims"] if c["card"] == 7)
-        blacks += fox["oracle"]["result"] == "black"
+        blacks += fox["oracle"]["result"] == "wolf"
     assert 0.15 < blacks / 600 < 0.30  # p = W/(M−2) = 2/9
 
 
@@ -304,7 +304,7 @@ def test_s6_2_auto_guard_2_the_single_medium_claimer() -> None:
         PASS,
     ]
     night = A("night", divine=[{"card": 1, "to": [8]}, {"card": 4, "to": [8]}])
-    b_night = B("night", attack=9, divine=[{"card": 4, "target": 8, "result": "white"}])
+    b_night = B("night", attack=9, divine=[{"card": 4, "target": 8, "result": "human"}])
     assert _first_guard([*moves, night, b_night]) == 2
 
 
@@ -399,19 +399,19 @@ def test_s6_3_3_morning_reports_claimers_and_guards_only_when_peaceful() -> None
         PASS,
         A("night", guard=[{"card": 3, "to": [7]}]),
     ]
-    out = game([*moves, B("night", attack=7, medium=[{"card": 4, "result": "white"}])])
+    out = game([*moves, B("night", attack=7, medium=[{"card": 4, "result": "human"}])])
     assert events(out, "morning")[0] == {
         "type": "morning",
         "day": 2,
         "dead": [],
         "divine": [],
         "medium": [
-            {"card": 2, "target": 5, "result": "black"},
-            {"card": 4, "target": 5, "result": "white"},
+            {"card": 2, "target": 5, "result": "wolf"},
+            {"card": 4, "target": 5, "result": "human"},
         ],
         "guard": [{"card": 3, "target": 7}],
     }
-    out = game([*moves, B("night", attack=8, medium=[{"card": 4, "result": "white"}])])
+    out = game([*moves, B("night", attack=8, medium=[{"card": 4, "result": "human"}])])
     assert events(out, "morning")[0]["dead"] == [8]
     assert events(out, "morning")[0]["guard"] == []
 
@@ -444,8 +444,8 @@ def test_s6_3_5_gj_co_opens_the_next_day_with_an_automatic_request() -> None:
         {
             "card": 1,
             "role": "seer",
-            "oracle": {"target": 7, "result": "white"},
-            "nights": [{"night": 1, "target": 8, "result": "white"}],
+            "oracle": {"target": 7, "result": "human"},
+            "nights": [{"night": 1, "target": 8, "result": "human"}],
         },
         {"card": 3, "role": "hunter", "guards": [{"night": 1, "target": 1}]},
     ]

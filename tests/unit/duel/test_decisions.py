@@ -120,7 +120,7 @@ def test_d11_the_pp_target_may_be_any_living_non_werewolf_even_the_madman() -> N
 
 
 def test_d12_a_madman_instruction_when_the_madman_is_dead_or_missing_spends_the_use() -> None:
-    madman = {"card": "madman", "role": "medium", "results": ["white"]}
+    madman = {"card": "madman", "role": "medium", "results": ["human"]}
     moves = [A("execute", card=6), PASS, A("night"), B("night", attack=9)]
     out = game([*moves, A("co", roles=["medium"]), B("answer", claims=[madman])])
     assert [c["card"] for c in events(out, "co")[0]["claims"]] == [2]
@@ -172,3 +172,27 @@ def test_d15_b_sees_its_own_attacks_a_never_does() -> None:
         play(duel, by, move, rng)
     assert view(duel, "B")["attacks"] == [{"night": 1, "target": 9}]
     assert "attacks" not in view(duel, "A")
+
+
+def test_d16_results_speak_human_and_wolf_the_first_day_switch_white_and_black() -> None:
+    out = game([], preset="12B", cards=None, seed=3)
+    assert out["rules"]["first_day"] == "black"
+    assert out["review"]["oracle"]["result"] in ("human", "wolf")
+    medium = B("answer", claims=[{"card": "madman", "role": "medium"}])
+    night = B("night", attack=9, madman={"divine": "white"})
+    moves = [A("co", roles=["medium"]), medium, A("execute", card=7), PASS, A("night"), night]
+    assert "human(白)か wolf(黒)" in error(moves)
+
+
+def test_d17_whether_the_madman_is_spent_is_b_s_secret() -> None:
+    # An instruction with no effect spends the madman (decision 12): A must not learn it.
+    madman = {"card": "madman", "role": "medium", "results": []}
+    duel = Duel.setup(preset("std9"), Draws(random.Random(0)), cards=game([])["cards"])
+    rng = random.Random(0)
+    play(duel, "A", {"do": "co", "roles": ["seer"], "cards": [1]}, rng)
+    play(duel, "B", {"do": "answer", "claims": []}, rng)
+    before = view(duel, "A")
+    play(duel, "A", {"do": "co", "roles": ["medium"], "cards": [7]}, rng)
+    play(duel, "B", {"do": "answer", "claims": [madman]}, rng)  # 6 is out of range: no effect
+    assert duel.madman_used and view(duel, "B")["madman_used"]
+    assert "madman_used" not in view(duel, "A") and "madman_used" not in before

@@ -17,6 +17,8 @@ from chalicelib.rules.duel import PRESETS, DrawError, Draws, Duel, play, preset,
 from chalicelib.rules.duel.draws import KINDS
 from chalicelib.rules.duel.legal import legal_moves
 
+from .helpers import twin
+
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 NAMES = st.sampled_from(sorted(PRESETS))
 GAMES = settings(max_examples=60, deadline=None)
@@ -65,37 +67,24 @@ def test_state_round_trips_through_json_at_every_step(name: str, seed: int) -> N
     random_game(name, seed, check)
 
 
-def _twin(duel: Duel, side: str, rng: random.Random) -> Duel:
-    """The same public game with everything hidden from ``side`` redrawn (§8)."""
-    twin = Duel.from_json(duel.to_json())
-    known = duel.masons if side == "A" else duel.wolves
-    hidden = [c for c in range(len(duel.cards)) if c not in known and duel.cards[c] is not None]
-    roles = [duel.cards[c] for c in hidden]
-    rng.shuffle(roles)
-    for card, role in zip(hidden, roles, strict=True):
-        twin.cards[card] = role
-    twin.oracle = {"target": rng.randint(1, duel.board), "result": rng.choice(["white", "black"])}
-    twin.fox_mode = rng.choice([None, "latent", "seer", "medium"])
-    twin.fox_oracle = None
-    for night in twin.nights:
-        night.update(seer=rng.randint(1, duel.board), guard=None, gj=not night["gj"])
-    if side == "A":
-        twin.guesses = [{"day": 1, "guess": 1, "correct": True}]
-        if twin.pending_pp is not None:
-            twin.pending_pp["offered"] = not twin.pending_pp["offered"]
-    return twin
-
-
 @settings(max_examples=40, deadline=None)
 @given(NAMES, SEEDS)
 def test_views_and_legal_moves_never_depend_on_what_is_hidden(name: str, seed: int) -> None:
     def check(duel: Duel, rng: random.Random) -> None:
         for side in "AB":
-            twin = _twin(duel, side, random.Random(rng.random()))
-            assert view(twin, side) == view(duel, side)
-            assert legal_moves(twin, side) == legal_moves(duel, side)
+            double = twin(duel, side, random.Random(rng.random()))
+            assert view(double, side) == view(duel, side)
+            assert legal_moves(double, side) == legal_moves(duel, side)
         a = view(duel, "A")
-        for secret in ("wolves", "guesses", "pp_offered", "attacks", "cards", "review"):
+        for secret in (
+            "wolves",
+            "guesses",
+            "pp_offered",
+            "attacks",
+            "madman_used",
+            "cards",
+            "review",
+        ):
             assert secret not in a
         b = view(duel, "B")
         for secret in ("masons", "cards", "review"):
@@ -142,5 +131,34 @@ def test_rule_invariants_hold_throughout(name: str, seed: int) -> None:
         assert len(claimed) == len(set(claimed))
         assert madman_roles <= 1
         assert duel.winner() is None
+
+    random_game(name, seed, check)
+
+
+def _scribble(value: Any) -> None:
+    """Edits every list and dict inside ``value``, as a careless chooser might."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _scribble(item)
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append(-1)
+    elif isinstance(value, tuple):
+        for item in value:
+            _scribble(item)
+
+
+@settings(max_examples=30, deadline=None)
+@given(NAMES, SEEDS)
+def test_options_and_views_are_copies_editing_them_changes_nothing(name: str, seed: int) -> None:
+    def check(duel: Duel, rng: random.Random) -> None:
+        before = duel.to_json()
+        for side in "AB":
+            legal, seen = legal_moves(duel, side), view(duel, side)
+            _scribble(legal.options)
+            _scribble(seen)
+        assert duel.to_json() == before
 
     random_game(name, seed, check)

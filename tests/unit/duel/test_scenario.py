@@ -214,14 +214,14 @@ def test_s9_public_events_in_order_with_cards_ascending() -> None:
             A("co", roles=["seer"], cards=[9, 1, 4]),
             B(
                 "answer",
-                claims=[{"card": 4, "role": "seer", "oracle": {"target": 2, "result": "white"}}],
+                claims=[{"card": 4, "role": "seer", "oracle": {"target": 2, "result": "human"}}],
             ),
             A("named", cards=[8, 2]),
             NO_CLAIMS,
             A("execute", card=7),
             PASS,
             A("night", divine=[{"card": 4, "to": [9, 3]}, {"card": 1, "to": [9, 8]}]),
-            B("night", attack=9, divine=[{"card": 4, "target": 3, "result": "black"}]),
+            B("night", attack=9, divine=[{"card": 4, "target": 3, "result": "wolf"}]),
         ]
     )
     assert [e["type"] for e in out["public"]] == ["co", "named", "execution", "orders", "morning"]

@@ -1,0 +1,150 @@
+"""Every kind of mail the system sends, made as it sends them (scheduler, outbox, SES on
+moto): the Mobius notices, the classic notices (each reminder variant), the account mails.
+
+Shared by the mail format tests and the browser's axe run over every HTML part. Long
+village names (30 Japanese characters) and account IDs (20 characters) stretch each line.
+Needs moto's DynamoDB table, a verified SES sender and the runtime clock set to ``clock``.
+"""
+
+import re
+from datetime import timedelta
+
+from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
+from chalicelib.rulesets.mobius import ruleset as mobius
+from chalicelib.services import account_mail, account_notices, actions, update, villages
+from chalicelib.storage.repository import load_village
+from tests.integration.classic_helpers import account_of, join_all, living_seats, start
+from tests.integration.conftest import make_account
+from tests.mail.conftest import Mail
+from tests.mail.helpers import MailBox, seat, tick, tick_until, touch_all
+
+VILLAGE_NAME = "春の終わりに集まった山里の人びとが鬼と人間を見分ける長い夜村"
+LONG_ID = "long_account_id_{:04d}"  # 20 characters
+PASSWORD = "correct horse battery"
+# Each kind as "rule set:kind"; a classic reminder is either the vote's or the night's.
+MOBIUS_KINDS = tuple(f"mobius:{kind}" for kind in mobius.SUBJECTS)
+CLASSIC_KINDS = (
+    *(f"classic:{kind}" for kind in CLASSIC_SUBJECTS if kind != "reminder"),
+    "classic:reminder-vote",
+    "classic:reminder-night",
+)
+ACCOUNT_KINDS = tuple(f"account:{kind}" for kind in account_notices.SUBJECTS)
+KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS
+
+assert len(VILLAGE_NAME) == 30
+assert len(LONG_ID.format(0)) == 20
+
+
+def every_kind(clock, rng) -> dict[str, list[Mail]]:
+    """kind -> the mails of that kind (a few seconds: three villages played)."""
+    made: dict[str, list[Mail]] = {}
+    box = MailBox()
+    box.new()
+    made.update(_mobius(clock, rng, box))
+    made.update(_classic(clock, rng, box))
+    made.update(_account(clock, box))
+    return made
+
+
+def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
+    made = {}
+    players = [make_account(LONG_ID.format(n), clock()) for n in range(13)]
+    village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
+    seated = seat(village, players, clock)
+    begin = load_village(village).meta.next_update
+    clock.now = begin
+    tick(clock, rng)
+    made["mobius:start"] = box.new()
+    # Nobody saves: everyone living is reminded before the deadline.
+    clock.advance(timedelta(minutes=1))
+    touch_all(village, seated, clock)
+    clock.now = begin + timedelta(minutes=30)
+    tick(clock, rng)
+    made["mobius:reminder"] = box.new()
+    clock.now = begin + mobius.TIMINGS[mobius.Pace.SHORT].turn
+    tick(clock, rng)
+    made["mobius:morning"] = box.new()
+    # The oni side declares victory by day: the ending.
+    clock.advance(timedelta(minutes=2))
+    game = load_village(village).game
+    living = [s for s in game.sides if s not in game.deaths]
+    for slot in [s for s in living if game.sides[s] in ("oni", "madman")][:3]:
+        actions.save_actions(village, seated[slot], {"victory": slot}, clock())
+    assert load_village(village).meta.state == "ending"
+    tick(clock, rng)
+    made["mobius:ending"] = box.new()
+    # Another village, abandoned by the GM before it starts.
+    others = [make_account(LONG_ID.format(n), clock()) for n in range(20, 25)]
+    lonely = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
+    seat(lonely, others, clock)
+    update.abandon(lonely, clock())
+    clock.advance(timedelta(minutes=1))
+    tick(clock, rng)
+    made["mobius:abandoned"] = box.new()
+    return made
+
+
+def _classic_kind(mail: Mail) -> str:
+    for kind, subject in CLASSIC_SUBJECTS.items():
+        if re.search(re.escape(subject).replace(re.escape("{day}"), r"\d+"), mail.subject):
+            if kind == "reminder":
+                return "reminder-vote" if "突然死" in mail.text else "reminder-night"
+            return kind
+    raise AssertionError(mail.subject)
+
+
+def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
+    made: dict[str, list[Mail]] = {}
+    accounts = [make_account(LONG_ID.format(n), clock()) for n in range(30, 35)]
+    name = VILLAGE_NAME
+    vid = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
+    join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    tick(clock, rng)  # the start
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)  # day 2's morning: the scapegoat died
+    a, b, c, d, e = living_seats(vid)
+    for voter, target in {a: b, b: a, c: a, d: b, e: c}.items():  # a tie: a second round
+        actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+    tick(clock, rng)
+    # Nobody votes again: the vote reminders, then sudden deaths for all, a draw.
+    tick_until(clock, rng, load_village(vid).meta.next_update, timedelta(minutes=1))
+    for mail in box.new():
+        made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
+    # A second village: everyone executes one, the night's roles are reminded to act.
+    others = [make_account(LONG_ID.format(n), clock()) for n in range(40, 45)]
+    vid = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
+    join_all(vid, others, clock)
+    start(vid, others, clock)
+    tick(clock, rng)
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)
+    seats = living_seats(vid)
+    for voter in seats:
+        target = seats[0] if voter != seats[0] else seats[1]
+        actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+    tick(clock, rng)
+    tick_until(clock, rng, load_village(vid).meta.next_update, timedelta(minutes=1))
+    for mail in box.new():
+        made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
+    # A third, abandoned before it starts.
+    lonely = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
+    join_all(lonely, [make_account(LONG_ID.format(n), clock()) for n in range(50, 52)], clock)
+    update.abandon(lonely, clock())
+    clock.advance(timedelta(minutes=1))
+    tick(clock, rng)
+    made["classic:abandoned"] = box.new()
+    return made
+
+
+def _account(clock, box: MailBox) -> dict[str, list[Mail]]:
+    """A registration, a registration with an address already taken, a login link."""
+    now = clock()
+    newcomer = LONG_ID.format(9999)
+    account_mail.sign_up(newcomer, PASSWORD, f"{newcomer}@example.jp", "192.0.2.1", now)
+    verify = box.new()
+    taken = f"{LONG_ID.format(0)}@example.jp"
+    account_mail.sign_up(LONG_ID.format(9998), PASSWORD, taken, "192.0.2.1", now)
+    already = box.new()
+    account_mail.send_login_link(LONG_ID.format(1), "192.0.2.1", now)
+    return {"account:verify": verify, "account:already": already, "account:login": box.new()}
