@@ -104,6 +104,7 @@ class Ctx:
             now=self.now,
             dev_tools=runtime.dev_tools() is not None,
             stylesheet=stylesheet.body,
+            static_url=static.url,  # content-hashed: /static/live.<hash>.js
             **context,
         )
         cache = PUBLIC if public and status == 200 and self.grant is None else "no-store"

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib import jobs, runtime
+from chalicelib import jobs, queues, runtime
 from chalicelib.rules.duel import Duel
 from chalicelib.services import matches
 from chalicelib.storage import matches as store
@@ -94,7 +94,7 @@ def test_nobody_looking_a_delayed_message_brings_a_worker_within_seconds_of_the_
         def send_message(self, **message):
             sent.append(message)
 
-    monkeypatch.setattr(jobs, "_sqs", lambda region, endpoint: Queue())
+    monkeypatch.setattr(queues, "_sqs", lambda region, endpoint: Queue())
     match_id = new_game(now, watch=jobs.watch_clock)
     [message] = sent
     assert message["MessageBody"] == f"M:{match_id}:0"
