@@ -14,6 +14,8 @@ from email.header import decode_header, make_header
 
 import pytest
 
+from chalicelib import rulesets
+from chalicelib.labels import SITE_NAME
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
 from chalicelib.rulesets.mobius.ruleset import SUBJECTS as MOBIUS_SUBJECTS
 from chalicelib.services import account_notices
@@ -82,8 +84,10 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
         else:
             day = re.search(r"(\d+)日目", subject)
             wording = SUBJECTS[rules][name.split("-")[0]].format(day=day.group(1) if day else "")
+            # The site's name, then the village's game (not one game's name for every village).
+            brand = f"【{SITE_NAME}・{rulesets.get(rules).label}】"
             assert re.fullmatch(
-                rf"【人狼ひろば・メビウス】\d+番 {VILLAGE_NAME}：{re.escape(wording)}", subject
+                rf"{re.escape(brand)}\d+番 {VILLAGE_NAME}：{re.escape(wording)}", subject
             )
             assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")
             assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
