@@ -23,6 +23,7 @@ from typing import Any
 
 from .legal import Legal, fake_reports
 from .roles import BLACK, COLORS, WHITE
+from .worlds import fox_odds
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +33,23 @@ class Style:
     evidence: bool  # reads the seer claims against its werewolves (who is its madman)
     guards: bool  # attacks where A's guards are least likely to be
     frame: bool  # frames humans with black results when it is safe
-    fox_seer: float = 1.0  # the real seer's worth to bite while the fox may live (it curses)
+    # How often, on a night while the fox may live, the real seer is worth less to bite than
+    # the medium (×SPARED: only its divination kills the fox, whose win is B's loss too).
+    spare_seer: float = 0.0
+    pp: bool = True  # guesses its madman at every PP offer (a wrong guess costs nothing)
+    wolf_fake: float = 1.0  # how often a werewolf fakes the seer once the madman is spent
+    fox: bool = False  # reads where the fox is: bites it before a parity it would win, frames it
 
 
-STRONG = Style(evidence=True, guards=True, frame=True, fox_seer=0.6)
-NORMAL = Style(evidence=False, guards=False, frame=False)
+STRONG = Style(evidence=True, guards=True, frame=True, spare_seer=0.5, wolf_fake=0.0, fox=True)
+NORMAL = Style(evidence=False, guards=False, frame=True, pp=False)
 MADMAN = 40.0  # the odds of a seer claimer whose results the real seer could not give
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
+VALUE = {"seer": 4.0, "medium": 2.5, "hunter": 2.0}  # a real holder's worth to bite
+SPARED = 0.6  # the real seer's worth, spared for the fox: below the medium's (2.5 / 4)
+FOX_WASTE = 0.8  # how much less a card is worth biting, by its chance to be the fox
+FOX_ALIVE = 0.3  # bite the likeliest fox before a parity when the fox lives this likely
+FOX_FRAME = 0.4  # a werewolf seer claimer calls black the card this likely the fox
 
 
 def _best(scores: Mapping[int, float], rng: random.Random) -> int:
@@ -49,7 +60,7 @@ def _best(scores: Mapping[int, float], rng: random.Random) -> int:
 def player(style: Style) -> Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]:
     def play(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
         if legal.turn == "B:answer":
-            return _answer(view, legal, rng)
+            return _answer(view, legal, rng, style)
         if legal.turn == "B:pp":
             return _pp(view, legal, rng, style)
         if legal.turn == "B:night":
@@ -59,7 +70,9 @@ def player(style: Style) -> Callable[[Mapping[str, Any], Legal, random.Random], 
     return play
 
 
-def _answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
+def _answer(
+    view: Mapping[str, Any], legal: Legal, rng: random.Random, style: Style
+) -> dict[str, Any]:
     o = legal.options
     question = o["question"]
     wolves = set(o["wolves"])
@@ -92,7 +105,7 @@ def _answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[s
         return {"do": "answer", "claims": [entry]}
     pairs = {(c, r) for c, r in question["pairs"]}
     fakers = [c for c in o["wolves"] if (c, "seer") in pairs]
-    if not fakers:
+    if not fakers or rng.random() >= style.wolf_fake:
         return {"do": "answer", "claims": []}
     card = rng.choice(fakers)
     humans = [c for c in range(1, legal.board + 1) if c not in wolves and c != card]
@@ -142,7 +155,7 @@ def madman_odds(view: Mapping[str, Any], living: list[int], evidence: bool) -> d
 
 def _pp(view: Mapping[str, Any], legal: Legal, rng: random.Random, style: Style) -> dict[str, Any]:
     o = legal.options
-    if not o["offered"]:
+    if not o["offered"] or not style.pp:
         return {"do": "pp", "guess": None}
     # A wrong guess costs nothing (§4.5): always guess, the likeliest madman.
     odds = madman_odds(view, o["non_wolves"], style.evidence)
@@ -214,6 +227,7 @@ def _night(
     seers = [c for c in o["attack"] if claims.get(c, {}).get("role") == "seer"]
     mad_total = sum(mad[c] for c in seers) or 1.0
     fox_may_live = view["rules"]["deck"].get("fox", 0) > 0 and not _fox_cursed(view)
+    spared = SPARED if fox_may_live and rng.random() < style.spare_seer else 1.0
     value: dict[int, float] = {}
     for c in o["attack"]:
         claim = claims.get(c)
@@ -221,14 +235,14 @@ def _night(
         if role == "seer":
             # Worth the most when it is the real seer, nothing when it is our madman; less
             # while the fox may live, since only the real seer's divination kills it.
-            seer = 4.0 * (style.fox_seer if fox_may_live else 1.0)
+            seer = VALUE["seer"] * spared
             value[c] = 0.5 + seer * (1 - mad[c] / mad_total) if len(seers) > 1 else seer
             if style.evidence and mad[c] >= MADMAN:
                 value[c] = 0.05  # not the real seer: our madman, or the fox (bites nothing)
         elif role == "medium":
-            value[c] = 2.5
+            value[c] = VALUE["medium"]
         elif role == "hunter":
-            value[c] = 2.0
+            value[c] = VALUE["hunter"]
         elif role in ("cat", "gidra"):
             value[c] = 0.1  # a bitten cat takes a werewolf
         else:
@@ -238,9 +252,18 @@ def _night(
     for c in survived:
         if c in value:
             value[c] *= 0.2
+    fox = fox_odds(view) if style.fox else {}
+    for c in value:
+        value[c] *= 1 - FOX_WASTE * fox.get(c, 0.0)  # a bite on the fox kills nobody
     odds = _guard_odds(view) if style.guards else {}
     scores = {c: value[c] * (1 - min(0.95, odds.get(c, 0.0))) for c in o["attack"]}
     attack = _best(scores, rng)
+    living_fox = {c: fox.get(c, 0.0) for c in o["attack"]}
+    parity = len(wolves & set(legal.living)) >= len(o["attack"]) - 2
+    if parity and sum(living_fox.values()) >= FOX_ALIVE:
+        # Biting a human now reaches parity, which a living fox wins: bite the likeliest fox
+        # instead (a human bitten by mistake is still a kill).
+        attack = _best(living_fox, rng)
     divine = []
     for card, to in sorted(o["divine"].items()):
         humans = [c for c in to if c not in wolves and c != attack]
@@ -249,7 +272,10 @@ def _night(
         # A card that survived our attack is likely the fox, whose win is our loss too:
         # framed black, it is the one the village executes.
         foxes = sorted(c for c in humans if c in survived)
-        if foxes and style.frame:
+        likely = {c: fox.get(c, 0.0) for c in humans}
+        if likely and max(likely.values()) >= FOX_FRAME:
+            divine.append({"card": card, "target": _best(likely, rng), "result": BLACK})
+        elif foxes and style.frame:
             divine.append({"card": card, "target": foxes[0], "result": BLACK})
         elif humans:
             divine.append({"card": card, "target": rng.choice(humans), "result": BLACK})
@@ -299,6 +325,11 @@ def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int
 # ----- 「入門」 -----
 
 NOVICE_FAKE = 0.6  # how often a beginner's werewolf fakes the seer when asked
+NOVICE_BLACK = 0.25  # a beginner's fake seer calls black rarely, on any card
+
+
+def _novice_color(rng: random.Random) -> str:
+    return BLACK if rng.random() < NOVICE_BLACK else WHITE
 
 
 def novice(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
@@ -335,7 +366,7 @@ def novice(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[st
             "do": "night",
             "attack": attack,
             "divine": [
-                {"card": c, "target": rng.choice(to), "result": rng.choice(COLORS)}
+                {"card": c, "target": rng.choice(to), "result": _novice_color(rng)}
                 for c, to in sorted(o["divine"].items())
             ],
             "medium": [{"card": c, "result": rng.choice(COLORS)} for c in o["medium"]],
