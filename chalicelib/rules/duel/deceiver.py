@@ -1,19 +1,26 @@
 """CPU-B, the deceiver (人狼陣営のCPU), at three strengths.
 
 「普通」 and 「強い」 have the madman fake the seer — a blind black in the black-seer-only
-request, else white reports (a werewolf when the madman is spent) —; answer `none` when
-named; guess the madman at every PP offer (a wrong guess costs nothing); and attack the
-likeliest real information role. 「強い」 also reads its own side's evidence: B knows every
-werewolf, so a seer claimer's results tell B whether it can be the real seer (a black on a
+request, else white reports —; answer `none` when named; and attack the likeliest real
+information role. 「普通」 also has a werewolf fake the seer once the madman is spent, frames
+humans with black results where A's candidates allow, and never tries a PP.
+
+「強い」 keeps its werewolves hidden (a werewolf seer beside the madman's claim would leave
+A one of three seer claimers to find a werewolf among), guesses the madman at every PP offer
+(a wrong guess costs nothing), and reads its own side's evidence: B knows every werewolf,
+so a seer claimer's results tell B whether it can be the real seer (a black on a
 non-werewolf or a white on a werewolf: it is the madman or the fox); it never attacks nor
-frames the card it reads as its madman, frames humans with the madman's black when A's
-public candidates make it safe, has a werewolf seer claimer call black the card that
-survived its attack (likely the fox, whose win is B's loss too), and attacks where A's
-guards (the public orders, the auto-guard priorities) are least likely to be.
+frames the card it reads as its madman and attacks where A's guards (the public orders, the
+auto-guard priorities) are least likely to be. With a fox in the deck it weighs where the
+fox is (:func:`.worlds.fox_odds`: the public record, whether it ever sent its madman, the
+cards that survived its bites), since a fox win is B's loss too: it spares that card its
+bites, bites it instead of a human whose death would reach parity while the fox lives,
+has a werewolf seer claimer call it black, and on half the nights spares the real seer
+(only its divination kills the fox).
 
 「入門」 plays as a beginner does, legally and plausibly: its werewolves fake the seer
-whenever asked and call random cards black, a named werewolf sometimes claims a role, it
-attacks a claimer or anyone at random and never tries a PP.
+often when asked and seldom dare a black (on any card), a named werewolf sometimes claims
+a role, it attacks a claimer or anyone at random and never tries a PP.
 """
 
 import random
@@ -324,8 +331,8 @@ def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int
 
 # ----- 「入門」 -----
 
-NOVICE_FAKE = 0.6  # how often a beginner's werewolf fakes the seer when asked
-NOVICE_BLACK = 0.25  # a beginner's fake seer calls black rarely, on any card
+NOVICE_FAKE = 0.4  # how often a beginner's werewolf fakes the seer when asked
+NOVICE_BLACK = 0.1  # a beginner's fake seer seldom dares a black (on any card, its own too)
 
 
 def _novice_color(rng: random.Random) -> str:

@@ -8,15 +8,15 @@ name (a careful deceiver's werewolves answer `none`; an incoherent one's claim r
 give them away), execute the card that leaves A the best chance to win over the days left
 (:func:`.worlds.after_execution`: a werewolf or the fox, never the last werewolf while the
 fox may live; sparing the likely real seer and medium), give each seer claimer its best
-candidates — the other claimers while it is open which is real, the likely fox (the real
-seer's divination kills it), the most uncertain cards — and send the hunter to the
-likeliest real seer. 「強い」 varies its plan where the choices are near-equal in value
-(which question first, when to name the cards and which, which of near-equal executions
-and candidates), so that its script cannot be read off a game or two.
+candidates (「強い」 three, 「普通」 one) — the other claimers while it is open which is
+real, the likely fox (the real seer's divination kills it), the most uncertain cards — and
+send the hunter to the likeliest real seer. 「強い」 varies its plan where the choices are
+near-equal in value (which question first, when to name the cards and which, which of
+near-equal executions and candidates), so that its script cannot be read off a game or two.
 
 「入門」 plays as a beginner does, legally and plausibly: it asks the seer and medium out,
-believes every black it hears (whoever called it), executes that card or else an unclaimed
-card at random, and gives plain one-card orders.
+believes every black it hears (whoever called it), executes that card or else any card
+but a mason at random (a claimer as soon as anyone), and gives plain one-card orders.
 """
 
 import random

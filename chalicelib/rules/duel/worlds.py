@@ -5,6 +5,8 @@ and A's own knowledge (masons), and weighed by how likely B's observed choices a
 under it: a werewolf claimer means B chose to fake, a non-werewolf claimer must be
 the real holder (its reports true) or the madman or the fox. The fewer and likelier
 the fakes a world needs, the heavier it is. Only a view is read, never the cards.
+CPU-B weighs the same worlds with its werewolves known to read where the fox is
+(:func:`fox_odds`).
 """
 
 from collections.abc import Mapping
