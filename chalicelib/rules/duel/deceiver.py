@@ -3,7 +3,8 @@
 「普通」 and 「強い」 have the madman fake the seer — a blind black in the black-seer-only
 request, else white reports —; answer `none` when named; and attack the likeliest real
 information role. 「普通」 also has a werewolf fake the seer once the madman is spent, frames
-humans with black results where A's candidates allow, and never tries a PP.
+humans with black results where A's candidates allow, always spares the real seer while
+the fox may live, and never tries a PP.
 
 「強い」 keeps its werewolves hidden (a werewolf seer beside the madman's claim would leave
 A one of three seer claimers to find a werewolf among), guesses the madman at every PP offer
@@ -49,7 +50,7 @@ class Style:
 
 
 STRONG = Style(evidence=True, guards=True, frame=True, spare_seer=0.5, wolf_fake=0.0, fox=True)
-NORMAL = Style(evidence=False, guards=False, frame=True, pp=False)
+NORMAL = Style(evidence=False, guards=False, frame=True, spare_seer=1.0, pp=False)
 MADMAN = 40.0  # the odds of a seer claimer whose results the real seer could not give
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 VALUE = {"seer": 4.0, "medium": 2.5, "hunter": 2.0}  # a real holder's worth to bite

@@ -62,7 +62,7 @@ STRONG = Style(
 NORMAL = replace(
     STRONG,
     sweep=False,
-    skip_black_seer=0.5,
+    skip_black_seer=1.0,  # the costly variant (decision 23): one of 普通's weaknesses
     slack=0.08,
     candidates=1,
     info_loss=0.0,
