@@ -1,19 +1,27 @@
 """CPU-B, the deceiver (人狼陣営のCPU), at three strengths.
 
 「普通」 and 「強い」 have the madman fake the seer — a blind black in the black-seer-only
-request, else white reports (a werewolf when the madman is spent) —; answer `none` when
-named; guess the madman at every PP offer (a wrong guess costs nothing); and attack the
-likeliest real information role. 「強い」 also reads its own side's evidence: B knows every
-werewolf, so a seer claimer's results tell B whether it can be the real seer (a black on a
+request, else white reports —; answer `none` when named; and attack the likeliest real
+information role. 「普通」 also has a werewolf fake the seer once the madman is spent, frames
+humans with black results where A's candidates allow, always spares the real seer while
+the fox may live, and never tries a PP.
+
+「強い」 keeps its werewolves hidden (a werewolf seer beside the madman's claim would leave
+A one of three seer claimers to find a werewolf among), guesses the madman at every PP offer
+(a wrong guess costs nothing), and reads its own side's evidence: B knows every werewolf,
+so a seer claimer's results tell B whether it can be the real seer (a black on a
 non-werewolf or a white on a werewolf: it is the madman or the fox); it never attacks nor
-frames the card it reads as its madman, frames humans with the madman's black when A's
-public candidates make it safe, has a werewolf seer claimer call black the card that
-survived its attack (likely the fox, whose win is B's loss too), and attacks where A's
-guards (the public orders, the auto-guard priorities) are least likely to be.
+frames the card it reads as its madman and attacks where A's guards (the public orders, the
+auto-guard priorities) are least likely to be. With a fox in the deck it weighs where the
+fox is (:func:`.worlds.fox_odds`: the public record, whether it ever sent its madman, the
+cards that survived its bites), since a fox win is B's loss too: it spares that card its
+bites, bites it instead of a human whose death would reach parity while the fox lives,
+has a werewolf seer claimer call it black, and on half the nights spares the real seer
+(only its divination kills the fox).
 
 「入門」 plays as a beginner does, legally and plausibly: its werewolves fake the seer
-whenever asked and call random cards black, a named werewolf sometimes claims a role, it
-attacks a claimer or anyone at random and never tries a PP.
+often when asked and seldom dare a black (on any card), a named werewolf sometimes claims
+a role, it attacks a claimer or anyone at random and never tries a PP.
 """
 
 import random
@@ -23,6 +31,7 @@ from typing import Any
 
 from .legal import Legal, fake_reports
 from .roles import BLACK, COLORS, WHITE
+from .worlds import fox_odds
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +41,23 @@ class Style:
     evidence: bool  # reads the seer claims against its werewolves (who is its madman)
     guards: bool  # attacks where A's guards are least likely to be
     frame: bool  # frames humans with black results when it is safe
-    fox_seer: float = 1.0  # the real seer's worth to bite while the fox may live (it curses)
+    # How often, on a night while the fox may live, the real seer is worth less to bite than
+    # the medium (×SPARED: only its divination kills the fox, whose win is B's loss too).
+    spare_seer: float = 0.0
+    pp: bool = True  # guesses its madman at every PP offer (a wrong guess costs nothing)
+    wolf_fake: float = 1.0  # how often a werewolf fakes the seer once the madman is spent
+    fox: bool = False  # reads where the fox is: bites it before a parity it would win, frames it
 
 
-STRONG = Style(evidence=True, guards=True, frame=True, fox_seer=0.6)
-NORMAL = Style(evidence=False, guards=False, frame=False)
+STRONG = Style(evidence=True, guards=True, frame=True, spare_seer=0.5, wolf_fake=0.0, fox=True)
+NORMAL = Style(evidence=False, guards=False, frame=True, spare_seer=1.0, pp=False)
 MADMAN = 40.0  # the odds of a seer claimer whose results the real seer could not give
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
+VALUE = {"seer": 4.0, "medium": 2.5, "hunter": 2.0}  # a real holder's worth to bite
+SPARED = 0.6  # the real seer's worth, spared for the fox: below the medium's (2.5 / 4)
+FOX_WASTE = 0.8  # how much less a card is worth biting, by its chance to be the fox
+FOX_ALIVE = 0.3  # bite the likeliest fox before a parity when the fox lives this likely
+FOX_FRAME = 0.4  # a werewolf seer claimer calls black the card this likely the fox
 
 
 def _best(scores: Mapping[int, float], rng: random.Random) -> int:
@@ -49,7 +68,7 @@ def _best(scores: Mapping[int, float], rng: random.Random) -> int:
 def player(style: Style) -> Callable[[Mapping[str, Any], Legal, random.Random], dict[str, Any]]:
     def play(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
         if legal.turn == "B:answer":
-            return _answer(view, legal, rng)
+            return _answer(view, legal, rng, style)
         if legal.turn == "B:pp":
             return _pp(view, legal, rng, style)
         if legal.turn == "B:night":
@@ -59,7 +78,9 @@ def player(style: Style) -> Callable[[Mapping[str, Any], Legal, random.Random], 
     return play
 
 
-def _answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
+def _answer(
+    view: Mapping[str, Any], legal: Legal, rng: random.Random, style: Style
+) -> dict[str, Any]:
     o = legal.options
     question = o["question"]
     wolves = set(o["wolves"])
@@ -92,7 +113,7 @@ def _answer(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[s
         return {"do": "answer", "claims": [entry]}
     pairs = {(c, r) for c, r in question["pairs"]}
     fakers = [c for c in o["wolves"] if (c, "seer") in pairs]
-    if not fakers:
+    if not fakers or rng.random() >= style.wolf_fake:
         return {"do": "answer", "claims": []}
     card = rng.choice(fakers)
     humans = [c for c in range(1, legal.board + 1) if c not in wolves and c != card]
@@ -142,7 +163,7 @@ def madman_odds(view: Mapping[str, Any], living: list[int], evidence: bool) -> d
 
 def _pp(view: Mapping[str, Any], legal: Legal, rng: random.Random, style: Style) -> dict[str, Any]:
     o = legal.options
-    if not o["offered"]:
+    if not o["offered"] or not style.pp:
         return {"do": "pp", "guess": None}
     # A wrong guess costs nothing (§4.5): always guess, the likeliest madman.
     odds = madman_odds(view, o["non_wolves"], style.evidence)
@@ -214,6 +235,7 @@ def _night(
     seers = [c for c in o["attack"] if claims.get(c, {}).get("role") == "seer"]
     mad_total = sum(mad[c] for c in seers) or 1.0
     fox_may_live = view["rules"]["deck"].get("fox", 0) > 0 and not _fox_cursed(view)
+    spared = SPARED if fox_may_live and rng.random() < style.spare_seer else 1.0
     value: dict[int, float] = {}
     for c in o["attack"]:
         claim = claims.get(c)
@@ -221,14 +243,14 @@ def _night(
         if role == "seer":
             # Worth the most when it is the real seer, nothing when it is our madman; less
             # while the fox may live, since only the real seer's divination kills it.
-            seer = 4.0 * (style.fox_seer if fox_may_live else 1.0)
+            seer = VALUE["seer"] * spared
             value[c] = 0.5 + seer * (1 - mad[c] / mad_total) if len(seers) > 1 else seer
             if style.evidence and mad[c] >= MADMAN:
                 value[c] = 0.05  # not the real seer: our madman, or the fox (bites nothing)
         elif role == "medium":
-            value[c] = 2.5
+            value[c] = VALUE["medium"]
         elif role == "hunter":
-            value[c] = 2.0
+            value[c] = VALUE["hunter"]
         elif role in ("cat", "gidra"):
             value[c] = 0.1  # a bitten cat takes a werewolf
         else:
@@ -238,9 +260,18 @@ def _night(
     for c in survived:
         if c in value:
             value[c] *= 0.2
+    fox = fox_odds(view) if style.fox else {}
+    for c in value:
+        value[c] *= 1 - FOX_WASTE * fox.get(c, 0.0)  # a bite on the fox kills nobody
     odds = _guard_odds(view) if style.guards else {}
     scores = {c: value[c] * (1 - min(0.95, odds.get(c, 0.0))) for c in o["attack"]}
     attack = _best(scores, rng)
+    living_fox = {c: fox.get(c, 0.0) for c in o["attack"]}
+    parity = len(wolves & set(legal.living)) >= len(o["attack"]) - 2
+    if parity and sum(living_fox.values()) >= FOX_ALIVE:
+        # Biting a human now reaches parity, which a living fox wins: bite the likeliest fox
+        # instead (a human bitten by mistake is still a kill).
+        attack = _best(living_fox, rng)
     divine = []
     for card, to in sorted(o["divine"].items()):
         humans = [c for c in to if c not in wolves and c != attack]
@@ -249,7 +280,10 @@ def _night(
         # A card that survived our attack is likely the fox, whose win is our loss too:
         # framed black, it is the one the village executes.
         foxes = sorted(c for c in humans if c in survived)
-        if foxes and style.frame:
+        likely = {c: fox.get(c, 0.0) for c in humans}
+        if likely and max(likely.values()) >= FOX_FRAME:
+            divine.append({"card": card, "target": _best(likely, rng), "result": BLACK})
+        elif foxes and style.frame:
             divine.append({"card": card, "target": foxes[0], "result": BLACK})
         elif humans:
             divine.append({"card": card, "target": rng.choice(humans), "result": BLACK})
@@ -298,7 +332,12 @@ def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int
 
 # ----- 「入門」 -----
 
-NOVICE_FAKE = 0.6  # how often a beginner's werewolf fakes the seer when asked
+NOVICE_FAKE = 0.4  # how often a beginner's werewolf fakes the seer when asked
+NOVICE_BLACK = 0.1  # a beginner's fake seer seldom dares a black (on any card, its own too)
+
+
+def _novice_color(rng: random.Random) -> str:
+    return BLACK if rng.random() < NOVICE_BLACK else WHITE
 
 
 def novice(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[str, Any]:
@@ -335,7 +374,7 @@ def novice(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[st
             "do": "night",
             "attack": attack,
             "divine": [
-                {"card": c, "target": rng.choice(to), "result": rng.choice(COLORS)}
+                {"card": c, "target": rng.choice(to), "result": _novice_color(rng)}
                 for c, to in sorted(o["divine"].items())
             ],
             "medium": [{"card": c, "result": rng.choice(COLORS)} for c in o["medium"]],

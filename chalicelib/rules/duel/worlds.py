@@ -5,6 +5,8 @@ and A's own knowledge (masons), and weighed by how likely B's observed choices a
 under it: a werewolf claimer means B chose to fake, a non-werewolf claimer must be
 the real holder (its reports true) or the madman or the fox. The fewer and likelier
 the fakes a world needs, the heavier it is. Only a view is read, never the cards.
+CPU-B weighs the same worlds with its werewolves known to read where the fox is
+(:func:`fox_odds`).
 """
 
 from collections.abc import Mapping
@@ -18,7 +20,7 @@ from .roles import BLACK
 # How likely B is to have a werewolf fake a claim. Whether the madman's one claim is spent
 # is B's secret (an instruction without effect spends it too): a world may hold one
 # non-werewolf fake (the madman's claim) or none, whichever fits.
-WOLF_FAKE = 0.3
+WOLF_FAKE = 0.15
 MADMAN_FAKE = 0.5  # how likely B had the madman claim, in a world that needs it
 COIN = 0.5  # a color B chose, seen without knowing B's plan
 # The madman sent to a black-seer-only request (a blind black that frames a human four
@@ -193,9 +195,13 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _weight(
-    f: Mapping[str, Any], wolves: frozenset[int], fox: int | None
+    f: Mapping[str, Any], wolves: frozenset[int], fox: int | None, madman: bool | None = None
 ) -> tuple[float, dict[int, float]]:
-    """The world's weight and, per non-werewolf claimer, its share of being real."""
+    """The world's weight and, per non-werewolf claimer, its share of being real.
+
+    ``madman`` is what B knows of its one madman instruction (A reads it as None: either):
+    False, never given, so no world holds a non-werewolf fake; True, given, so a world
+    without that fake is one where it took no effect (the madman missing or dead)."""
     alive = f["alive"]
     living_wolves = len(alive & wolves)
     fox_alive = fox is not None and fox in alive
@@ -296,10 +302,12 @@ def _weight(
                     if not f["missing"]:
                         return 0.0, {}
                     weight *= MISSING
-    if fakes > 1:  # the madman claims once; every other fake is a werewolf
+    if fakes > 1 or (fakes and madman is False):  # the madman claims once, if asked to
         return 0.0, {}
-    if fakes:  # B had the madman claim, and the madman is this card of its possible ones
+    if madman is None and fakes:  # B had the madman claim, and it is this card of its slots
         weight *= MADMAN_FAKE / max(1, f["madman_slots"])
+    elif madman and not fakes:  # B's instruction took no effect
+        weight /= max(1, f["madman_slots"])
     return weight, real
 
 
@@ -362,6 +370,34 @@ def beliefs(view: Mapping[str, Any]) -> Beliefs:
         {c: w / total for c, w in execute.items()},
         count,
     )
+
+
+def fox_odds(view: Mapping[str, Any]) -> dict[int, float]:
+    """B's reading (it knows its werewolves): P(each card is the fox), from the public
+    record weighed as A weighs it, whether B ever had the madman claim, and B's own attacks
+    (a bitten card alive after a peaceful night is the fox or was guarded; a night death B
+    did not bite is the fox cursed). Empty without a fox in the deck."""
+    if not view["rules"]["deck"].get("fox", 0):
+        return {}
+    f = _facts(view)
+    wolves = frozenset(view["wolves"])
+    bitten = {a["night"]: a["target"] for a in view["attacks"]}
+    odds: dict[int, float] = {}
+    for fox in range(1, f["board"] + 1):
+        if fox in wolves or fox in f["not_wolf"] or fox in f["not_fox"]:
+            continue
+        weight, _ = _weight(f, wolves, fox, view["madman_used"])
+        for night, dead in f["dead_by_night"].items():
+            target = bitten.get(night)
+            if target is None:
+                continue
+            if target not in dead:
+                weight *= 1.0 if target == fox else PEACE_BY_GJ  # the fox, or a GJ
+            if any(c != target for c in dead) and fox not in dead:
+                weight = 0.0  # a death B did not bite is the cursed fox
+        odds[fox] = weight
+    total = sum(odds.values())
+    return {c: w / total for c, w in odds.items()} if total > 0 else {}
 
 
 def _ended(wolves: int, fox: bool, humans: int) -> float | None:
