@@ -112,6 +112,22 @@ def sees_roles(viewer: Viewer, moment: Moment, *, heaven_sees_all: bool) -> bool
     return moment is Moment.EPILOGUE or (viewer.dead and heaven_sees_all)
 
 
+def cause_shown(cause: Cause, viewer: Viewer, moment: Moment, *, heaven_sees_all: bool) -> bool:
+    """Whether ``viewer`` learns how a character died: an execution and a sudden death are
+    announced by name (§2.3.4); the morning report gives no causes (§4.6), so an attack or a
+    curse is known only to whoever sees every role."""
+    return cause in (Cause.EXECUTION, Cause.SUDDEN) or sees_roles(
+        viewer, moment, heaven_sees_all=heaven_sees_all
+    )
+
+
+def full_record_open(moment: Moment) -> bool:
+    """§2.5: every role, every vote and every board open to everyone in the epilogue, and with
+    them the full record (全記録: every choice, draw, result and news); before it, nobody reads
+    any of it, not even their own part (a player's own news is their private information)."""
+    return moment is Moment.EPILOGUE
+
+
 def will_published(cause: Cause) -> bool:
     """§6: a will is published at the first morning after the death, never after a sudden death
     (not even in the epilogue)."""

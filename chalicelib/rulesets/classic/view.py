@@ -12,11 +12,11 @@ from typing import Any
 
 from ...rules.classic import NPC, Ability, Cause, Role, Village
 from ...rules.classic import visibility as secrecy
-from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS
+from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS, TEAM
 from ...rules.classic.night import counting, counting_attack, counting_attacker, holder
 from ...rules.classic.visibility import Board, Moment
 from ..base import State, Viewer, VillageView
-from . import labels, seats, timeline
+from . import chronicle, labels, report, seats, timeline
 from .game import ClassicGame
 from .timeline import Event
 
@@ -157,7 +157,7 @@ class Member:
     seat: str
     name: str
     alive: bool
-    death_day: int | None
+    death: str | None  # when (and, where the viewer may know it, how) the member died
     role: str | None  # only when the viewer may know it
     start_voted: bool
     kicks: int
@@ -172,27 +172,16 @@ def _private(
         return None
     info = engine.start_info(character)
     partners = [names[seats.seat(game, p) or p] for p in info["partners"]]
+
+    def name(c: str) -> str:
+        return names[seats.seat(game, c) or c]
+
     news = []
     for morning in engine.mornings:
         item = morning.news.get(character)
         if item is None:
             continue
-        lines = []
-        if item.divination is not None:
-            target = names[seats.seat(game, item.divination.target) or item.divination.target]
-            lines.append(
-                f"占い：{target}は{'人狼' if item.divination.result == 'wolf' else '人間'}でした。"
-            )
-        if item.medium is not None:
-            target = names[seats.seat(game, item.medium.target) or item.medium.target]
-            lines.append(
-                f"霊能：{target}は{'人狼' if item.medium.result == 'wolf' else '人間'}でした。"
-            )
-        if item.gj:
-            lines.append("護衛成功：昨夜、あなたの護衛が襲撃を防ぎました。")
-        if item.attacked:
-            lines.append("昨夜、あなたは人狼に襲われましたが、生き延びました。")
-        news.append({"day": morning.day, "lines": lines})
+        news.append({"day": morning.day, "lines": report.news_lines(item, name)})
     death = engine.deaths.get(character)
     return {
         "role": info["role"],
@@ -202,6 +191,39 @@ def _private(
         "alive": death is None,
         "sudden": death is not None and death.cause is Cause.SUDDEN,
     }
+
+
+@dataclass(frozen=True)
+class CastRow:
+    """One character of the ending's cast table (§2.5): every role and fate revealed."""
+
+    seat: str
+    account: str | None  # the player's ID (None: the scapegoat)
+    role: str
+    fate: str  # 生存, or when and how they died
+    alive: bool
+    won: bool
+
+
+def cast_table(game: ClassicGame, accounts: Mapping[str, str | None]) -> list[CastRow]:
+    """Every character in seat order, the scapegoat last, once every role is open."""
+    engine = game.village
+    assert engine is not None and engine.ending is not None
+    rows = []
+    for character, role in engine.roles.items():
+        seat_ = seats.seat(game, character) or character
+        death = engine.deaths.get(character)
+        rows.append(
+            CastRow(
+                seat=seat_,
+                account=None if character == NPC else accounts.get(seat_),
+                role=labels.ROLE_LABELS[role],
+                fate="生存" if death is None else labels.death_text(death.day, death.cause, True),
+                alive=death is None,
+                won=engine.ending.won(TEAM[role]),
+            )
+        )
+    return rows
 
 
 def names_of(village: VillageView, game: ClassicGame) -> dict[str, str]:
@@ -238,7 +260,15 @@ def page(
                 seat=seat_,
                 name=names[seat_],
                 alive=death is None,
-                death_day=death.day if death else None,
+                death=labels.death_text(
+                    death.day,
+                    death.cause,
+                    secrecy.cause_shown(
+                        death.cause, who, moment, heaven_sees_all=game.options.heaven_sees_all
+                    ),
+                )
+                if death
+                else None,
                 role=role,
                 start_voted=seat_ in game.prologue.start_votes,
                 kicks=len(game.prologue.kicks.get(seat_, ())),
@@ -263,6 +293,8 @@ def page(
         "ending": None,
         "npc_role": None,
         "rounds": [],
+        "record": None,
+        "cast_table": None,
         **labels_context(),
     }
     if engine is None:
@@ -299,6 +331,11 @@ def page(
     ]
     if engine.ending is not None:
         context["ending"] = {"winner": labels.WINNER_LABELS[engine.ending.winner]}
+    if secrecy.full_record_open(moment):
+        wills = {s: m.will or "" for s, m in seat_map.items()}
+        record = chronicle.build(game, village.saved_days(), wills, names)
+        context["record"] = record[max(0, min(day, len(record) - 1))]
+        context["cast_table"] = cast_table(game, {s: m.account_id for s, m in seat_map.items()})
     character = who.character if engine is not None and who.character in engine.roles else None
     context["private"] = _private(game, character, names)
     if character is None or viewer.slot is None or village.state is not State.RUNNING:

@@ -1,0 +1,151 @@
+"""The classic village's ending (issue 23): the full record (全記録) of every day — votes,
+sudden deaths, the night's attack choices and whose counted, divination, guard, medium, deaths
+with causes, wills, what each player was told — open to everyone once the game is over and to
+nobody before (RULES-CLASSIC §2.5, §6); the cast table with IDs, roles and causes of death."""
+
+import random
+import re
+from datetime import timedelta
+from html import unescape
+
+from chalicelib.rules.classic import NPC, Role
+from chalicelib.services import actions, update, villages
+from chalicelib.storage.repository import load_village
+from tests.integration.classic_helpers import join_all, start
+
+from .conftest import Browser, make_account, session_cookie, text
+
+PLAYERS = 10  # seer, medium, hunter, two werewolves, a madman, villagers
+
+
+def section(html: str, id_: str) -> str:
+    found = re.search(rf'<section id="{id_}".*?</section>', html, re.S)
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", found.group(0)))) if found else ""
+
+
+def page(client, clock, vid, account=None, **query) -> str:
+    browser = Browser(client)
+    if account:
+        browser.cookie = session_cookie(account, clock())
+    response = browser.get(f"/villages/{vid}", **query)
+    assert response.status_code == 200
+    return text(response)
+
+
+def played(clock):
+    """A 10-player village played to day 3 with known choices; returns what was chosen."""
+    accounts = [make_account(f"rec{i:02d}", clock()) for i in range(PLAYERS)]
+    vid = villages.create_village(
+        pace="short",
+        name="記録の村",
+        now=clock(),
+        rng=random.Random(23),
+        rules="classic",
+        given={"npc_villager": True},
+    )
+    seat_of = join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    game = load_village(vid).game
+    account = {seat: a for a, seat in seat_of.items()}
+    roles = {game.seats[c]: r for c, r in game.village.roles.items() if c != NPC}
+
+    def holders(role):
+        return [s for s, r in roles.items() if r is role]
+
+    wolves, (seer,), (hunter,), (medium,) = (
+        holders(Role.WEREWOLF),
+        holders(Role.SEER),
+        holders(Role.HUNTER),
+        holders(Role.MEDIUM),
+    )
+    plain = holders(Role.VILLAGER)
+    executed, first_prey, prey = plain[0], plain[1], plain[2]
+    # Night 1: the seer divines a wolf.
+    actions.save_actions(vid, account[seer], {"divine": wolves[0]}, clock())
+    clock.now = load_village(vid).meta.next_update
+    update.advance(vid, clock())
+    # Day 2: tonight's choices first (the second wolf's attack is the latest: it counts),
+    # the prey's will, then every vote for ``executed``: the round and the night close at once.
+    clock.advance(timedelta(minutes=1))
+    actions.save_actions(vid, account[wolves[1]], {"attack": first_prey}, clock())
+    clock.advance(timedelta(minutes=1))
+    actions.save_actions(vid, account[wolves[0]], {"attack": prey}, clock())
+    actions.save_actions(vid, account[seer], {"divine": plain[3]}, clock())
+    actions.save_actions(vid, account[hunter], {"guard": seer}, clock())
+    actions.save_will(vid, account[prey], "PREYWILL 最後の言葉", clock())
+    actions.save_will(vid, account[holders(Role.MADMAN)[0]], "SUDDENWILL 出てはいけない", clock())
+    for seat in roles:  # the executed votes last, for the first prey
+        if seat != executed:
+            actions.save_actions(vid, account[seat], {"vote": executed}, clock())
+    actions.save_actions(vid, account[executed], {"vote": first_prey}, clock())
+    return vid, account, roles, wolves, seer, hunter, medium, executed, prey, plain
+
+
+def test_the_full_record_and_the_cast_table_open_at_the_end_and_not_before(client, clock):
+    vid, account, roles, wolves, seer, hunter, medium, executed, prey, plain = played(clock)
+    record = load_village(vid)
+    assert record.day == 3 and record.state.value == "running", (record.day, record.state)
+    names = {s: m.name for s, m in record.seats().items()}
+    # Before the end: no record and no cast table, for any viewer, on any day.
+    for viewer in (None, account[wolves[0]], account[seer], account[executed]):
+        for day in (0, 1, 2, 3):
+            html = page(client, clock, vid, viewer, day=day)
+            assert "全記録" not in html and 'id="cast"' not in html, (viewer, day)
+            assert "PREYWILL" in html or day != 3  # the will is public on its morning only
+    # The member list: an execution is public, an attack is only found dead (§4.6).
+    members = section(page(client, clock, vid), "members")
+    assert f"{names[executed]} 2日目に処刑" in members
+    assert f"{names[prey]} 3日目の朝に発見" in members and "襲撃" not in members
+    # Nobody votes on day 3: sudden deaths end the game (or leave it to the tick).
+    while load_village(vid).state.value == "running":
+        clock.now = load_village(vid).meta.next_update
+        update.advance(vid, clock())
+    assert load_village(vid).state.value == "ending"
+    day2 = section(page(client, clock, vid, day=2), "record")
+    assert "2日目・第1回投票" in day2
+    for seat in roles:
+        voted = executed if seat != executed else plain[1]
+        assert f"{names[seat]} → {names[voted]}" in day2
+    assert f"{names[executed]} を処刑" in day2
+    assert f"襲撃: {names[prey]}（{names[wolves[0]]}の選択が有効）" in day2
+    assert f"{names[wolves[1]]} → {names[plain[1]]}" in day2  # the overridden choice, listed
+    assert f"占い: {names[seer]} → {names[plain[3]]}（人間）" in day2
+    assert f"護衛: {names[hunter]} → {names[seer]}" in day2 and "護衛成功" not in day2
+    assert f"霊能: {names[medium]}へ、{names[executed]}は人間" in day2
+    assert f"死者: {names[prey]}（襲撃）" in day2
+    assert f"{names[seer]} : 占い：{names[plain[3]]}は人間でした。" in day2
+    assert "PREYWILL 最後の言葉" in day2
+    day1 = section(page(client, clock, vid, day=1), "record")
+    assert f"{names[seer]} : あなたは占い師です。" in day1
+    assert f"{names[wolves[0]]} : あなたは人狼です。 仲間: {names[wolves[1]]}" in day1
+    assert "襲撃: 身代わり君（1日目の夜は身代わり君）" in day1
+    assert f"占い: {names[seer]} → {names[wolves[0]]}（人狼）" in day1
+    day3 = section(page(client, clock, vid, day=3), "record")
+    assert "3日目・第1回投票" in day3 and "が突然死" in day3
+    whole = page(client, clock, vid, day=3)
+    assert "SUDDENWILL" not in whole  # §6: a sudden death's will is never published
+    cast = section(whole, "cast")
+    game = load_village(vid).game
+    for character, role in game.village.roles.items():
+        seat = game.seats.get(character, NPC)
+        death = game.village.deaths.get(character)
+        name = names.get(seat, "身代わり君")
+        who = account.get(seat, "—")
+        role_word = {
+            Role.VILLAGER: "村人",
+            Role.SEER: "占い師",
+            Role.MEDIUM: "霊能者",
+            Role.HUNTER: "狩人",
+            Role.WEREWOLF: "人狼",
+            Role.MADMAN: "狂人",
+        }[role]
+        if death is None:
+            fate = "生存"
+        elif death.cause.value == "attack":
+            fate = f"{death.day}日目の夜に襲撃"
+        else:
+            fate = f"{death.day}日目に" + {"execution": "処刑", "sudden": "突然死"}[death.cause]
+        assert re.search(rf"{name} {who} {role_word}(（勝利）)? {fate}", cast), (name, cast)
+    assert "身代わり君 — 村人 1日目の夜に襲撃" in cast
+    assert f"{names[executed]} rec" in cast and "2日目に処刑" in cast
+    assert "3日目に突然死" in cast
