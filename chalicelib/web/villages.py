@@ -127,6 +127,17 @@ def village(ctx: Ctx, village_id: str) -> Response:
 
 
 @page
+def village_log(ctx: Ctx, village_id: str) -> Response:
+    """The combined log (decision 52): every day and every board the viewer may read, on one
+    printable page."""
+    record = _record(ctx, village_id)
+    ctx.check_session(writes=False)
+    viewer = posts.viewer_of(record, ctx.member_account(village_id))
+    context = village_view.build_log(record, viewer if viewer.slot else VISITOR, ctx.now)
+    return ctx.page("village_log.html", **context)
+
+
+@page
 def village_post(ctx: Ctx, village_id: str) -> Response:
     _check_village_id(village_id)
     account_id = _require_member(ctx, village_id)

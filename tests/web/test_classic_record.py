@@ -7,9 +7,10 @@ import random
 import re
 from datetime import timedelta
 from html import unescape
+from types import SimpleNamespace
 
 from chalicelib.rules.classic import NPC, Role
-from chalicelib.services import actions, update, villages
+from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_village
 from tests.integration.classic_helpers import join_all, start
 
@@ -44,6 +45,7 @@ def played(clock):
         given={"npc_villager": True},
     )
     seat_of = join_all(vid, accounts, clock)
+    posts.post(vid, accounts[0], "public", "LOGPRO よろしく >>1", clock())
     start(vid, accounts, clock)
     game = load_village(vid).game
     account = {seat: a for a, seat in seat_of.items()}
@@ -73,16 +75,35 @@ def played(clock):
     actions.save_actions(vid, account[seer], {"divine": plain[3]}, clock())
     actions.save_actions(vid, account[hunter], {"guard": seer}, clock())
     actions.save_will(vid, account[prey], "PREYWILL 最後の言葉", clock())
+    posts.post(vid, account[wolves[0]], "wolves", "LOGHOWL 今夜は平吉", clock())
+    clock.advance(timedelta(seconds=10))
+    posts.post(vid, account[seer], "monologue", "LOGSELF 楓が黒", clock())
+    clock.advance(timedelta(seconds=10))
+    posts.post(vid, account[hunter], "public", "LOGDAY2 おはよう", clock())
+    clock.advance(timedelta(seconds=10))
     actions.save_will(vid, account[holders(Role.MADMAN)[0]], "SUDDENWILL 出てはいけない", clock())
     for seat in roles:  # the executed votes last, for the first prey
         if seat != executed:
             actions.save_actions(vid, account[seat], {"vote": executed}, clock())
     actions.save_actions(vid, account[executed], {"vote": first_prey}, clock())
-    return vid, account, roles, wolves, seer, hunter, medium, executed, prey, plain
+    return SimpleNamespace(
+        vid=vid,
+        account=account,
+        roles=roles,
+        wolves=wolves,
+        seer=seer,
+        hunter=hunter,
+        medium=medium,
+        executed=executed,
+        prey=prey,
+        plain=plain,
+    )
 
 
 def test_the_full_record_and_the_cast_table_open_at_the_end_and_not_before(client, clock):
-    vid, account, roles, wolves, seer, hunter, medium, executed, prey, plain = played(clock)
+    g = played(clock)
+    vid, account, roles, wolves, seer = g.vid, g.account, g.roles, g.wolves, g.seer
+    hunter, medium, executed, prey, plain = g.hunter, g.medium, g.executed, g.prey, g.plain
     record = load_village(vid)
     assert record.day == 3 and record.state.value == "running", (record.day, record.state)
     names = {s: m.name for s, m in record.seats().items()}
@@ -149,3 +170,46 @@ def test_the_full_record_and_the_cast_table_open_at_the_end_and_not_before(clien
     assert "身代わり君 — 村人 1日目の夜に襲撃" in cast
     assert f"{names[executed]} rec" in cast and "2日目に処刑" in cast
     assert "3日目に突然死" in cast
+
+
+def test_the_combined_log_shows_every_day_and_every_readable_board_in_order(client, clock):
+    g = played(clock)
+    vid, account, wolves = g.vid, g.account, g.wolves
+    # During the game: the visitor reads the public board only, the howl as a nameless trace
+    # without a number; a wolf reads its board too, not the seer's monologue.
+    visitor = page_at(client, clock, f"/villages/{vid}/log")
+    assert "LOGPRO" in visitor and "LOGDAY2" in visitor
+    assert "LOGHOWL" not in visitor and "LOGSELF" not in visitor
+    assert "遠吠えが聞こえた" in visitor and "全記録" not in visitor
+    trace = re.search(r'<article class="post system trace[^"]*">(.*?)</article>', visitor, re.S)
+    assert trace and 'class="num"' not in trace.group(1)
+    board = page_at(client, clock, f"/villages/{vid}?board=public&day=2")
+    trace = re.search(r'<article class="post system trace[^"]*">(.*?)</article>', board, re.S)
+    assert trace and 'class="num"' not in trace.group(1)  # a howl is not a public post
+    numbers = [int(n) for n in re.findall(r'<a class="num" href="#p(\d+)"', board)]
+    assert numbers == list(range(1, len(numbers) + 1))
+    wolf = page_at(client, clock, f"/villages/{vid}/log", account[wolves[0]])
+    assert "LOGHOWL" in wolf and "LOGSELF" not in wolf
+    while load_village(vid).state.value == "running":
+        clock.now = load_village(vid).meta.next_update
+        update.advance(vid, clock())
+    # The ending: every board, every day in order, the full record of each day, the cast.
+    log = page_at(client, clock, f"/villages/{vid}/log")
+    order = ["LOGPRO", 'id="day1"', 'id="record1"', 'id="day2"', "LOGHOWL", "LOGSELF"]
+    order += ["LOGDAY2", 'id="record2"', 'id="day3"', 'id="record3"']
+    places = [log.index(marker) for marker in order]
+    assert places == sorted(places), list(zip(order, places, strict=True))
+    assert 'id="cast"' in log and "遠吠えが聞こえた" not in log  # the howl itself is shown
+    assert (
+        "@media print"
+        in client.http.get(re.search(r'href="(/static/[^"]+css)"', log)[1]).body.decode()
+    )
+
+
+def page_at(client, clock, path, account=None) -> str:
+    browser = Browser(client)
+    if account:
+        browser.cookie = session_cookie(account, clock())
+    response = browser.get(path)
+    assert response.status_code == 200, text(response)[:300]
+    return text(response)

@@ -294,6 +294,8 @@ def page(
         "npc_role": None,
         "rounds": [],
         "record": None,
+        "records": None,  # every day's, for the combined log
+        "record_template": "_classic_record.html",
         "cast_table": None,
         **labels_context(),
     }
@@ -335,6 +337,7 @@ def page(
         wills = {s: m.will or "" for s, m in seat_map.items()}
         record = chronicle.build(game, village.saved_days(), wills, names)
         context["record"] = record[max(0, min(day, len(record) - 1))]
+        context["records"] = record
         context["cast_table"] = cast_table(game, {s: m.account_id for s, m in seat_map.items()})
     character = who.character if engine is not None and who.character in engine.roles else None
     context["private"] = _private(game, character, names)
