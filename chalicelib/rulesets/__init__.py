@@ -7,6 +7,7 @@ A rule set's package is imported the first time a village of it is met, so a Lam
 serves only Mobius villages never pays the classic engine's import at its cold start.
 """
 
+from collections.abc import Mapping
 from functools import cache
 from importlib import import_module
 
@@ -30,6 +31,11 @@ def get(name: str | None) -> RuleSet:
         raise ValueError(f"unknown rule set: {name}") from None
     rules: RuleSet = getattr(import_module(module), attribute)
     return rules
+
+
+def next_update_words() -> dict[str, Mapping[str, str]]:
+    """How the lounge names each rule set's next update, by village state."""
+    return {name: get(name).next_update_words for name in PLACES}
 
 
 def labels() -> dict[str, str]:

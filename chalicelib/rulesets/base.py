@@ -198,6 +198,8 @@ class RuleSet(Protocol):
 
     name: str  # stored on the village item
     label: str  # how the lounge names the game
+    # How the lounge names a village's ``next_update`` in each state (absent: 次の更新).
+    next_update_words: Mapping[str, str]
     page_template: str  # the village page
     notice_templates: tuple[str, str]  # a member's mail: text, HTML
     choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words

@@ -41,7 +41,11 @@ def lounge(ctx: Ctx) -> Response:
             s: villages.lounge(s, limit=10, free_only=s == "opening") for s in LOUNGE_STATES
         }
     return ctx.page(
-        "lounge.html", sections=sections, single=bool(state), rules_label=rulesets.labels()
+        "lounge.html",
+        sections=sections,
+        single=bool(state),
+        rules_label=rulesets.labels(),
+        next_words=rulesets.next_update_words(),
     )
 
 

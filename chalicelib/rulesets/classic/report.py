@@ -56,10 +56,28 @@ def round_report(result: RoundResult, names: Mapping[str, str]) -> str:
     if result.outcome is Outcome.EXECUTED and result.executed is not None:
         lines.append(f"{names[result.executed]} が処刑されました。")
     elif result.outcome is Outcome.TIE:
-        lines.append(f"同数のため、第{result.round + 1}回投票を行います。")
+        lines.append(f"{_tied(result, names)}ため、第{result.round + 1}回投票を行います。")
     elif result.outcome is Outcome.DRAW:
         lines.append("決着がつかず、引き分けになりました。")
     return "\n".join(lines)
+
+
+def _tied(result: RoundResult, names: Mapping[str, str]) -> str:
+    tally: dict[str, int] = {}
+    for target in result.votes.values():
+        tally[target] = tally.get(target, 0) + 1
+    top = max(tally.values(), default=0)
+    tied = "、".join(names[c] for c in names if tally.get(c) == top)  # seat order
+    return f"{tied} が{top}票ずつの同数だった"
+
+
+def revote_reason(result: RoundResult, names: Mapping[str, str]) -> str:
+    """Why a vote is held again (the re-vote mail): the round that closed without an execution."""
+    title = f"{result.day}日目・第{result.round}回投票"
+    if result.outcome is Outcome.SUDDEN:
+        who = "、".join(names[c] for c in result.sudden)
+        return f"{title}で、投票しなかった {who} が突然死しました。"
+    return f"{title}は、{_tied(result, names)}ため決まりませんでした。"
 
 
 def single_candidate(result: RoundResult, names: Mapping[str, str]) -> str:

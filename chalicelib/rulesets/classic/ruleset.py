@@ -94,6 +94,13 @@ class Classic:
 
     name = "classic"
     label = labels.LABEL
+    # The prologue's only timed event is the abandonment: the start comes with the last
+    # start vote (§2.1); in the game, the next deadline is a sunset, a round or a dawn.
+    next_update_words: Mapping[str, str] = {
+        "opening": "全員の開始投票で開始・廃村になる時刻",
+        "running": "次の締め切り",
+        "ending": "村が閉じる時刻",
+    }
     page_template = "classic_village.html"
     notice_templates = ("mail/classic_notice.txt", "mail/classic_notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
@@ -629,7 +636,8 @@ class Classic:
     ) -> NoticeText | None:
         game = _game(village)
         game_day = day // 100 if day >= 100 else day
-        context = view.notice(village, game, slot, kind, game_day, now)
+        closed_today = day % 100 if day >= 100 else 0  # mail_day: rounds closed that day
+        context = view.notice(village, game, slot, kind, game_day, now, closed_today)
         if context is None:
             return None
         # A morning concerns a member it killed or brings private news; every other mail

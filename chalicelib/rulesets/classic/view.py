@@ -29,6 +29,25 @@ DEADLINE_LABELS = {
 }
 
 
+def times(game: ClassicGame, created_at: datetime) -> list[tuple[str, datetime]]:
+    """The times that matter now, each named (§7: pages and mail state the next deadline): the
+    next event, and while a vote round is open the day's sunset (日没, the end of talk) before
+    the round's own deadline."""
+    due = timeline.next_event(game, created_at)
+    if due is None:
+        return []
+    engine = game.village
+    sunset = timeline.sunset_at(game)
+    if due.event is Event.ROUND and engine is not None and sunset is not None:
+        return [
+            ("日没（話し合いの終わり）", sunset),
+            (f"第{engine.round}回投票の締め切り", due.at),
+        ]
+    if due.event is Event.SUNSET:
+        return [("日没（話し合いの終わり・夜になります）", due.at)]
+    return [(DEADLINE_LABELS[due.event], due.at)]
+
+
 def viewer_of(game: ClassicGame, viewer: Viewer) -> secrecy.Viewer:
     """The engine's viewer: a character with its role and life, a prologue member (its seat,
     no role), or a visitor."""
@@ -280,6 +299,7 @@ def page(
         "moment_word": labels.MOMENT_LABELS[moment],
         "deadline": due.at if due else None,
         "deadline_label": DEADLINE_LABELS[due.event] if due else None,
+        "times": times(game, village.created_at),
         "members": members,
         "names": names,
         "options": game.options,
@@ -388,11 +408,18 @@ def labels_context() -> dict[str, Any]:
 
 
 def notice(
-    village: VillageView, game: ClassicGame, slot: str, kind: str, day: int, now: datetime
+    village: VillageView,
+    game: ClassicGame,
+    slot: str,
+    kind: str,
+    day: int,
+    now: datetime,
+    closed_today: int = 0,
 ) -> dict[str, Any] | None:
     """What one member's mail says: only their own news (RULES-CLASSIC §6). ``day``: the game
     day the mail is about; its morning is that day's, even when the mail goes out (or is
-    retried) after a later morning."""
+    retried) after a later morning. ``closed_today``: the rounds of that day closed when the
+    mail was owed (a re-vote mail's reason is the last of them)."""
     engine = game.village
     names = names_of(village, game)
     character = seats.character(game, slot)
@@ -402,6 +429,7 @@ def notice(
         "names": names,
         "deadline": due.at if due else None,
         "deadline_label": DEADLINE_LABELS[due.event] if due else None,
+        "times": times(game, village.created_at),
         "conduct": labels.CONDUCT,
         "private": None,
         "morning": None,
@@ -439,7 +467,15 @@ def notice(
             ),
         }
     if kind in ("round", "reminder") and engine.voting:
+        today = [r for r in engine.rounds if r.day == day]
+        cause = today[closed_today - 1] if 0 < closed_today <= len(today) else None
+        character_names = seats.character_names(
+            game, {s: seat.name for s, seat in village.seats().items()}
+        )
         context["round"] = {
+            "reason": report.revote_reason(cause, character_names)
+            if kind == "round" and cause is not None
+            else None,
             "number": engine.round,
             "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
             if engine.candidates

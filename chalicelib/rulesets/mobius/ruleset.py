@@ -126,6 +126,7 @@ class Mobius:
 
     name = "mobius"
     label = "メビウス"
+    next_update_words: Mapping[str, str] = {}
     page_template = "village.html"
     notice_templates = ("mail/notice.txt", "mail/notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
