@@ -60,6 +60,14 @@ def death_text(day: int, cause: Cause, shown: bool) -> str:
     return f"{day}日目に{CAUSE_LABELS[cause]}"
 
 
+# The local clock page's buttons for the events that need no number (timeline.Event values).
+CLOCK_LABELS = {
+    "abandon": "廃村の時刻へ（始まっていなければ廃村になります）",
+    "sunset": "日没へ（1日目の夜になります）",
+    "close": "エピローグの終わりへ（村が閉じます）",
+}
+
+
 # RULES-CLASSIC §9: where a player joins, and in the role mail.
 CONDUCT = (
     "ゲーム中は、この村の掲示板の外でゲームの話をしないでください（外部相談の禁止）。"

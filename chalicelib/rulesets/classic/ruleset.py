@@ -21,6 +21,7 @@ from ...rules.classic.errors import PrologueError, RuleError
 from ...rules.classic.prologue import IDLE_AFTER
 from ...rules.classic.visibility import Board
 from ..base import (
+    Ahead,
     NewGame,
     NoticeText,
     NotNow,
@@ -212,11 +213,24 @@ class Classic:
         due = timeline.next_event(_game(village), village.created_at)
         return due.at if due is not None else None
 
-    def moments(self, village: VillageView, now: datetime) -> dict[str, datetime]:
-        due = timeline.next_event(_game(village), village.created_at)
-        if due is None or due.at <= now:
+    def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]:
+        """The events ahead (the local clock page), each named for what it does: while a
+        round is open, the sunset before it (the overtime begins) and the round's close."""
+        game = _game(village)
+        due = timeline.next_event(game, village.created_at)
+        if due is None:
             return {}
-        return {due.event.value: due.at}
+        engine = game.village
+        ahead: dict[str, Ahead] = {}
+        sunset = timeline.sunset_at(game)
+        if due.event is Event.ROUND and engine is not None and sunset is not None:
+            ahead["sunset"] = Ahead("日没へ（超過時間に入ります）", sunset)
+            ahead["round"] = Ahead(f"第{engine.round}回投票の締め切りへ", due.at)
+        elif engine is not None and due.event is Event.NIGHT:
+            ahead["night"] = Ahead(f"夜明けへ（{engine.day + 1}日目の朝）", due.at)
+        else:
+            ahead[due.event.value] = Ahead(labels.CLOCK_LABELS[due.event.value], due.at)
+        return {key: moment for key, moment in ahead.items() if moment.at > now}
 
     def step(self, village: VillageView, at: datetime) -> Step:
         """The event due at ``at``: the prologue's abandonment, a sunset, a round's or a night's
