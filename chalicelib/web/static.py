@@ -19,7 +19,11 @@ from chalice import Response
 from ..render import TEMPLATES
 from .http import SECURITY_HEADERS
 
-TYPES = {".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+TYPES = {
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
 IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=3600"
 HASHED_NAME = re.compile(r"(?P<stem>[\w-]+)\.(?P<digest>[0-9a-f]{12})(?P<suffix>\.\w+)")

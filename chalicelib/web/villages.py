@@ -127,7 +127,17 @@ def _village_page(
 def village(ctx: Ctx, village_id: str) -> Response:
     # ``confirm``: a short classic village's vote, shown once more before it is cast.
     query = ctx.request.query
-    return _village_page(ctx, village_id, done=query.get("done"), confirm=query.get("confirm"))
+    extra: dict[str, Any] = {}
+    reply = _int(query.get("reply"), "返信先")
+    if reply is not None:
+        # Without JavaScript, a post's number opens the write form with its anchor in it.
+        day = _int(query.get("day"), "日付")
+        record = _record(ctx, village_id)
+        shown = record.day if day is None else max(0, min(day, record.day))
+        extra["draft"] = f">>{reply} " if shown == record.day else f">>{shown}:{reply} "
+    return _village_page(
+        ctx, village_id, done=query.get("done"), confirm=query.get("confirm"), **extra
+    )
 
 
 @page

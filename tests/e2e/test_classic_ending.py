@@ -7,16 +7,17 @@ Screenshots: test-artifacts/e2e/.
 """
 
 import random
+from datetime import timedelta
 
 import pytest
 
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import NPC
-from chalicelib.services import actions, scheduler, villages
+from chalicelib.services import actions, posts, scheduler, villages
 from chalicelib.services.errors import ServiceError
 from chalicelib.storage.repository import load_village
 
-from .conftest import make_player
+from .conftest import PASSWORD, make_player
 
 pytestmark = pytest.mark.browser
 
@@ -111,3 +112,45 @@ def test_a_finished_sixteen_player_classic_village_read_on_a_phone(server, phone
     visitor.page.screenshot(
         path=str(visitor.shots[-1]).replace(".png", "-print.png"), full_page=True
     )
+
+
+def test_tapping_a_post_number_puts_its_anchor_into_the_write_form(server, phone):
+    """Issue 23: with JavaScript, the number adds >>N where the cursor is and stays on the page;
+    a same-day >>N opens in the line of its sentence."""
+    from playwright.sync_api import expect
+
+    clock = server.clock
+    vid = villages.create_village(
+        pace="short",
+        name="返信の村",
+        now=clock(),
+        rng=random.Random(4),
+        rules="classic",
+        given={"opening": True},
+    )
+    accounts = [make_player(f"rep{n:02d}", clock()) for n in range(4)]
+    for n, account in enumerate(accounts):
+        villages.join(vid, account, f"s{n + 1}", YAMAZATO[n].key, clock())
+    for account in accounts:
+        actions.prologue(vid, account, "start", None, clock())
+    posts.post(vid, accounts[1], "public", "最初の発言です", clock())
+    clock.advance(timedelta(seconds=10))
+    posts.post(vid, accounts[2], "public", "それは >>2 の話ですね。続きます", clock())
+    me = phone("member")
+    page = me.page
+    me.goto("/login")
+    page.fill("#account_id", accounts[0])
+    page.fill("#password", PASSWORD)
+    page.locator("main").get_by_role("button", name="ログイン").click()
+    me.goto(f"/villages/{vid}#posts")
+    page.fill("#text", "同意です")
+    page.locator("article.post a.num", has_text="2").first.click()
+    expect(page.locator("#text")).to_have_value("同意です >>2 ")
+    assert "reply=" not in page.url  # stayed on the page
+    quote = page.locator("details.anchor").first
+    quote.locator("summary").click()
+    expect(quote.locator(".quoted")).to_be_visible()
+    line = page.locator("article.post", has_text="続きます").locator(".text")
+    box, summary = line.bounding_box(), quote.locator("summary").bounding_box()
+    assert summary["y"] - box["y"] < 8  # the quote opens in the first line, not below it
+    me.check("reply-anchor")

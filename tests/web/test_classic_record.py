@@ -213,3 +213,69 @@ def page_at(client, clock, path, account=None) -> str:
     response = browser.get(path)
     assert response.status_code == 200, text(response)[:300]
     return text(response)
+
+
+def test_boards_name_their_days_offer_only_existing_partner_boards_and_anchor_replies(
+    client, clock
+):
+    """Issue 23, boards: day tabs プロ / N日 / エピ; no 共鳴 where nobody is a mason (ten
+    players), even in the epilogue; a post's number opens the write form with its anchor."""
+    g = played(clock)
+    vid, account = g.vid, g.account
+    me = account[g.hunter]
+    today = page_at(client, clock, f"/villages/{vid}", me)
+    tabs = re.search(r'aria-label="日付">(.*?)</nav>', today, re.S).group(1)
+    assert re.findall(r">([^<]+)</a>", tabs) == ["プロ", "1日", "2日", "3日"]
+    # The number of a post is a reply link; without JavaScript it fills the form.
+    assert re.search(r'<a class="num" href="\?board=public&amp;day=3&amp;reply=1#write"', today)
+    replied = page_at(client, clock, f"/villages/{vid}?board=public&day=3&reply=2", me)
+    assert re.search(r'<textarea id="text" name="text"[^>]*>&gt;&gt;2 </textarea>', replied)
+    earlier = page_at(client, clock, f"/villages/{vid}?board=public&day=2&reply=4", me)
+    assert re.search(r'<textarea id="text" name="text"[^>]*>&gt;&gt;2:4 </textarea>', earlier)
+    assert Browser(client).get(f"/villages/{vid}", reply="x").status_code == 400
+    while load_village(vid).state.value == "running":
+        clock.now = load_village(vid).meta.next_update
+        update.advance(vid, clock())
+    ending = page_at(client, clock, f"/villages/{vid}")
+    boards = re.search(r'aria-label="掲示板">(.*?)</nav>', ending, re.S).group(1)
+    assert "囁き" in boards and "共鳴" not in boards  # no mason among ten players
+    assert Browser(client).get(f"/villages/{vid}", board="masons").status_code == 200
+    assert "共鳴・" not in page_at(client, clock, f"/villages/{vid}?board=masons")
+
+
+def test_the_conduct_rule_shows_once_in_the_prologue(client, clock):
+    vid = villages.create_village(
+        pace="short", name="作法の村", now=clock(), rng=random.Random(1), rules="classic"
+    )
+    make_account("cond1", clock())
+    for viewer in (None, "cond1"):
+        html = page_at(client, clock, f"/villages/{vid}", viewer)
+        assert html.count("外部相談の禁止") == 1, viewer
+
+
+def test_a_game_ended_at_dawn_has_an_epilogue_tab(client, clock):
+    accounts = [make_account(f"dawn{i}", clock()) for i in range(4)]
+    vid = villages.create_village(
+        pace="short", name="夜明けの村", now=clock(), rng=random.Random(5), rules="classic"
+    )
+    seat_of = join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    account = {seat: a for a, seat in seat_of.items()}
+    game = load_village(vid).game
+    roles = {game.seats[c]: r for c, r in game.village.roles.items() if c != NPC}
+    wolf = next(s for s, r in roles.items() if r is Role.WEREWOLF)
+    seer = next(s for s, r in roles.items() if r is Role.SEER)
+    executed, prey = [s for s, r in roles.items() if r is Role.VILLAGER]
+    clock.now = load_village(vid).meta.next_update
+    update.advance(vid, clock())  # day 2
+    actions.save_actions(vid, account[wolf], {"attack": prey}, clock())
+    actions.save_actions(vid, account[seer], {"divine": wolf}, clock())
+    for voter in (wolf, seer, prey):
+        actions.save_actions(vid, account[voter], {"vote": executed}, clock())
+    actions.save_actions(vid, account[executed], {"vote": prey}, clock())
+    record = load_village(vid)
+    assert record.state.value == "ending" and record.day == 3  # the wolf won at dawn
+    html = page_at(client, clock, f"/villages/{vid}")
+    tabs = re.search(r'aria-label="日付">(.*?)</nav>', html, re.S).group(1)
+    assert re.findall(r">([^<]+)</a>", tabs) == ["プロ", "1日", "2日", "エピ"]
+    assert 'aria-label="エピローグ"' in tabs and "表・エピローグ" in html

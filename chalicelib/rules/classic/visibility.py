@@ -2,6 +2,7 @@
 classic villages. Pure: the caller says who the viewer is and which moment of the village it is.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -77,6 +78,15 @@ def can_read(
     # A partner board: its holders, alive or dead; the other dead only with heaven_sees_all
     # ([decided] with it off, "their own team's board" is the partner board they could read alive).
     return viewer.role is PARTNER_BOARDS[board] or (viewer.dead and heaven_sees_all)
+
+
+def board_exists(board: Board, roles: Mapping[str, Role] | None) -> bool:
+    """A partner board exists only in a village where a player holds its role (a village
+    without masons has no 共鳴 to read, even in the epilogue); ``roles``: None in the prologue."""
+    role = PARTNER_BOARDS.get(board)
+    if role is None:
+        return True
+    return roles is not None and any(r is role for c, r in roles.items() if c != NPC)
 
 
 def can_write(board: Board, viewer: Viewer, moment: Moment) -> bool:

@@ -594,10 +594,12 @@ class Classic:
         game = _game(village)
         who = view.viewer_of(game, viewer)
         moment = timeline.moment(game, now)
+        roles = game.village.roles if game.village is not None else None
         return [
             b.value
             for b in Board
-            if secrecy.can_read(
+            if secrecy.board_exists(b, roles)
+            and secrecy.can_read(
                 b,
                 who,
                 moment,

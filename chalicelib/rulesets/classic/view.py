@@ -317,6 +317,7 @@ def page(
         "records": None,  # every day's, for the combined log
         "record_template": "_classic_record.html",
         "cast_table": None,
+        "epilogue_day": None,
         **labels_context(),
     }
     if engine is None:
@@ -353,6 +354,10 @@ def page(
     ]
     if engine.ending is not None:
         context["ending"] = {"winner": labels.WINNER_LABELS[engine.ending.winner]}
+        # The day tabs' エピローグ: the last day, when the game ended at its dawn (a day
+        # that ended at its vote keeps its number: its talk came before the epilogue).
+        if not any(r.day == engine.day for r in engine.rounds) and engine.mornings:
+            context["epilogue_day"] = engine.day
     if secrecy.full_record_open(moment):
         wills = {s: m.will or "" for s, m in seat_map.items()}
         record = chronicle.build(game, village.saved_days(), wills, names)
