@@ -16,6 +16,7 @@ from chalicelib.rules.classic import NPC
 from chalicelib.services import actions, posts, scheduler, villages
 from chalicelib.services.errors import ServiceError
 from chalicelib.storage.repository import load_village
+from tests.integration.classic_helpers import create
 
 from .conftest import PASSWORD, make_player
 
@@ -120,14 +121,7 @@ def test_tapping_a_post_number_puts_its_anchor_into_the_write_form(server, phone
     from playwright.sync_api import expect
 
     clock = server.clock
-    vid = villages.create_village(
-        pace="short",
-        name="返信の村",
-        now=clock(),
-        rng=random.Random(4),
-        rules="classic",
-        given={"opening": True},
-    )
+    vid = create(clock, random.Random(4), opening=True)
     accounts = [make_player(f"rep{n:02d}", clock()) for n in range(4)]
     for n, account in enumerate(accounts):
         villages.join(vid, account, f"s{n + 1}", YAMAZATO[n].key, clock())

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from chalicelib.rules.classic import NPC, Role
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_village
-from tests.integration.classic_helpers import join_all, start
+from tests.integration.classic_helpers import create, join_all, start
 
 from .conftest import Browser, make_account, session_cookie, text
 
@@ -36,14 +36,7 @@ def page(client, clock, vid, account=None, **query) -> str:
 def played(clock):
     """A 10-player village played to day 3 with known choices; returns what was chosen."""
     accounts = [make_account(f"rec{i:02d}", clock()) for i in range(PLAYERS)]
-    vid = villages.create_village(
-        pace="short",
-        name="記録の村",
-        now=clock(),
-        rng=random.Random(23),
-        rules="classic",
-        given={"npc_villager": True},
-    )
+    vid = create(clock, random.Random(23), npc_villager=True)
     seat_of = join_all(vid, accounts, clock)
     posts.post(vid, accounts[0], "public", "LOGPRO よろしく >>1", clock())
     start(vid, accounts, clock)
