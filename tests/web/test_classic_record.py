@@ -272,3 +272,27 @@ def test_a_game_ended_at_dawn_has_an_epilogue_tab(client, clock):
     tabs = re.search(r'aria-label="日付">(.*?)</nav>', html, re.S).group(1)
     assert re.findall(r">([^<]+)</a>", tabs) == ["プロ", "1日", "2日", "エピ"]
     assert 'aria-label="エピローグ"' in tabs and "表・エピローグ" in html
+
+
+def test_a_will_no_morning_published_opens_in_the_epilogue(client, clock):
+    """§6: a will is published the morning after the death; when the game ends at the
+    execution there is no such morning, and the epilogue opens it (a sudden death's never)."""
+    accounts = [make_account(f"will{i}", clock()) for i in range(4)]
+    vid = create(clock, random.Random(5))
+    seat_of = join_all(vid, accounts, clock)
+    start(vid, accounts, clock)
+    account = {seat: a for a, seat in seat_of.items()}
+    game = load_village(vid).game
+    roles = {game.seats[c]: r for c, r in game.village.roles.items() if c != NPC}
+    wolf = next(s for s, r in roles.items() if r is Role.WEREWOLF)
+    others = [s for s in roles if s != wolf]
+    clock.now = load_village(vid).meta.next_update
+    update.advance(vid, clock())  # day 2
+    actions.save_will(vid, account[wolf], "WOLFWILL 見破られた", clock())
+    for voter in others:
+        actions.save_actions(vid, account[voter], {"vote": wolf}, clock())
+    assert "WOLFWILL" not in page_at(client, clock, f"/villages/{vid}?day=2")
+    actions.save_actions(vid, account[wolf], {"vote": others[0]}, clock())
+    assert load_village(vid).state.value == "ending"  # the village won at the execution
+    record = section(page_at(client, clock, f"/villages/{vid}?day=2"), "record")
+    assert "エピローグで公開された遺書" in record and "WOLFWILL 見破られた" in record

@@ -85,6 +85,9 @@ class RecordDay:
     start: list[Told] = field(default_factory=list)  # day 1: each player's role and partners
     rounds: list[Round] = field(default_factory=list)
     night: Night | None = None
+    # The ending's day: the wills no morning published (an execution that ended the game),
+    # open in the epilogue; a sudden death's never (§6).
+    epilogue_wills: list[tuple[str, str]] = field(default_factory=list)
 
 
 def alive_at_close(engine: Village, night: int) -> frozenset[str]:
@@ -136,6 +139,16 @@ def build(
     for morning in engine.mornings:
         night = morning.day - 1
         days[night].night = _night(game, morning, saved.get(night, {}), wills, names)
+    if engine.ending is not None:
+        published = {c for morning in engine.mornings for c in morning.wills}
+        days[engine.day].epilogue_wills = [
+            (seat(c), wills[seat(c)])
+            for c, death in engine.deaths.items()
+            if c != NPC
+            and c not in published
+            and death.cause is not Cause.SUDDEN
+            and wills.get(seat(c))
+        ]
     return days
 
 
