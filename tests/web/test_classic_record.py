@@ -246,21 +246,25 @@ def test_the_conduct_rule_shows_once_in_the_prologue(client, clock):
         assert html.count("外部相談の禁止") == 1, viewer
 
 
-def test_a_game_ended_at_dawn_has_an_epilogue_tab(client, clock):
-    accounts = [make_account(f"dawn{i}", clock()) for i in range(4)]
-    vid = villages.create_village(
-        pace="short", name="夜明けの村", now=clock(), rng=random.Random(5), rules="classic"
-    )
+def four_players_on_day_2(clock, prefix: str):
+    """A four-player village (a werewolf, the seer, two villagers) in the morning of day 2;
+    returns it, seat -> account and seat -> role."""
+    accounts = [make_account(f"{prefix}{i}", clock()) for i in range(4)]
+    vid = create(clock, random.Random(5))
     seat_of = join_all(vid, accounts, clock)
     start(vid, accounts, clock)
-    account = {seat: a for a, seat in seat_of.items()}
     game = load_village(vid).game
     roles = {game.seats[c]: r for c, r in game.village.roles.items() if c != NPC}
+    clock.now = load_village(vid).meta.next_update
+    update.advance(vid, clock())  # day 2
+    return vid, {seat: a for a, seat in seat_of.items()}, roles
+
+
+def test_a_game_ended_at_dawn_has_an_epilogue_tab(client, clock):
+    vid, account, roles = four_players_on_day_2(clock, "dawn")
     wolf = next(s for s, r in roles.items() if r is Role.WEREWOLF)
     seer = next(s for s, r in roles.items() if r is Role.SEER)
     executed, prey = [s for s, r in roles.items() if r is Role.VILLAGER]
-    clock.now = load_village(vid).meta.next_update
-    update.advance(vid, clock())  # day 2
     actions.save_actions(vid, account[wolf], {"attack": prey}, clock())
     actions.save_actions(vid, account[seer], {"divine": wolf}, clock())
     for voter in (wolf, seer, prey):
@@ -277,17 +281,9 @@ def test_a_game_ended_at_dawn_has_an_epilogue_tab(client, clock):
 def test_a_will_no_morning_published_opens_in_the_epilogue(client, clock):
     """§6: a will is published the morning after the death; when the game ends at the
     execution there is no such morning, and the epilogue opens it (a sudden death's never)."""
-    accounts = [make_account(f"will{i}", clock()) for i in range(4)]
-    vid = create(clock, random.Random(5))
-    seat_of = join_all(vid, accounts, clock)
-    start(vid, accounts, clock)
-    account = {seat: a for a, seat in seat_of.items()}
-    game = load_village(vid).game
-    roles = {game.seats[c]: r for c, r in game.village.roles.items() if c != NPC}
+    vid, account, roles = four_players_on_day_2(clock, "will")
     wolf = next(s for s, r in roles.items() if r is Role.WEREWOLF)
     others = [s for s in roles if s != wolf]
-    clock.now = load_village(vid).meta.next_update
-    update.advance(vid, clock())  # day 2
     actions.save_will(vid, account[wolf], "WOLFWILL 見破られた", clock())
     for voter in others:
         actions.save_actions(vid, account[voter], {"vote": wolf}, clock())
