@@ -119,6 +119,11 @@ def village(village_id: str) -> Response:
     return villages.village(_request(), village_id)
 
 
+@app.route("/villages/{village_id}/log", methods=["GET"])
+def village_log(village_id: str) -> Response:
+    return villages.village_log(_request(), village_id)
+
+
 @app.route("/villages/{village_id}/posts", methods=["POST"], content_types=FORM)
 def village_post(village_id: str) -> Response:
     return villages.village_post(_request(), village_id)

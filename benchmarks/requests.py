@@ -249,6 +249,13 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
     with counting() as calls:
         update.advance(village, record.meta.next_update)
     result["classic_round_close"] = sum(calls.values())
+    # The combined log (decision 52): the village, then each readable board read whole; the
+    # first voter, executed, reads every board (each player's monologue apart, found through
+    # the presences).
+    viewer = posts.viewer_of(record, account_of[living[0]])
+    with counting() as calls:
+        village_view.build_log(load_village(village), viewer, now)
+    result["classic_log"] = sum(calls.values())
     return result
 
 

@@ -58,6 +58,8 @@ class DevTools(Protocol):
 
     def advance_clock(self, minutes: int) -> None: ...
 
+    def advance_to(self, at: datetime) -> None: ...
+
 
 _dev_tools: DevTools | None = None
 

@@ -72,6 +72,12 @@ class LocalVillage:
             self.offset += timedelta(minutes=minutes)
         self.tick()
 
+    def advance_to(self, at: datetime) -> None:
+        """Exactly to ``at`` (a village's next event), never backwards."""
+        with self.lock:
+            self.offset += max(timedelta(0), at - self.now())
+        self.tick()
+
     def _collect(self) -> None:
         """Moves mail moto has sent into our log (which survives restarts)."""
         backend = ses_backends[DEFAULT_ACCOUNT_ID][REGION]

@@ -9,6 +9,7 @@ A rule set's package is imported the first time a game of it is met, so a Lambda
 serves only Mobius villages never pays the classic engine's import at its cold start.
 """
 
+from collections.abc import Mapping
 from functools import cache
 from importlib import import_module
 
@@ -47,6 +48,11 @@ def match_rules(name: str) -> MatchRules:
         raise ValueError(f"unknown rule set: {name}") from None
     rules: MatchRules = getattr(import_module(module), attribute)
     return rules
+
+
+def next_update_words() -> dict[str, Mapping[str, str]]:
+    """How the lounge names each rule set's next update, by village state."""
+    return {name: get(name).next_update_words for name in PLACES}
 
 
 def labels() -> dict[str, str]:

@@ -193,11 +193,21 @@ class NoticeText:
     concerns: bool = True
 
 
+@dataclass(frozen=True)
+class Ahead:
+    """A moment ahead of a village (the local clock page): what happens then, and when."""
+
+    label: str  # the clock page's button, e.g. 「日没へ（超過時間に入ります）」
+    at: datetime
+
+
 class RuleSet(Protocol):
     """Everything game-specific, behind one object per game (see README "How to add a rule set")."""
 
     name: str  # stored on the village item
     label: str  # how the lounge names the game
+    # How the lounge names a village's ``next_update`` in each state (absent: 次の更新).
+    next_update_words: Mapping[str, str]
     page_template: str  # the village page
     notice_templates: tuple[str, str]  # a member's mail: text, HTML
     choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
@@ -228,7 +238,7 @@ class RuleSet(Protocol):
     # ----- the timeline -----
     def phase(self, village: VillageView, now: datetime) -> str: ...
     def deadline(self, village: VillageView) -> datetime | None: ...
-    def moments(self, village: VillageView, now: datetime) -> dict[str, datetime]: ...
+    def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]: ...
     def step(self, village: VillageView, at: datetime) -> Step: ...
     def abandon(self, village: VillageView, at: datetime, text: str) -> Step: ...
     def reminder(

@@ -88,6 +88,37 @@ def post(
     return item
 
 
+def read_whole(
+    record: VillageRecord,
+    viewer: Viewer,
+    board: str,
+    now: datetime,
+    inner_of: str | None = None,
+) -> list[PostItem]:
+    """One board's posts of every day, oldest first (the combined log), asked as ``read``."""
+    return store.read_whole_board(_readable_partition(record, viewer, board, now, inner_of))
+
+
+def _readable_partition(
+    record: VillageRecord, viewer: Viewer, board: str, now: datetime, inner_of: str | None
+) -> str:
+    """The partition of ``board`` (``inner_of``'s personal one) if the viewer may read it."""
+    rules = record.rules
+    if board not in rules.boards():
+        raise InvalidInput("その掲示板はありません")
+    if board not in rules.readable_boards(record, viewer, now):
+        raise Forbidden("この掲示板は読めません")
+    personal = rules.personal_board(board)
+    owner = viewer.account_id
+    if personal and inner_of is not None and inner_of != owner:
+        if not rules.others_personal_boards_open(record, viewer, now):
+            raise Forbidden("この掲示板は読めません")
+        owner = inner_of
+    if personal and owner is None:
+        raise Forbidden("この掲示板は読めません")
+    return board_pk(record.village_id, board, owner if personal else None)
+
+
 @dataclass(frozen=True)
 class PostsPage:
     posts: list[PostItem]
@@ -110,20 +141,7 @@ def read(
     fetched to be hidden. ``inner_of``: whose personal board (another member's is
     readable only once the rule set opens every log).
     """
-    rules = record.rules
-    if board not in rules.boards():
-        raise InvalidInput("その掲示板はありません")
-    if board not in rules.readable_boards(record, viewer, now):
-        raise Forbidden("この掲示板は読めません")
-    personal = rules.personal_board(board)
-    owner = viewer.account_id
-    if personal and inner_of is not None and inner_of != owner:
-        if not rules.others_personal_boards_open(record, viewer, now):
-            raise Forbidden("この掲示板は読めません")
-        owner = inner_of
-    if personal and owner is None:
-        raise Forbidden("この掲示板は読めません")
-    partition = board_pk(record.village_id, board, owner if personal else None)
+    partition = _readable_partition(record, viewer, board, now, inner_of)
     prefix = post_sk_prefix(day)
     start = decode_cursor(cursor, {"pk": partition.__eq__, "sk": lambda sk: sk.startswith(prefix)})
     page = store.read_board(partition, day, limit, start)

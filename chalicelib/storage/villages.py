@@ -654,6 +654,12 @@ def read_board(partition: str, day: int, limit: int, start: dict[str, Any] | Non
     return Page(items, result.last_evaluated_key)
 
 
+def read_whole_board(partition: str) -> list[PostItem]:
+    """One board's posts of every day, oldest first (a village's whole log, decision 52)."""
+    ensure_configured()
+    return list(PostItem.query(partition))
+
+
 def villages_in_state(
     state: str,
     limit: int,

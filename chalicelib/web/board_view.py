@@ -23,7 +23,7 @@ ANCHOR = re.compile(r"(?:>>|＞＞|≫)(?:([0-9０-９]{1,3})[:：])?([0-9０-�
 
 @dataclass(frozen=True)
 class ShownPost:
-    n: int  # its number on this board and day, from 1
+    n: int | None  # its number on this board and day, from 1; None: a nameless trace
     item: PostItem
     body: Markup  # the text, escaped, with anchors
     unread: bool
@@ -93,15 +93,30 @@ def shown_posts(
     own_slot: str | None,
     speaker: tuple[str, str] | None,
     more: bool = False,
+    traces: frozenset[str] = frozenset(),
 ) -> list[ShownPost]:
     """Numbers the page's posts from ``first``; marks as unread what others wrote after
     ``since`` (the viewer's previous visit); keeps only ``speaker``'s posts when one is given
-    (numbers and anchors still count every post)."""
-    on_page = {first + i: item for i, item in enumerate(items)}
+    (numbers and anchors still count every post). ``traces``: the texts of the nameless
+    entries another board leaves here (classic howls): shown in their place without a number,
+    since nobody can anchor them, and never counted."""
+    numbered = [item for item in items if not is_trace(item, traces)]
+    on_page = {first + i: item for i, item in enumerate(numbered)}
+    number = {id(item): n for n, item in on_page.items()}
     shown = []
-    for n, item in on_page.items():
+    for item in items:
+        n = number.get(id(item))
         if speaker is not None and not spoken_by(item, *speaker):
             continue
-        unread = since is not None and item.created_at > since and item.slot != own_slot
+        unread = (
+            n is not None
+            and since is not None
+            and item.created_at > since
+            and item.slot != own_slot
+        )
         shown.append(ShownPost(n, item, body(item.text, day, last_day, on_page, url, more), unread))
     return shown
+
+
+def is_trace(item: PostItem, traces: frozenset[str]) -> bool:
+    return item.slot is None and item.text in traces

@@ -3,7 +3,6 @@
 They exist only under the local runner (runtime.dev_tools()); elsewhere, 404.
 """
 
-import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -12,7 +11,7 @@ from chalice import Response
 
 from .. import runtime
 from ..clock import jst
-from ..rulesets.base import State
+from ..rulesets.base import Ahead, State
 from ..services import villages
 from ..storage.models import VillageItem
 from ..storage.repository import village_header
@@ -20,8 +19,6 @@ from .http import BadRequest, redirect
 from .pages import Ctx, page
 
 MAX_MINUTES = 7 * 24 * 60
-# The moments "to the next phase" may jump to, in a day's order.
-STEPS = ("loss_time", "night", "update")
 
 
 def _tools():
@@ -55,10 +52,10 @@ class LocalVillage:
     meta: VillageItem
     phase: str
     phase_text: str  # how the village's rule set names the phase
-    steps: dict[str, datetime]  # step -> when it comes (only those still ahead)
+    steps: dict[str, Ahead]  # step -> what comes and when (only those still ahead)
 
 
-def _steps(meta: VillageItem, now: datetime) -> dict[str, datetime]:
+def _steps(meta: VillageItem, now: datetime) -> dict[str, Ahead]:
     header = village_header(meta)
     return header.rules.moments(header, now)
 
@@ -81,18 +78,17 @@ def clock(ctx: Ctx) -> Response:
         return ctx.page("dev_clock.html", villages=_villages(ctx.now))
     to = ctx.form.get("to")
     if to is not None:
-        # To the next phase of one village: the whole minutes that reach it.
+        # Exactly to the chosen moment of one village (a 5-minute round is not jumped past).
         village = ctx.form.get("village", "")
         meta = next((v.meta for v in _villages(ctx.now) if v.meta.village_id == village), None)
         ahead = _steps(meta, ctx.now) if meta is not None else {}
-        if to not in STEPS or to not in ahead:
+        if to not in ahead:
             raise BadRequest("その村の、その時刻へは進められません")
-        minutes = max(1, math.ceil((ahead[to] - ctx.now).total_seconds() / 60))
-    else:
-        text = ctx.form.get("minutes", "")
-        # ASCII digits only: isdigit() also takes "²", which int() refuses.
-        if not re.fullmatch(r"[0-9]{1,5}", text) or not 1 <= int(text) <= MAX_MINUTES:
-            raise BadRequest(f"進める分数は1〜{MAX_MINUTES}で指定してください")
-        minutes = int(text)
-    tools.advance_clock(minutes)
+        tools.advance_to(ahead[to].at)
+        return redirect("/dev/clock")
+    text = ctx.form.get("minutes", "")
+    # ASCII digits only: isdigit() also takes "²", which int() refuses.
+    if not re.fullmatch(r"[0-9]{1,5}", text) or not 1 <= int(text) <= MAX_MINUTES:
+        raise BadRequest(f"進める分数は1〜{MAX_MINUTES}で指定してください")
+    tools.advance_clock(int(text))
     return redirect("/dev/clock")

@@ -1,6 +1,7 @@
 """What one village page shows a viewer: the boards read here, the game's part from the
 village's rule set (which alone decides what the viewer may know)."""
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -8,6 +9,7 @@ from .. import membership
 from ..personas import CHARACTER_SETS
 from ..rulesets.base import State, Viewer
 from ..services import posts, villages
+from ..storage.models import PostItem
 from ..storage.repository import VillageRecord
 from . import board_view
 
@@ -58,6 +60,7 @@ def build(
         else None
     )
     speaker = speaker if speaker in seats else None
+    traces = _traces(record, chosen_board)
     shown = board_view.shown_posts(
         page.posts,
         first=first,
@@ -68,6 +71,7 @@ def build(
         own_slot=viewer.slot,
         speaker=(speaker, seats[speaker].name) if speaker else None,
         more=page.cursor is not None,
+        traces=traces,
     )
     unread = [p for p in shown if p.unread]
     refusals = {b: rules.write_refusal(record, viewer, b, now) for b in rules.boards()}
@@ -86,7 +90,8 @@ def build(
         "inner_slot": inner_slot,
         "posts": shown,
         "cursor": page.cursor,
-        "next_first": first + len(page.posts),
+        "next_first": first
+        + sum(1 for item in page.posts if not board_view.is_trace(item, traces)),
         "speaker": speaker,
         "speakers": [
             s for s in order if any(board_view.spoken_by(p, s, seats[s].name) for p in page.posts)
@@ -118,6 +123,13 @@ def build(
     return context
 
 
+def _traces(record: VillageRecord, board: str) -> frozenset[str]:
+    """The texts other boards leave on ``board`` as nameless traces (classic howls)."""
+    rules = record.rules
+    found = (rules.shadow_board(b) for b in rules.boards())
+    return frozenset(trace[1] for trace in found if trace is not None and trace[0] == board)
+
+
 def _inner_page(
     record: VillageRecord,
     viewer: Viewer,
@@ -138,3 +150,72 @@ def _inner_page(
         for item in posts.read(record, viewer, board, day, now, inner_of=owner).posts
     ]
     return posts.PostsPage(sorted(merged, key=lambda item: item.sk), None)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    board: str
+    post: board_view.ShownPost
+
+
+def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """The combined log (decision 52): every day, every board the viewer may read, each post
+    numbered as on its board's page, the day's posts of all boards in the order written."""
+    rules = record.rules
+    readable = rules.readable_boards(record, viewer, now)
+    others_open = rules.others_personal_boards_open(record, viewer, now)
+    # Each board's posts; a personal board, each owner's apart (numbered apart, as on its page).
+    read: list[tuple[str, list[PostItem]]] = []
+    for board in readable:
+        if not rules.personal_board(board):
+            read.append((board, posts.read_whole(record, viewer, board, now)))
+            continue
+        own = [viewer.account_id] if viewer.account_id else []
+        owners = sorted({p.account_id for p in record.presences.values()}) if others_open else own
+        read += [(board, posts.read_whole(record, viewer, board, now, inner_of=o)) for o in owners]
+    # A howl's nameless trace on the public board (classic) is dropped where the howl itself
+    # is shown: it is the same post.
+    for board in readable:
+        trace = rules.shadow_board(board)
+        if trace is None:
+            continue
+        source = {item.created_at for b, items in read if b == board for item in items}
+        read = [
+            (b, [i for i in items if i.slot or i.text != trace[1] or i.created_at not in source])
+            if b == trace[0]
+            else (b, items)
+            for b, items in read
+        ]
+    game_day = record.day
+    days: dict[int, list[LogEntry]] = {d: [] for d in range(game_day + 1)}
+    for board, items in read:
+        by_day: dict[int, list[PostItem]] = {}
+        for item in items:
+            by_day.setdefault(int(item.day), []).append(item)
+        for day, day_items in by_day.items():
+
+            def url(day_: int, n: int, board_: str = board) -> str:
+                return f"/villages/{record.village_id}?board={board_}&day={day_}#p{n}"
+
+            shown = board_view.shown_posts(
+                day_items,
+                first=1,
+                day=day,
+                last_day=game_day,
+                url=url,
+                since=None,
+                own_slot=viewer.slot,
+                speaker=None,
+                traces=_traces(record, board),
+            )
+            days.setdefault(day, []).extend(LogEntry(board, p) for p in shown)
+    for entries in days.values():
+        entries.sort(key=lambda e: (e.post.item.created_at, e.post.item.sk))
+    return {
+        **rules.page(record, viewer, now, game_day),
+        "village": record.meta,
+        "state": record.state.value,
+        "day": game_day,
+        "log_days": [{"day": d, "entries": days[d]} for d in sorted(days)],
+        "viewer": viewer,
+    }

@@ -50,6 +50,7 @@ def lounge(ctx: Ctx) -> Response:
         offers=rulesets.offers(),
         clock_labels=timecontrol.LABELS,
         my_games=matches.games_of(ctx.players()) if not state else [],
+        next_words=rulesets.next_update_words(),
     )
 
 
@@ -133,7 +134,28 @@ def _village_page(
 def village(ctx: Ctx, village_id: str) -> Response:
     # ``confirm``: a short classic village's vote, shown once more before it is cast.
     query = ctx.request.query
-    return _village_page(ctx, village_id, done=query.get("done"), confirm=query.get("confirm"))
+    extra: dict[str, Any] = {}
+    reply = _int(query.get("reply"), "返信先")
+    if reply is not None:
+        # Without JavaScript, a post's number opens the write form with its anchor in it.
+        day = _int(query.get("day"), "日付")
+        record = _record(ctx, village_id)
+        shown = record.day if day is None else max(0, min(day, record.day))
+        extra["draft"] = f">>{reply} " if shown == record.day else f">>{shown}:{reply} "
+    return _village_page(
+        ctx, village_id, done=query.get("done"), confirm=query.get("confirm"), **extra
+    )
+
+
+@page
+def village_log(ctx: Ctx, village_id: str) -> Response:
+    """The combined log (decision 52): every day and every board the viewer may read, on one
+    printable page."""
+    record = _record(ctx, village_id)
+    ctx.check_session(writes=False)
+    viewer = posts.viewer_of(record, ctx.member_account(village_id))
+    context = village_view.build_log(record, viewer if viewer.slot else VISITOR, ctx.now)
+    return ctx.page("village_log.html", **context)
 
 
 @page

@@ -66,7 +66,7 @@ def test_a_classic_village_on_a_phone(server, phone):
     expect(page.locator("main")).to_contain_text("人狼BBS式・短期")
     page.get_by_role("link", name=f"{vid}番 はじめての人狼BBS村").click()
     expect(page.get_by_role("heading", name="この村に参加する")).to_be_visible()
-    expect(page.locator("#join")).to_contain_text("外部相談の禁止")
+    expect(page.locator("#prologue")).to_contain_text("外部相談の禁止")  # once, not in #join
     expect(page.locator("#posts")).to_contain_text("人狼BBS式の短期村です。")
     me.check("prologue-visitor")
     page.select_option("#persona", "sayo")
@@ -139,7 +139,7 @@ def test_a_classic_village_on_a_phone(server, phone):
     expect(page.locator("#actions")).to_contain_text("投票したあとは変えられません")
     me.check("vote-confirm")
     page.get_by_role("button", name="投票する").click()
-    expect(page.locator("#posts")).to_contain_text("同数のため、第2回投票を行います。")
+    expect(page.locator("#posts")).to_contain_text("同数だったため、第2回投票を行います。")
     expect(page.locator("#actions")).to_contain_text("処刑投票（第2回）")
     me.check("re-vote")
 

@@ -286,3 +286,38 @@ def test_s4_5_a_fox_attacked_and_divined_the_same_night_dies_and_is_not_told(thi
     tick(clock, rng)
     mail = next(m for m in box.new() if m.to.startswith(account_of(vid, fox)))
     assert ATTACKED not in mail.text and "無残な姿で発見された" in mail.text
+
+
+def test_a_re_vote_mail_says_why_the_vote_is_redone_and_shows_sunset_beside_its_deadline(
+    classic, clock, rng
+):
+    """Issue 23: a tie names the tied and their votes; a sudden death names who died; each
+    round's mail gives the day's sunset and the round's own deadline."""
+    vid, box = classic
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)  # day 2
+    names = {s: m.name for s, m in load_village(vid).seats().items()}
+    a, b, c, d, e = living_seats(vid)
+    for voter, target in {a: b, b: a, c: a, d: b, e: c}.items():
+        actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+    box.new()
+    tick(clock, rng)  # the round closed early: a tie
+    mail = next(m for m in box.new() if "投票をやり直します" in m.subject)
+    reason = (
+        f"2日目・第1回投票は、{names[a]}、{names[b]} が2票ずつの同数だったため決まりませんでした。"
+    )
+    assert reason in mail.text and reason in mail.html
+    assert "日没（話し合いの終わり）: " in mail.text and "第2回投票の締め切り: " in mail.text
+    # Round 2: a villager does not vote and dies by sudden death; the vote is held again.
+    wolf = seat_of_role(vid, Role.WEREWOLF)
+    silent = next(s for s in (a, b, c, d, e) if s != wolf)
+    for voter in (a, b, c, d, e):
+        if voter != silent:
+            target = next(s for s in (a, b, c, d, e) if s not in (voter, silent))
+            actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)
+    assert load_village(vid).state.value == "running"
+    mail = next(m for m in box.new() if "投票をやり直します" in m.subject)
+    reason = f"2日目・第2回投票で、投票しなかった {names[silent]} が突然死しました。"
+    assert reason in mail.text and "投票をやり直します（第2回）" in mail.text

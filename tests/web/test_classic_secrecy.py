@@ -177,6 +177,14 @@ def check_pages(play: Play, client, clock, outsider: str) -> None:
                     )
         page = text(browser.get(f"/villages/{play.vid}"))
         members = page.split('<section id="members">')[-1]
+        # The full record and the cast table (issue 23): everyone's once the game is over,
+        # nobody's before; a night's cause of death only for those who see every role.
+        for day in days:
+            shown = text(browser.get(f"/villages/{play.vid}", day=day))
+            assert ("全記録" in shown) == epilogue, (viewer, day)
+            assert ('<section id="cast"' in shown) == epilogue, (viewer, day)
+        causes_shown = "の夜に襲撃" in members or "の夜に呪殺" in members
+        assert causes_shown <= (epilogue or (member and play.dead(viewer) and play.hsa))
         shown_roles = sum(members.count(f"（{w}）") for w in ROLE_WORDS.values())
         if not member:
             assert "あなたの情報" not in page

@@ -174,3 +174,25 @@ def test_lounge_offers_no_takeover_seats_in_a_running_classic_village(clock, new
     assert load_village(vid).meta.open_seats == 0
     page = text(browser.get("/", state="running"))
     assert "人狼BBS式・短期" in page and "途中参加できる席" not in page
+
+
+def test_the_page_shows_sunset_beside_the_rounds_deadline(clock, new_browser):
+    """Issue 23: while a vote is open, the day's sunset (the end of talk) and the round's own
+    deadline, both in JST."""
+    vid, browsers = play_to_day_2(clock, new_browser)
+    record = load_village(vid)
+    deadline = record.meta.next_update + timedelta(hours=9)
+    sunset = record.game.day_began + timedelta(minutes=40, hours=9)
+    page = text(browsers["bb1"].get(f"/villages/{vid}"))
+    assert f"日没（話し合いの終わり）: <strong>{sunset:%Y年%-m月%-d日 %H:%M}" in page
+    assert f"第1回投票の締め切り: <strong>{deadline:%Y年%-m月%-d日 %H:%M}" in page
+
+
+def test_the_lounge_names_an_opening_classic_villages_abandon_time_as_such(
+    clock, browser, new_browser
+):
+    vid = classic_village(clock)
+    join(new_browser, vid, ["lo1"], clock)
+    page = text(browser.get("/"))
+    listed = page.split(f'href="/villages/{vid}"')[1].split("</li>")[0]
+    assert "全員の開始投票で開始・廃村になる時刻" in listed and "次の更新" not in listed

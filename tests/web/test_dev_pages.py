@@ -1,16 +1,18 @@
 """The local-only pages: sent mail with clickable links, and a clock to move forward."""
 
-import math
+import random
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
-from chalicelib import runtime
+from chalicelib import jobs, runtime
 from chalicelib.clock import jst
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
+from chalicelib.services import scheduler
 from chalicelib.storage.repository import load_village
-from tests.web.conftest import alert, text
+from tests.integration import classic_helpers as classic
+from tests.web.conftest import alert, make_account, text
 
 
 class LocalVillage:
@@ -18,6 +20,7 @@ class LocalVillage:
 
     def __init__(self) -> None:
         self.moved: list[int] = []
+        self.to: list[datetime] = []
 
     def mails(self) -> list[dict]:
         return [
@@ -31,6 +34,9 @@ class LocalVillage:
 
     def advance_clock(self, minutes: int) -> None:
         self.moved.append(minutes)
+
+    def advance_to(self, at: datetime) -> None:
+        self.to.append(at)
 
 
 @pytest.fixture
@@ -104,8 +110,7 @@ def test_the_clock_moves_a_village_to_its_next_phase(browser, local_village, clo
     for step, moment in steps.items():
         moved = browser.post("/dev/clock", {"to": step, "village": vid})
         assert moved.status_code == 303
-        # The whole minutes that reach the moment (the real clock runs on meanwhile).
-        assert local_village.moved[-1] == math.ceil((moment - clock()).total_seconds() / 60)
+        assert local_village.to[-1] == moment  # exactly there
     # In loss time only the night and the update are ahead.
     clock.now = deadline + timedelta(minutes=1)
     card = re.search(
@@ -118,4 +123,58 @@ def test_the_clock_moves_a_village_to_its_next_phase(browser, local_village, clo
     assert alert(refused) == "その村の、その時刻へは進められません"
     for bad in ({"to": "dawn", "village": vid}, {"to": "night", "village": "999"}):
         assert browser.post("/dev/clock", bad).status_code == 400
-    assert len(local_village.moved) == 3
+    assert len(local_village.to) == 3 and local_village.moved == []
+
+
+class SteppingVillage(LocalVillage):
+    """The local runner's clock as it moves: the test clock goes exactly where asked and the
+    scheduler ticks, as devserver.LocalVillage does."""
+
+    def __init__(self, clock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def advance_to(self, at: datetime) -> None:
+        super().advance_to(at)
+        self.clock.now = max(self.clock.now, at)
+        scheduler.tick(self.clock(), jobs.dispatch, random.Random(7))
+
+
+def test_the_clock_steps_a_classic_village_from_prologue_to_epilogue_by_labelled_buttons(
+    browser, clock
+):
+    """Issue 23: every event of a classic village is a labelled button that goes exactly to
+    it; pressing the first button each time walks the village to its end."""
+    tools = SteppingVillage(clock)
+    runtime.set_dev_tools(tools)
+    try:
+        accounts = [make_account(f"dc{n}", clock()) for n in range(4)]
+        vid = classic.create(clock, random.Random(3), opening=True)
+        classic.join_all(vid, accounts, clock)
+
+        def buttons() -> list[tuple[str, str]]:
+            page = text(browser.get("/dev/clock"))
+            card = re.search(rf'<a href="/villages/{vid}">.*?</section>', page, re.S)
+            found = r'name="to" value="([a-z_]+)">(.+?)（\d{4}年'
+            return re.findall(found, card.group(0)) if card else []
+
+        assert buttons() == [("abandon", "廃村の時刻へ（始まっていなければ廃村になります）")]
+        classic.start(vid, accounts, clock)
+        pressed = []
+        for _ in range(20):
+            shown = buttons()
+            if not shown:
+                break
+            to, label = shown[0]
+            pressed.append(label)
+            before = load_village(vid).meta.next_update
+            assert browser.post("/dev/clock", {"to": to, "village": vid}).status_code == 303
+            if to != "sunset" or label.startswith("日没へ（1日目"):
+                assert tools.to[-1] == before  # the event itself, exactly
+        assert pressed[:2] == ["日没へ（1日目の夜になります）", "夜明けへ（2日目の朝）"]
+        assert pressed[2:4] == ["日没へ（超過時間に入ります）", "第1回投票の締め切りへ"]
+        assert pressed[-1] == "エピローグの終わりへ（村が閉じます）"
+        assert load_village(vid).state.value == "ended"
+        assert "夜へ" not in pressed  # never the Mobius words
+    finally:
+        runtime.set_dev_tools(None)

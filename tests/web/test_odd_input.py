@@ -184,6 +184,7 @@ ROUTES = [
     Route("GET", "/account"),
     Route("POST", "/account", form=ACCOUNT_FORM),
     Route("GET", "/villages/{village_id}", query=VILLAGE_QUERY),
+    Route("GET", "/villages/{village_id}/log"),
     Route(
         "POST",
         "/villages/{village_id}/posts",
@@ -226,7 +227,11 @@ ROUTES = [
     Route(
         "POST",
         "/dev/clock",
-        form={"to": ("loss_time", "night", "update"), "village": ("1",), "minutes": ("1",)},
+        form={
+            "to": ("loss_time", "night", "update", "sunset", "round", "abandon", "close"),
+            "village": ("1",),
+            "minutes": ("1",),
+        },
     ),
 ]
 
@@ -248,6 +253,9 @@ class DevTools:
         return []
 
     def advance_clock(self, minutes: int) -> None:
+        pass
+
+    def advance_to(self, at) -> None:
         pass
 
 

@@ -179,7 +179,7 @@ def test_bad_day_and_cursor_queries_are_400s(browser, clock, game):
     assert alert(bad_cursor) == "ページの指定が正しくありません"
     future = browser.get(f"/villages/{vid}", day="99")
     assert future.status_code == 200  # clamped to today
-    assert 'aria-label="1日目" aria-current="page">1</a>' in text(future)
+    assert 'aria-label="1日目" aria-current="page">1日</a>' in text(future)
 
 
 # ----- joining and leaving -----

@@ -2,6 +2,7 @@
 classic villages. Pure: the caller says who the viewer is and which moment of the village it is.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -79,6 +80,15 @@ def can_read(
     return viewer.role is PARTNER_BOARDS[board] or (viewer.dead and heaven_sees_all)
 
 
+def board_exists(board: Board, roles: Mapping[str, Role] | None) -> bool:
+    """A partner board exists only in a village where a player holds its role (a village
+    without masons has no 共鳴 to read, even in the epilogue); ``roles``: None in the prologue."""
+    role = PARTNER_BOARDS.get(board)
+    if role is None:
+        return True
+    return roles is not None and any(r is role for c, r in roles.items() if c != NPC)
+
+
 def can_write(board: Board, viewer: Viewer, moment: Moment) -> bool:
     """Whether ``viewer`` may post on ``board`` (their own monologue) now."""
     if viewer.visitor or viewer.character == NPC:
@@ -110,6 +120,22 @@ def sees_roles(viewer: Viewer, moment: Moment, *, heaven_sees_all: bool) -> bool
     """Whether ``viewer`` sees every role (and the scapegoat's card): the epilogue, or the dead
     with ``heaven_sees_all``. Otherwise each player sees only their own private information."""
     return moment is Moment.EPILOGUE or (viewer.dead and heaven_sees_all)
+
+
+def cause_shown(cause: Cause, viewer: Viewer, moment: Moment, *, heaven_sees_all: bool) -> bool:
+    """Whether ``viewer`` learns how a character died: an execution and a sudden death are
+    announced by name (§2.3.4); the morning report gives no causes (§4.6), so an attack or a
+    curse is known only to whoever sees every role."""
+    return cause in (Cause.EXECUTION, Cause.SUDDEN) or sees_roles(
+        viewer, moment, heaven_sees_all=heaven_sees_all
+    )
+
+
+def full_record_open(moment: Moment) -> bool:
+    """§2.5: every role, every vote and every board open to everyone in the epilogue, and with
+    them the full record (全記録: every choice, draw, result and news); before it, nobody reads
+    any of it, not even their own part (a player's own news is their private information)."""
+    return moment is Moment.EPILOGUE
 
 
 def will_published(cause: Cause) -> bool:

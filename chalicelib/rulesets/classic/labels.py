@@ -1,6 +1,6 @@
 """How classic villages name things to players: natural Japanese for every id (RULES-CLASSIC)."""
 
-from ...rules.classic import Role, TieRule, Winner, deck
+from ...rules.classic import Cause, Role, TieRule, Winner, deck
 from ...rules.classic.cast import MIN_PLAYERS
 from ...rules.classic.visibility import Board, Moment
 
@@ -43,6 +43,30 @@ TIE_LABELS = {
     TieRule.BBS: "同票なら再投票（5回まで、その後は引き分け）",
     TieRule.RUNOFF: "同票なら再投票、4回目は決選投票",
 }
+
+CAUSE_LABELS = {
+    Cause.EXECUTION: "処刑",
+    Cause.ATTACK: "襲撃",
+    Cause.CURSE: "呪殺",
+    Cause.SUDDEN: "突然死",
+}
+
+
+def death_text(day: int, cause: Cause, shown: bool) -> str:
+    """When and how a character died, as far as the viewer may know: a night's death (§4) is
+    counted as that night's day; unshown, it is only found dead the next morning (§4.6)."""
+    if cause in (Cause.ATTACK, Cause.CURSE):
+        return f"{day}日目の夜に{CAUSE_LABELS[cause]}" if shown else f"{day + 1}日目の朝に発見"
+    return f"{day}日目に{CAUSE_LABELS[cause]}"
+
+
+# The local clock page's buttons for the events that need no number (timeline.Event values).
+CLOCK_LABELS = {
+    "abandon": "廃村の時刻へ（始まっていなければ廃村になります）",
+    "sunset": "日没へ（1日目の夜になります）",
+    "close": "エピローグの終わりへ（村が閉じます）",
+}
+
 
 # RULES-CLASSIC §9: where a player joins, and in the role mail.
 CONDUCT = (

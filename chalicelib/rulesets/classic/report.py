@@ -1,10 +1,39 @@
 """The village's own posts on the public board (RULES-CLASSIC §2.3, §4.6, §5): closed vote
 rounds, sudden deaths, mornings with their wills, the ending's reveal. Pure: names are given."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from ...rules.classic import NPC, Morning, Outcome, RoundResult, Village
+from ...rules.classic import NPC, Morning, News, Outcome, RoundResult, Village
 from .labels import ROLE_LABELS, WINNER_LABELS
+
+
+def _judged(wolf: bool) -> str:
+    return "人狼" if wolf else "人間"
+
+
+def news_lines(news: News, name: Callable[[str], str]) -> list[str]:
+    """One player's private news of a morning (§4.6), as their page and mail say it."""
+    lines = []
+    if news.divination is not None:
+        target = name(news.divination.target)
+        lines.append(f"占い：{target}は{_judged(news.divination.result == 'wolf')}でした。")
+    if news.medium is not None:
+        target = name(news.medium.target)
+        lines.append(f"霊能：{target}は{_judged(news.medium.result == 'wolf')}でした。")
+    if news.gj:
+        lines.append("護衛成功：昨夜、あなたの護衛が襲撃を防ぎました。")
+    if news.attacked:
+        lines.append("昨夜、あなたは人狼に襲われましたが、生き延びました。")
+    return lines
+
+
+def start_lines(village: Village, character: str, name: Callable[[str], str]) -> list[str]:
+    """What a player learns at the start (§1): their role, and their partners if any."""
+    info = village.start_info(character)
+    lines = [f"あなたは{ROLE_LABELS[village.roles[character]]}です。"]
+    if info["partners"]:
+        lines.append("仲間: " + "、".join(name(p) for p in info["partners"]))
+    return lines
 
 
 def round_report(result: RoundResult, names: Mapping[str, str]) -> str:
@@ -27,10 +56,28 @@ def round_report(result: RoundResult, names: Mapping[str, str]) -> str:
     if result.outcome is Outcome.EXECUTED and result.executed is not None:
         lines.append(f"{names[result.executed]} が処刑されました。")
     elif result.outcome is Outcome.TIE:
-        lines.append(f"同数のため、第{result.round + 1}回投票を行います。")
+        lines.append(f"{_tied(result, names)}ため、第{result.round + 1}回投票を行います。")
     elif result.outcome is Outcome.DRAW:
         lines.append("決着がつかず、引き分けになりました。")
     return "\n".join(lines)
+
+
+def _tied(result: RoundResult, names: Mapping[str, str]) -> str:
+    tally: dict[str, int] = {}
+    for target in result.votes.values():
+        tally[target] = tally.get(target, 0) + 1
+    top = max(tally.values(), default=0)
+    tied = "、".join(names[c] for c in names if tally.get(c) == top)  # seat order
+    return f"{tied} が{top}票ずつの同数だった"
+
+
+def revote_reason(result: RoundResult, names: Mapping[str, str]) -> str:
+    """Why a vote is held again (the re-vote mail): the round that closed without an execution."""
+    title = f"{result.day}日目・第{result.round}回投票"
+    if result.outcome is Outcome.SUDDEN:
+        who = "、".join(names[c] for c in result.sudden)
+        return f"{title}で、投票しなかった {who} が突然死しました。"
+    return f"{title}は、{_tied(result, names)}ため決まりませんでした。"
 
 
 def single_candidate(result: RoundResult, names: Mapping[str, str]) -> str:

@@ -21,6 +21,7 @@ from ...rules.classic.errors import PrologueError, RuleError
 from ...rules.classic.prologue import IDLE_AFTER
 from ...rules.classic.visibility import Board
 from ..base import (
+    Ahead,
     NewGame,
     NoticeText,
     NotNow,
@@ -95,6 +96,13 @@ class Classic:
 
     name = "classic"
     label = labels.LABEL
+    # The prologue's only timed event is the abandonment: the start comes with the last
+    # start vote (§2.1); in the game, the next deadline is a sunset, a round or a dawn.
+    next_update_words: Mapping[str, str] = {
+        "opening": "全員の開始投票で開始・廃村になる時刻",
+        "running": "次の締め切り",
+        "ending": "村が閉じる時刻",
+    }
     page_template = "classic_village.html"
     notice_templates = ("mail/classic_notice.txt", "mail/classic_notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
@@ -206,11 +214,24 @@ class Classic:
         due = timeline.next_event(_game(village), village.created_at)
         return due.at if due is not None else None
 
-    def moments(self, village: VillageView, now: datetime) -> dict[str, datetime]:
-        due = timeline.next_event(_game(village), village.created_at)
-        if due is None or due.at <= now:
+    def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]:
+        """The events ahead (the local clock page), each named for what it does: while a
+        round is open, the sunset before it (the overtime begins) and the round's close."""
+        game = _game(village)
+        due = timeline.next_event(game, village.created_at)
+        if due is None:
             return {}
-        return {due.event.value: due.at}
+        engine = game.village
+        ahead: dict[str, Ahead] = {}
+        sunset = timeline.sunset_at(game)
+        if due.event is Event.ROUND and engine is not None and sunset is not None:
+            ahead["sunset"] = Ahead("日没へ（超過時間に入ります）", sunset)
+            ahead["round"] = Ahead(f"第{engine.round}回投票の締め切りへ", due.at)
+        elif engine is not None and due.event is Event.NIGHT:
+            ahead["night"] = Ahead(f"夜明けへ（{engine.day + 1}日目の朝）", due.at)
+        else:
+            ahead[due.event.value] = Ahead(labels.CLOCK_LABELS[due.event.value], due.at)
+        return {key: moment for key, moment in ahead.items() if moment.at > now}
 
     def step(self, village: VillageView, at: datetime) -> Step:
         """The event due at ``at``: the prologue's abandonment, a sunset, a round's or a night's
@@ -593,10 +614,12 @@ class Classic:
         game = _game(village)
         who = view.viewer_of(game, viewer)
         moment = timeline.moment(game, now)
+        roles = game.village.roles if game.village is not None else None
         return [
             b.value
             for b in Board
-            if secrecy.can_read(
+            if secrecy.board_exists(b, roles)
+            and secrecy.can_read(
                 b,
                 who,
                 moment,
@@ -649,7 +672,8 @@ class Classic:
     ) -> NoticeText | None:
         game = _game(village)
         game_day = day // 100 if day >= 100 else day
-        context = view.notice(village, game, slot, kind, game_day, now)
+        closed_today = day % 100 if day >= 100 else 0  # mail_day: rounds closed that day
+        context = view.notice(village, game, slot, kind, game_day, now, closed_today)
         if context is None:
             return None
         # A morning concerns a member it killed or brings private news; every other mail

@@ -12,11 +12,11 @@ from typing import Any
 
 from ...rules.classic import NPC, Ability, Cause, Role, Village
 from ...rules.classic import visibility as secrecy
-from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS
+from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS, TEAM
 from ...rules.classic.night import counting, counting_attack, counting_attacker, holder
 from ...rules.classic.visibility import Board, Moment
 from ..base import State, Viewer, VillageView
-from . import labels, seats, timeline
+from . import chronicle, labels, report, seats, timeline
 from .game import ClassicGame
 from .timeline import Event
 
@@ -27,6 +27,25 @@ DEADLINE_LABELS = {
     Event.NIGHT: "夜明け",
     Event.CLOSE: "村が閉じる時刻",
 }
+
+
+def times(game: ClassicGame, created_at: datetime) -> list[tuple[str, datetime]]:
+    """The times that matter now, each named (§7: pages and mail state the next deadline): the
+    next event, and while a vote round is open the day's sunset (日没, the end of talk) before
+    the round's own deadline."""
+    due = timeline.next_event(game, created_at)
+    if due is None:
+        return []
+    engine = game.village
+    sunset = timeline.sunset_at(game)
+    if due.event is Event.ROUND and engine is not None and sunset is not None:
+        return [
+            ("日没（話し合いの終わり）", sunset),
+            (f"第{engine.round}回投票の締め切り", due.at),
+        ]
+    if due.event is Event.SUNSET:
+        return [("日没（話し合いの終わり・夜になります）", due.at)]
+    return [(DEADLINE_LABELS[due.event], due.at)]
 
 
 def viewer_of(game: ClassicGame, viewer: Viewer) -> secrecy.Viewer:
@@ -157,7 +176,7 @@ class Member:
     seat: str
     name: str
     alive: bool
-    death_day: int | None
+    death: str | None  # when (and, where the viewer may know it, how) the member died
     role: str | None  # only when the viewer may know it
     start_voted: bool
     kicks: int
@@ -172,27 +191,16 @@ def _private(
         return None
     info = engine.start_info(character)
     partners = [names[seats.seat(game, p) or p] for p in info["partners"]]
+
+    def name(c: str) -> str:
+        return names[seats.seat(game, c) or c]
+
     news = []
     for morning in engine.mornings:
         item = morning.news.get(character)
         if item is None:
             continue
-        lines = []
-        if item.divination is not None:
-            target = names[seats.seat(game, item.divination.target) or item.divination.target]
-            lines.append(
-                f"占い：{target}は{'人狼' if item.divination.result == 'wolf' else '人間'}でした。"
-            )
-        if item.medium is not None:
-            target = names[seats.seat(game, item.medium.target) or item.medium.target]
-            lines.append(
-                f"霊能：{target}は{'人狼' if item.medium.result == 'wolf' else '人間'}でした。"
-            )
-        if item.gj:
-            lines.append("護衛成功：昨夜、あなたの護衛が襲撃を防ぎました。")
-        if item.attacked:
-            lines.append("昨夜、あなたは人狼に襲われましたが、生き延びました。")
-        news.append({"day": morning.day, "lines": lines})
+        news.append({"day": morning.day, "lines": report.news_lines(item, name)})
     death = engine.deaths.get(character)
     return {
         "role": info["role"],
@@ -202,6 +210,39 @@ def _private(
         "alive": death is None,
         "sudden": death is not None and death.cause is Cause.SUDDEN,
     }
+
+
+@dataclass(frozen=True)
+class CastRow:
+    """One character of the ending's cast table (§2.5): every role and fate revealed."""
+
+    seat: str
+    account: str | None  # the player's ID (None: the scapegoat)
+    role: str
+    fate: str  # 生存, or when and how they died
+    alive: bool
+    won: bool
+
+
+def cast_table(game: ClassicGame, accounts: Mapping[str, str | None]) -> list[CastRow]:
+    """Every character in seat order, the scapegoat last, once every role is open."""
+    engine = game.village
+    assert engine is not None and engine.ending is not None
+    rows = []
+    for character, role in engine.roles.items():
+        seat_ = seats.seat(game, character) or character
+        death = engine.deaths.get(character)
+        rows.append(
+            CastRow(
+                seat=seat_,
+                account=None if character == NPC else accounts.get(seat_),
+                role=labels.ROLE_LABELS[role],
+                fate="生存" if death is None else labels.death_text(death.day, death.cause, True),
+                alive=death is None,
+                won=engine.ending.won(TEAM[role]),
+            )
+        )
+    return rows
 
 
 def names_of(village: VillageView, game: ClassicGame) -> dict[str, str]:
@@ -238,7 +279,15 @@ def page(
                 seat=seat_,
                 name=names[seat_],
                 alive=death is None,
-                death_day=death.day if death else None,
+                death=labels.death_text(
+                    death.day,
+                    death.cause,
+                    secrecy.cause_shown(
+                        death.cause, who, moment, heaven_sees_all=game.options.heaven_sees_all
+                    ),
+                )
+                if death
+                else None,
                 role=role,
                 start_voted=seat_ in game.prologue.start_votes,
                 kicks=len(game.prologue.kicks.get(seat_, ())),
@@ -250,6 +299,7 @@ def page(
         "moment_word": labels.MOMENT_LABELS[moment],
         "deadline": due.at if due else None,
         "deadline_label": DEADLINE_LABELS[due.event] if due else None,
+        "times": times(game, village.created_at),
         "members": members,
         "names": names,
         "options": game.options,
@@ -263,6 +313,11 @@ def page(
         "ending": None,
         "npc_role": None,
         "rounds": [],
+        "record": None,
+        "records": None,  # every day's, for the combined log
+        "record_template": "_classic_record.html",
+        "cast_table": None,
+        "epilogue_day": None,
         **labels_context(),
     }
     if engine is None:
@@ -299,6 +354,16 @@ def page(
     ]
     if engine.ending is not None:
         context["ending"] = {"winner": labels.WINNER_LABELS[engine.ending.winner]}
+        # The day tabs' エピローグ: the last day, when the game ended at its dawn (a day
+        # that ended at its vote keeps its number: its talk came before the epilogue).
+        if not any(r.day == engine.day for r in engine.rounds) and engine.mornings:
+            context["epilogue_day"] = engine.day
+    if secrecy.full_record_open(moment):
+        wills = {s: m.will or "" for s, m in seat_map.items()}
+        record = chronicle.build(game, village.saved_days(), wills, names)
+        context["record"] = record[max(0, min(day, len(record) - 1))]
+        context["records"] = record
+        context["cast_table"] = cast_table(game, {s: m.account_id for s, m in seat_map.items()})
     character = who.character if engine is not None and who.character in engine.roles else None
     context["private"] = _private(game, character, names)
     if character is None or viewer.slot is None or village.state is not State.RUNNING:
@@ -348,11 +413,18 @@ def labels_context() -> dict[str, Any]:
 
 
 def notice(
-    village: VillageView, game: ClassicGame, slot: str, kind: str, day: int, now: datetime
+    village: VillageView,
+    game: ClassicGame,
+    slot: str,
+    kind: str,
+    day: int,
+    now: datetime,
+    closed_today: int = 0,
 ) -> dict[str, Any] | None:
     """What one member's mail says: only their own news (RULES-CLASSIC §6). ``day``: the game
     day the mail is about; its morning is that day's, even when the mail goes out (or is
-    retried) after a later morning."""
+    retried) after a later morning. ``closed_today``: the rounds of that day closed when the
+    mail was owed (a re-vote mail's reason is the last of them)."""
     engine = game.village
     names = names_of(village, game)
     character = seats.character(game, slot)
@@ -362,6 +434,7 @@ def notice(
         "names": names,
         "deadline": due.at if due else None,
         "deadline_label": DEADLINE_LABELS[due.event] if due else None,
+        "times": times(game, village.created_at),
         "conduct": labels.CONDUCT,
         "private": None,
         "morning": None,
@@ -399,7 +472,15 @@ def notice(
             ),
         }
     if kind in ("round", "reminder") and engine.voting:
+        today = [r for r in engine.rounds if r.day == day]
+        cause = today[closed_today - 1] if 0 < closed_today <= len(today) else None
+        character_names = seats.character_names(
+            game, {s: seat.name for s, seat in village.seats().items()}
+        )
         context["round"] = {
+            "reason": report.revote_reason(cause, character_names)
+            if kind == "round" and cause is not None
+            else None,
             "number": engine.round,
             "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
             if engine.candidates

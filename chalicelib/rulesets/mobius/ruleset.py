@@ -24,6 +24,7 @@ from ...rules import (
     is_oni_side,
 )
 from ..base import (
+    Ahead,
     Bans,
     NewGame,
     NoticeText,
@@ -137,6 +138,7 @@ class Mobius:
 
     name = "mobius"
     label = "メビウス"
+    next_update_words: Mapping[str, str] = {}
     page_template = "village.html"
     notice_templates = ("mail/notice.txt", "mail/notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
@@ -225,16 +227,16 @@ class Mobius:
             return None
         return deadline_of(village.pace, village.day_started_at)
 
-    def moments(self, village: VillageView, now: datetime) -> dict[str, datetime]:
+    def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]:
         """The moments ahead of the village, in a day's order (the local clock page)."""
-        ahead: dict[str, datetime] = {}
+        ahead: dict[str, Ahead] = {}
         deadline = self.deadline(village)
         if deadline is not None:
-            ahead["loss_time"] = deadline
-            ahead["night"] = deadline + TIMINGS[village.pace].loss_time
+            ahead["loss_time"] = Ahead("ロスタイムへ", deadline)
+            ahead["night"] = Ahead("夜へ", deadline + TIMINGS[village.pace].loss_time)
         if village.next_update is not None:
-            ahead["update"] = village.next_update
-        return {step: moment for step, moment in ahead.items() if moment > now}
+            ahead["update"] = Ahead("次の更新へ", village.next_update)
+        return {step: moment for step, moment in ahead.items() if moment.at > now}
 
     def step(self, village: VillageView, at: datetime) -> Step:
         """The update due at ``at`` (RULES §2): start or extend the opening, resolve a night,
