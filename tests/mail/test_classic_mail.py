@@ -306,8 +306,8 @@ def test_a_re_vote_mail_says_why_the_vote_is_redone_and_shows_sunset_beside_its_
     reason = (
         f"2日目・第1回投票は、{names[a]}、{names[b]} が2票ずつの同数だったため決まりませんでした。"
     )
-    assert reason in mail.text and reason in mail.html
-    assert "日没（話し合いの終わり）: " in mail.text and "第2回投票の締め切り: " in mail.text
+    assert reason in mail.joined and reason in mail.html
+    assert "日没（話し合いの終わり）: " in mail.joined and "第2回投票の締め切り: " in mail.joined
     # Round 2: a villager does not vote and dies by sudden death; the vote is held again.
     wolf = seat_of_role(vid, Role.WEREWOLF)
     silent = next(s for s in (a, b, c, d, e) if s != wolf)
@@ -320,4 +320,4 @@ def test_a_re_vote_mail_says_why_the_vote_is_redone_and_shows_sunset_beside_its_
     assert load_village(vid).state.value == "running"
     mail = next(m for m in box.new() if "投票をやり直します" in m.subject)
     reason = f"2日目・第2回投票で、投票しなかった {names[silent]} が突然死しました。"
-    assert reason in mail.text and "投票をやり直します（第2回）" in mail.text
+    assert reason in mail.joined and "投票をやり直します（第2回）" in mail.joined
