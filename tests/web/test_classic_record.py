@@ -9,6 +9,7 @@ from datetime import timedelta
 from html import unescape
 from types import SimpleNamespace
 
+from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import NPC, Role
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_village
@@ -289,3 +290,29 @@ def test_a_will_no_morning_published_opens_in_the_epilogue(client, clock):
     assert load_village(vid).state.value == "ending"  # the village won at the execution
     record = section(page_at(client, clock, f"/villages/{vid}?day=2"), "record")
     assert "エピローグで公開された遺書" in record and "WOLFWILL 見破られた" in record
+
+
+def test_s2_1_a_kick_is_in_the_prologues_full_record_with_who_voted(client, clock):
+    """Issue 23: the full record keeps the prologue's kicks (the seat may be taken again, so
+    who was kicked is kept by name and player ID as they were), open only once the game ends."""
+    names = ["kann", "kbob", "kcat", "kdan", "keve"]
+    accounts = [make_account(n, clock()) for n in names]
+    vid = create(clock, random.Random(5))
+    seat_of = join_all(vid, accounts, clock)
+    kicked_name = load_village(vid).seats()[seat_of["kann"]].name
+    voter_names = [load_village(vid).seats()[seat_of[v]].name for v in ("kbob", "kcat", "kdan")]
+    for voter in ("kbob", "kcat", "kdan"):
+        actions.prologue(vid, voter, "kick", seat_of["kann"], clock())
+    newcomer = make_account("kfay", clock())
+    villages.join(vid, newcomer, seat_of["kann"], YAMAZATO[9].key, clock())
+    players = ["kbob", "kcat", "kdan", "keve", newcomer]
+    start(vid, players, clock)
+    line = f"{kicked_name}（kann）がキックされました（キックの投票: {'、'.join(voter_names)}）"
+    assert line not in page(client, clock, vid, day=0)  # nothing of the record before the end
+    while load_village(vid).state.value == "running":  # nobody votes: sudden deaths end it
+        clock.now = load_village(vid).meta.next_update
+        update.advance(vid, clock())
+    prologue = section(page(client, clock, vid, day=0), "record")
+    assert "キック" in prologue and line in prologue, prologue
+    log = page_at(client, clock, f"/villages/{vid}/log")
+    assert line in log

@@ -15,7 +15,7 @@ from datetime import datetime
 from ...rules.classic import NPC, Ability, Cause, Morning, Outcome, Role, Village
 from ...rules.classic.night import counting, counting_attacker, holder
 from . import report, seats
-from .game import ClassicGame
+from .game import ClassicGame, Kick
 from .labels import CAUSE_LABELS
 
 # A night's deaths (§4) count as that night's day number; the others happen in the day.
@@ -88,6 +88,7 @@ class RecordDay:
     # The ending's day: the wills no morning published (an execution that ended the game),
     # open in the epilogue; a sudden death's never (§6).
     epilogue_wills: list[tuple[str, str]] = field(default_factory=list)
+    kicks: list[Kick] = field(default_factory=list)  # the prologue's (day 0)
 
 
 def alive_at_close(engine: Village, night: int) -> frozenset[str]:
@@ -111,9 +112,10 @@ def build(
     each seat that day; ``wills``: each seat's will; ``names``: by seat (the told lines)."""
     engine = game.village
     if engine is None:
-        return [RecordDay(0)]
+        return [RecordDay(0, kicks=list(game.kicks))]
     seat = _seat_of(game)
     days = [RecordDay(d) for d in range(engine.day + 1)]
+    days[0].kicks = list(game.kicks)
     days[1].start = [
         Told(seat(c), report.start_lines(engine, c, lambda p: names[seat(p)]))
         for c in engine.players

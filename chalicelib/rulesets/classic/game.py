@@ -27,6 +27,33 @@ def _iso(value: datetime | None) -> str | None:
 
 
 @dataclass(slots=True)
+class Kick:
+    """A member kicked out of the prologue by the votes of others (§2.1)."""
+
+    name: str
+    account_id: str
+    voters: tuple[str, ...]  # the voters' names
+    at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "account_id": self.account_id,
+            "voters": list(self.voters),
+            "at": self.at.isoformat(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Kick":
+        return cls(
+            data["name"],
+            data["account_id"],
+            tuple(data["voters"]),
+            datetime.fromisoformat(data["at"]),
+        )
+
+
+@dataclass(slots=True)
 class ClassicGame:
     """One classic village from its creation to its past log."""
 
@@ -42,6 +69,9 @@ class ClassicGame:
     ended_at: datetime | None = None  # the ending: the epilogue began
     closed: bool = False  # the epilogue is over: a past log
     abandoned: bool = False  # 廃村: not started in time
+    # Every kick of the prologue, for the full record (the seat may be taken again): who was
+    # kicked (name and player ID as they were) and who voted for it, in the order they happened.
+    kicks: list[Kick] = field(default_factory=list)
 
     @property
     def in_prologue(self) -> bool:
@@ -80,6 +110,7 @@ class ClassicGame:
             "ended_at": _iso(self.ended_at),
             "closed": self.closed,
             "abandoned": self.abandoned,
+            "kicks": [kick.to_json() for kick in self.kicks],
         }
 
     @classmethod
@@ -98,4 +129,5 @@ class ClassicGame:
             ended_at=_time(data["ended_at"]),
             closed=data["closed"],
             abandoned=data["abandoned"],
+            kicks=[Kick.from_json(k) for k in data.get("kicks", [])],  # absent before issue 23
         )

@@ -35,7 +35,7 @@ from ..base import (
 )
 from ..base import Pace as PlatformPace
 from . import labels, report, seats, setup, timeline, view
-from .game import ClassicGame
+from .game import ClassicGame, Kick
 from .timeline import Event
 
 CHOICE_LABELS = {"vote": "処刑投票", "attack": "襲撃", "divine": "占い", "guard": "護衛"}
@@ -401,6 +401,7 @@ class Classic:
             elif action in ("kick", "unkick"):
                 if target is None or target not in prologue.members:
                     raise ValueError("キックする人を選んでください")
+                voters = {*prologue.kicks.get(target, ()), slot}
                 if prologue.kick(slot, target, action == "kick"):
                     kicked = target
             else:
@@ -409,7 +410,16 @@ class Classic:
             raise ValueError(str(error)) from error
         posts: list[SystemPost] = []
         if kicked is not None:
-            name = village.seats()[kicked].name
+            seats_ = village.seats()
+            name = seats_[kicked].name
+            game.kicks.append(
+                Kick(
+                    name,
+                    seats_[kicked].account_id or "",
+                    tuple(seats_[v].name for v in prologue.members if v in voters),  # join order
+                    now,
+                )
+            )
             text = f"{name} はキックされました。"
             if had_votes:
                 text += "開始投票はすべて取り消されました。"
