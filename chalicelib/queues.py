@@ -15,17 +15,18 @@ def _sqs(region: str | None, endpoint: str | None) -> Any:
     return boto3.client("sqs", region_name=region, endpoint_url=endpoint)
 
 
-def send_to(queue_url: str, bodies: list[str]) -> None:
+def _client() -> Any:
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    fanout.send_all(_sqs(region, os.environ.get("SQS_ENDPOINT") or None), queue_url, bodies)
+    return _sqs(region, os.environ.get("SQS_ENDPOINT") or None)
+
+
+def send_to(queue_url: str, bodies: list[str]) -> None:
+    fanout.send_all(_client(), queue_url, bodies)
 
 
 def send_later(queue_url: str, body: str, delay_seconds: int) -> None:
     """One message, delivered after ``delay_seconds`` (SQS allows up to 900)."""
-    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    _sqs(region, os.environ.get("SQS_ENDPOINT") or None).send_message(
-        QueueUrl=queue_url, MessageBody=body, DelaySeconds=delay_seconds
-    )
+    _client().send_message(QueueUrl=queue_url, MessageBody=body, DelaySeconds=delay_seconds)
 
 
 def mail_queue() -> str | None:
