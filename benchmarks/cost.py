@@ -50,7 +50,7 @@ import app as app_module
 from chalicelib import jobs, runtime
 from chalicelib.links import read_member_token
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS, Side
+from chalicelib.rules.mobius import SLOTS, Side
 from chalicelib.services import scheduler
 from chalicelib.storage import db
 from chalicelib.storage.keys import look_keys

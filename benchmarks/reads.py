@@ -17,7 +17,7 @@ from typing import Any
 from moto import mock_aws
 
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, sessions, update, villages
 from chalicelib.services.errors import ServiceError
 from chalicelib.storage import db

@@ -16,7 +16,7 @@ from pynamodb.connection.base import Connection
 from chalicelib import runtime
 from chalicelib.links import MemberLink, member_token
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import (
     accounts,
     actions,

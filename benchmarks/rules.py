@@ -9,7 +9,7 @@ from collections.abc import Callable
 from contextlib import redirect_stdout
 
 from chalicelib import scenario, simulate
-from chalicelib.rules import SLOTS, Village
+from chalicelib.rules.mobius import SLOTS, Village
 
 from . import lean_mobius
 

@@ -32,7 +32,7 @@ from moto.sqs.models import Queue
 
 from chalicelib import jobs, queues, runtime
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, scheduler, villages
 from chalicelib.storage import db
 from chalicelib.storage.keys import LOOK_SK, look_key, state_key, village_pk

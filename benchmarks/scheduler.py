@@ -13,7 +13,7 @@ from moto.ses.models import ses_backends
 
 from chalicelib import runtime
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import accounts, actions, scheduler, villages
 from chalicelib.storage import db
 from chalicelib.storage.models import VillageItem

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .rules import SLOTS, Choices, RuleError, UnknownSlotError, Village
+from .rules.mobius import SLOTS, Choices, RuleError, UnknownSlotError, Village
 
 
 def run(scenario: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from .rules import CHOICE_KEYS, SLOTS, Choices, Village
+from .rules.mobius import CHOICE_KEYS, SLOTS, Choices, Village
 
 # Chance that a member leaves a given choice undecided, and that the oni side
 # agrees on a declaration or resignation on a given day.

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, VERDICT_LABELS
 from chalicelib.services import actions, posts, scheduler
 from chalicelib.storage.repository import load_village

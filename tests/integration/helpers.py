@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.base import VISITOR
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import ServiceError

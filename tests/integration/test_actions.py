@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.rules import Command
+from chalicelib.rules.mobius import Command
 from chalicelib.rulesets.base import VISITOR, Viewer
 from chalicelib.services import actions, posts, villages
 from chalicelib.services.errors import Forbidden, InvalidInput, NotFound

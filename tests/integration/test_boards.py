@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.base import VISITOR, Viewer
 from chalicelib.rulesets.mobius.labels import SLOT_LABELS
 from chalicelib.services import actions, paging, posts, villages

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
-from chalicelib.rules import SLOTS, Village
+from chalicelib.rules.mobius import SLOTS, Village
 from chalicelib.services import actions, update, villages
 from chalicelib.services.errors import Conflict, InvalidInput, ServiceError
 from chalicelib.storage.repository import load_account, load_village

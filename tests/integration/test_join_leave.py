@@ -7,7 +7,7 @@ import pytest
 from pynamodb.exceptions import TransactWriteError
 
 from chalicelib.personas import CHARACTER_SETS
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.base import VISITOR
 from chalicelib.rulesets.mobius.timeline import OPENING_SPEECH_BAN
 from chalicelib.services import actions, posts, update, villages

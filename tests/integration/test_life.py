@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.base import VISITOR
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_account, load_village

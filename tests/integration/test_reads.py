@@ -10,7 +10,7 @@ import pytest
 from benchmarks.capacity import reading
 from benchmarks.requests import view_village
 from chalicelib.render import render
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, sessions, update, villages
 from chalicelib.services.errors import Conflict, Forbidden
 from chalicelib.storage import villages as store

@@ -5,7 +5,7 @@ holder; the dead and the finished game are never left (RULES §9, RULES-CLASSIC 
 from datetime import timedelta
 
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, villages
 from chalicelib.services.errors import Forbidden
 from chalicelib.storage.repository import load_account, load_village

@@ -3,7 +3,7 @@ the ending and the close; each done once however often ``advance`` runs."""
 
 from datetime import timedelta
 
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.base import VISITOR
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import Forbidden

@@ -9,7 +9,7 @@ from urllib.parse import urlencode, urlparse
 
 from chalicelib import jobs, runtime, signing
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS, is_oni_side
+from chalicelib.rules.mobius import SLOTS, is_oni_side
 from chalicelib.rulesets.base import Viewer
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS, VERDICT_LABELS
 from chalicelib.rulesets.mobius.visibility import private

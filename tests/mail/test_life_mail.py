@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from chalicelib.clock import jst
 from chalicelib.links import read_member_token
-from chalicelib.rules import JOBS, PARTNERS, SLOTS, Job, is_oni_side
+from chalicelib.rules.mobius import JOBS, PARTNERS, SLOTS, Job, is_oni_side
 from chalicelib.rulesets.base import Viewer
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS
 from chalicelib.rulesets.mobius.ruleset import ABILITY

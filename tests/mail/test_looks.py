@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from pynamodb.connection.base import Connection
 
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update, villages
 from chalicelib.storage import villages as store

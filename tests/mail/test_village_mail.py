@@ -4,7 +4,7 @@ its placement and the seers' random targets (RULES §2.1), and nobody anything m
 from datetime import timedelta
 
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS, is_oni_side
+from chalicelib.rules.mobius import SLOTS, is_oni_side
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS
 from chalicelib.services import scheduler, villages
 from chalicelib.storage.repository import load_village

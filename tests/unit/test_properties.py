@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chalicelib.rules import (
+from chalicelib.rules.mobius import (
     CHOICE_KEYS,
     PARTNERS,
     SLOTS,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import pytest
 
-from chalicelib.rules import (
+from chalicelib.rules.mobius import (
     CHOICE_KEYS,
     JOBS,
     PARTNERS,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from chalicelib import rulesets
-from chalicelib.rules import SLOTS, Village
+from chalicelib.rules.mobius import SLOTS, Village
 from chalicelib.rulesets.base import Pace, Seat, State
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
 

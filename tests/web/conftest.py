@@ -26,7 +26,7 @@ from app import app
 from chalicelib import runtime
 from chalicelib.clock import system_clock
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import accounts, sessions, update, villages
 from chalicelib.storage import db
 from chalicelib.web.http import SESSION_COOKIE, Session

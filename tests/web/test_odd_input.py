@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from chalicelib import runtime
 from chalicelib.links import MemberLink, member_token, unsubscribe_url
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.mobius.ruleset import CHOICE_LABELS
 from chalicelib.rulesets.mobius.visibility import Board
 from chalicelib.services import accounts, matches

@@ -5,7 +5,7 @@ import re
 from datetime import timedelta
 from html import unescape
 
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, update
 from chalicelib.storage.repository import load_village
 from tests.web.conftest import session_cookie, text

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from html import unescape
 
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_village
 from tests.web.conftest import fresh_table, make_account, session_cookie, text

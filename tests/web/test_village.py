@@ -5,7 +5,7 @@ import json
 import re
 from datetime import timedelta
 
-from chalicelib.rules import SLOTS
+from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_account, load_village
 from tests.web.conftest import (

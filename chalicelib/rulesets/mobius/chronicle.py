@@ -7,7 +7,7 @@ and only once every log is open (the ending and the log).
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...rules import CHOICE_KEYS, JOBS, SLOTS, Attack, Cause, Choices, Job, Village
+from ...rules.mobius import CHOICE_KEYS, JOBS, SLOTS, Attack, Cause, Choices, Job, Village
 
 # Which ability a result of the morning came from, by the receiver's job.
 ABILITY_OF = {Job.SEER: "divine", Job.MEDIUM: "medium", Job.ASSASSIN: "assassinate"}

@@ -1,4 +1,4 @@
-"""The Mobius rule set (RULES.md): the pure engine of ``chalicelib.rules`` behind the seam.
+"""The Mobius rule set (RULES.md): the pure engine of ``chalicelib.rules.mobius`` behind the seam.
 
 Thirteen fixed characters, one update a day that resolves the night; the oni side's
 declaration or resignation may end the game during the day. Who sees what is
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...rules import (
+from ...rules.mobius import (
     CHOICE_KEYS,
     JOBS,
     SLOTS,

@@ -9,7 +9,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from ...clock import jst
-from ...rules import CHOICE_KEYS, SLOTS, Village, is_oni_side
+from ...rules.mobius import CHOICE_KEYS, SLOTS, Village, is_oni_side
 from ..base import Bans, Viewer
 from . import chronicle
 from .timeline import Phase
