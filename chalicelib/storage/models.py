@@ -161,6 +161,7 @@ class DayItem(Item, discriminator="day"):
     saves of one member); ``saves`` counts them so the update can tell a save that slipped in
     after its read. ``closes`` counts the steps that consumed the day's choices without
     sealing it (a classic vote round): a save checked before one of them is refused after it.
+    ``vacated`` does the same per seat for departures.
     """
 
     village_id = UnicodeAttribute()
@@ -172,6 +173,9 @@ class DayItem(Item, discriminator="day"):
     previous_saved_at: MapAttribute[str, Any] = MapAttribute(default=dict)
     saves = NumberAttribute(default=0)
     closes = NumberAttribute(null=True)  # absent until the first such step
+    # slot -> how many holders left the seat this day: a save read before a departure is
+    # refused after it, so it can never land on the seat of whoever took it since.
+    vacated: MapAttribute[str, Any] = MapAttribute(default=dict)
     sealed = BooleanAttribute(default=False)
 
 

@@ -398,7 +398,11 @@ def vacate_slot(
                 open_day = DayItem.sealed == False  # noqa: E712 (a DynamoDB condition)
                 t.update(
                     day,
-                    actions=[DayItem.choices[slot].remove(), DayItem.saved_at[slot].remove()],
+                    actions=[
+                        DayItem.choices[slot].remove(),
+                        DayItem.saved_at[slot].remove(),
+                        DayItem.vacated[slot].set((DayItem.vacated[slot] | 0) + 1),
+                    ],
                     condition=open_day & (DayItem.saves == day.saves) if idle else open_day,
                 )
             t.save(_system(record.village_id, post))
@@ -416,7 +420,9 @@ def save_choices(
     of two saves of one choice (a short classic vote, final once cast) the second is refused.
     Refused too once the update sealed the day (and moved it: the condition fails on the
     missing item too), or once a step consumed the day's choices since the read (``closes``:
-    a classic round closed). Saves of different members never touch each other's entry.
+    a classic round closed), or once the seat's holder left since the read (a departure bumps
+    ``vacated``: the save never lands on a newcomer's seat). Saves of different members never
+    touch each other's entry.
     Returns every member's choices of that day as they are after this save."""
     item = record.open_days.get(day)
     if item is None:
@@ -430,6 +436,8 @@ def save_choices(
     condition = (DayItem.sealed == False) & (  # noqa: E712 (a DynamoDB condition)
         DayItem.closes.does_not_exist() if item.closes is None else DayItem.closes == item.closes
     )
+    left = plain(item.vacated).get(slot)  # the seat's holder as read (decision 79)
+    condition &= DayItem.vacated[slot] == left if left else DayItem.vacated[slot].does_not_exist()
     if before is None:  # the member's first save of the day: the entry, if still none
         actions.append(mine.set(dict(choices)))
         condition &= mine.does_not_exist()

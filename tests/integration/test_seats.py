@@ -4,10 +4,14 @@ holder; the dead and the finished game are never left (RULES §9, RULES-CLASSIC 
 
 from datetime import timedelta
 
+import pytest
+
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, villages
 from chalicelib.services.errors import Forbidden
+from chalicelib.storage import villages as store
+from chalicelib.storage.errors import Refused
 from chalicelib.storage.repository import load_account, load_village
 from tests.integration import classic_helpers as classic
 from tests.integration.conftest import make_account
@@ -132,3 +136,21 @@ def test_s8_a_running_classic_game_is_never_left(clock, rng):
     classic.start(vid, five, clock)
     error = refused(Forbidden, villages.leave, vid, five[0], clock())
     assert str(error) == "ゲームが始まった後は村を出られません"
+
+
+def test_s9_a_save_read_before_its_maker_left_never_lands_on_the_newcomers_seat(
+    clock, village, players
+):
+    seated = start(village, players, clock, count=12)
+    leaver = next(s for s in SLOTS if s in seated and s.startswith("seer"))
+    at(village, clock, 1)
+    stale = load_village(village)  # the leaver's save has read the village ...
+    villages.leave(village, seated[leaver], clock())  # ... then the leaver leaves
+    newcomer = make_account("newcomer", clock())
+    villages.join(village, newcomer, leaver, "", clock())
+    with pytest.raises(Refused):  # ... and the save's write comes last
+        store.save_choices(stale, stale.day, leaver, {"pray": "guard_a"}, clock())
+    assert actions.own_choices(load_village(village), newcomer) == {}
+    # The newcomer's own saves are unaffected by the count.
+    actions.save_actions(village, newcomer, {"pray": "guard_b"}, clock())
+    assert actions.own_choices(load_village(village), newcomer)["pray"] == "guard_b"
