@@ -58,7 +58,7 @@ from .models import (
     VillageItem,
 )
 from .repository import VillageRecord, plain
-from .shards import each_shard
+from .shards import Answered, each_shard, every_shard_answering
 
 POST_INTERVAL = timedelta(seconds=5)  # one post per member per 5 s
 STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
@@ -714,9 +714,10 @@ def villages_in_state(
     return Page(items, {"state": {"S": state}, "gsi1sk": {"S": items[-1].gsi1sk}})
 
 
-def due_village_ids(now: datetime) -> list[str]:
+def due_village_ids(now: datetime) -> Answered[str]:
     """Active villages whose next look (update, reminder or idle member) is due, most overdue
-    first: every shard's LOOK items, queried at once."""
+    first: every shard's LOOK items, queried at once; a shard that fails is named, and the
+    villages the others found stand."""
     ensure_configured()
 
     def shard(key: str) -> list[LookItem]:
@@ -728,8 +729,9 @@ def due_village_ids(now: datetime) -> list[str]:
             )
         )
 
-    due = [look for found in each_shard(look_keys(), shard) for look in found]
-    return [str(look.village_id) for look in sorted(due, key=lambda look: str(look.gsi1sk))]
+    due = every_shard_answering(look_keys(), shard)
+    ordered = sorted(due.found, key=lambda look: str(look.gsi1sk))
+    return Answered([str(look.village_id) for look in ordered], due.failed)
 
 
 def owe_reminders(
