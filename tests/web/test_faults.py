@@ -285,3 +285,17 @@ def test_a_signed_in_account_page_fault_keeps_no_password(browser, clock, dynamo
     assert is_busy(response), text(response)
     assert PASSWORD not in text(response) and "a brand new long phrase" not in text(response)
     assert kept_form(response) == {"csrf": browser.csrf, "what": "password"}  # typed again
+
+
+def test_a_throttled_join_of_an_invitation_is_a_503_not_the_seat_is_taken(
+    browser, new_browser, clock, dynamo_faults
+):
+    match_id = start(browser, preset="std9", side="B", clock="3m", opponent="invite")
+    friend = new_browser()
+    friend.get(f"/matches/{match_id}")
+    dynamo_faults.fail("TransactWriteItems", times=99)
+    response = friend.post(f"/matches/{match_id}/join")
+    assert is_busy(response)
+    assert "この対局にはもう空いている席がありません" not in text(response)
+    dynamo_faults.faults.clear()
+    assert friend.post(f"/matches/{match_id}/join").status_code == 303
