@@ -192,25 +192,34 @@ def page(handler: Handler, *, csrf: bool = True, answers_json: bool = False) -> 
         if session is None:
             ctx.set_cookie = ctx.session.cookie(now)
         try:
-            if request.method == "POST" and csrf:
-                # Our forms post urlencoded; anything else did not come from our page.
-                content_type = request.headers.get("content-type", "")
-                if not content_type.startswith("application/x-www-form-urlencoded"):
-                    raise BadRequest(
-                        "フォームの送り方が正しくありません。ページから送り直してください", 415
-                    )
-                check_origin(request.headers)
-                ctx.form = parse_form(request.raw_body)
-                check_csrf(session, ctx.form)
-            return handler(ctx, *params)
-        except (ServiceError, BadRequest) as error:
-            return ctx.page("error.html", status=error.status, message=str(error))
-        except FAULTS as error:
+            return _answer(ctx, session, handler, params, csrf)
+        except FAULTS as error:  # a refusal's page too may need storage (who is logged in)
             log_fault(handler.__name__, error)
             return busy_json() if answers_json else ctx.busy()
 
     run.__name__ = handler.__name__
     return run
+
+
+def _answer(
+    ctx: Ctx, session: Session | None, handler: Handler, params: tuple[str, ...], csrf: bool
+) -> Response:
+    """The handler's page, or the refusal's (its message and 4xx status)."""
+    request = ctx.request
+    try:
+        if request.method == "POST" and csrf:
+            # Our forms post urlencoded; anything else did not come from our page.
+            content_type = request.headers.get("content-type", "")
+            if not content_type.startswith("application/x-www-form-urlencoded"):
+                raise BadRequest(
+                    "フォームの送り方が正しくありません。ページから送り直してください", 415
+                )
+            check_origin(request.headers)
+            ctx.form = parse_form(request.raw_body)
+            check_csrf(session, ctx.form)
+        return handler(ctx, *params)
+    except (ServiceError, BadRequest) as error:
+        return ctx.page("error.html", status=error.status, message=str(error))
 
 
 def json_api(handler: Page) -> Page:

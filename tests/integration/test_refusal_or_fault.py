@@ -6,7 +6,8 @@ The faults are injected at the botocore client (``tests/dynamo_faults.py``)."""
 
 import pytest
 
-from chalicelib.services import accounts, actions, update
+from chalicelib.rulesets.base import VISITOR
+from chalicelib.services import accounts, actions, posts, update
 from chalicelib.services.errors import Conflict
 from chalicelib.storage import villages as store
 from chalicelib.storage.errors import FAULTS, WRITE_TRIES, Refused
@@ -80,3 +81,33 @@ def test_a_step_that_meets_a_transaction_conflict_is_tried_again_at_once(
     kinds = [h.kind for h in update.advance(village, record.next_update)]
     assert kinds == ["started"]
     assert dynamo_faults.faults[0].hits == WRITE_TRIES - 1
+
+
+def test_classic_s7_a_vote_whose_early_close_meets_a_fault_stands_and_the_deadline_closes(
+    clock, rng, dynamo_faults
+):
+    """Decision 65 (classic): the last vote of a round is saved; the early close it sets off
+    meets a throttle; the vote is not lost nor answered as a fault, the round's deadline
+    closes the round with every vote counted."""
+    voters = [make_account(f"cl{n:02d}", clock()) for n in range(5)]
+    vid = classic.create(clock, rng)
+    classic.join_all(vid, voters, clock)
+    classic.start(vid, voters, clock)
+    classic.to_due(vid, clock)  # night 1 closes: day 2's first round
+    living = classic.living_seats(vid)
+    target, other = living[0], living[1]
+    for seat in living[:-1]:
+        vote = target if seat != target else other
+        actions.save_actions(vid, classic.account_of(vid, seat), {"vote": vote}, clock())
+    dynamo_faults.fail("TransactWriteItems", times=99)
+    last = living[-1]
+    assert (
+        actions.save_actions(vid, classic.account_of(vid, last), {"vote": target}, clock()) is None
+    )
+    dynamo_faults.faults.clear()
+    assert load_village(vid).saved(2)[last]["vote@0"] == target
+    assert next(h.kind for h in classic.to_due(vid, clock)) == "round"
+    record = load_village(vid)
+    texts = [p.text for p in posts.read(record, VISITOR, "public", 2, clock()).posts]
+    assert any("処刑されました" in t for t in texts)
+    assert target not in classic.living_seats(vid)  # every vote counted: the target died
