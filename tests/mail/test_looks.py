@@ -11,18 +11,9 @@ from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update, villages
 from chalicelib.storage import villages as store
 from chalicelib.storage.errors import Refused
-from chalicelib.storage.keys import (
-    SHARDS,
-    outbox_index_key,
-    outbox_index_sk,
-    outbox_pk,
-    outbox_sk,
-    shard_of,
-    time_key,
-)
-from chalicelib.storage.models import OutboxItem
+from chalicelib.storage.keys import SHARDS, shard_of, time_key
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import seat, tick
+from tests.mail.helpers import owe_morning_mail, seat, tick
 
 LONG = TIMINGS[Pace.LONG]
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
@@ -170,19 +161,7 @@ def test_every_shard_is_read_by_the_due_query_the_lounge_and_the_outbox(clock, r
     assert listed == by_update
     # The outbox: a mail owed in every shard is found, oldest first.
     for n, village_id in enumerate(ids):
-        owed_at = clock() + timedelta(seconds=len(ids) - n)
-        OutboxItem(
-            outbox_pk(village_id),
-            outbox_sk(1, "morning", "nobody"),
-            village_id=village_id,
-            day=1,
-            mail_kind="morning",
-            account_id="nobody",
-            status="pending",
-            created_at=owed_at,
-            gsi1pk=outbox_index_key(village_id),
-            gsi1sk=outbox_index_sk(owed_at, village_id),
-        ).save()
+        owe_morning_mail(village_id, clock() + timedelta(seconds=len(ids) - n))
     pending = outbox.pending(clock() + timedelta(minutes=1)).found
     assert [item.village_id for item in pending] == list(reversed(ids))
     assert [

@@ -7,16 +7,10 @@ from datetime import timedelta
 from chalicelib import jobs
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import scheduler, villages
-from chalicelib.storage.keys import (
-    look_key,
-    outbox_index_key,
-    outbox_index_sk,
-    outbox_pk,
-    outbox_sk,
-)
-from chalicelib.storage.models import OutboxItem
+from chalicelib.storage.keys import look_key, outbox_index_key
 from chalicelib.storage.shards import SHARD_TRIES
 from tests.dynamo_faults import UNAVAILABLE
+from tests.mail.helpers import owe_morning_mail
 
 SHORT = TIMINGS[Pace.SHORT]
 
@@ -66,28 +60,12 @@ def test_a_shard_that_fails_once_is_tried_again_and_nothing_is_left(clock, rng, 
     assert sorted(handed[0]) == sorted(ids) and report.failed_shards == []
 
 
-def owe_mail(village_id: str, now) -> None:
-    OutboxItem(
-        outbox_pk(village_id),
-        outbox_sk(1, "morning", "someone"),
-        village_id=village_id,
-        day=1,
-        mail_kind="morning",
-        account_id="someone",
-        status="pending",
-        attempts=0,
-        created_at=now,
-        gsi1pk=outbox_index_key(village_id),
-        gsi1sk=outbox_index_sk(now, village_id),
-    ).save()
-
-
 def test_a_failed_mail_shard_leaves_only_its_mail_and_the_tick_hands_over_the_rest(
     clock, dynamo_faults, rng
 ):
     ids = [str(n) for n in range(1, 7)]
     for vid in ids:
-        owe_mail(vid, clock())
+        owe_morning_mail(vid, clock())
     failing = outbox_index_key(ids[0])
     owing = [vid for vid in ids if outbox_index_key(vid) != failing]
     assert owing, "the villages should fall in more than one shard"
