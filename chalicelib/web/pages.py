@@ -123,13 +123,15 @@ class Ctx:
         return html(body, status, self.set_cookie, f" {stylesheet.inline_source}", cache)
 
     def busy(self) -> Response:
-        """The 503 page, with the form the player sent (but its passwords) ready to send
-        again. Drawn without asking storage who is logged in: storage is what failed."""
+        """The 503 page; for a POST, what the player sent (but its passwords) ready to send
+        again to the same path (a mail link's is all in its path). Drawn without asking
+        storage who is logged in: storage is what failed."""
         self._settled = True
         secret = [name for name in SECRET_FIELDS if name in self.form]
         kept = {k: v for k, v in self.form.items() if k != "csrf" and k not in secret}
+        resend = self.request.path if self.request.method == "POST" else None
         response = self.page(
-            "busy.html", 503, message=BUSY, kept=kept, secrets=secret, action=self.request.path
+            "busy.html", 503, message=BUSY, kept=kept, secrets=secret, resend=resend
         )
         response.headers["Retry-After"] = RETRY_AFTER
         return response
