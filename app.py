@@ -1,5 +1,7 @@
 """Chalice entrypoints: thin routes over chalicelib's page handlers and services."""
 
+from urllib.parse import quote
+
 from chalice import Chalice, Rate, Response
 
 from chalicelib import jobs
@@ -31,12 +33,17 @@ def _request() -> pages.Request:
     raw = request.raw_body if request.method == "POST" else None
     return pages.Request(
         method=request.method,
-        path=request.path,
+        path=_path(request.path, request.uri_params or {}),
         headers={k.lower(): v for k, v in (request.headers or {}).items()},
         query=dict(request.query_params or {}),
         raw_body=raw.encode() if isinstance(raw, str) else raw,
         context=request.context or {},
     )
+
+
+def _path(route: str, params: dict[str, str]) -> str:
+    """The path the browser asked for (Chalice's ``path`` is the route's pattern)."""
+    return route.format(**{name: quote(value, safe="") for name, value in params.items()})
 
 
 @app.route("/healthz")

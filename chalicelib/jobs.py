@@ -88,6 +88,12 @@ def tick() -> scheduler.TickReport:
         report.retried_mail,
         len(report.mail_villages),
     )
+    if report.failed_shards or report.long_village_failed:
+        log.warning(
+            "tick: left to the next tick: shards %s%s",
+            report.failed_shards,
+            ", the hourly long village" if report.long_village_failed else "",
+        )
     return report
 
 

@@ -149,10 +149,22 @@ def register(account_id: str, password: str, email: str, now: datetime) -> Regis
     try:
         store.create_account(account)
     except Refused as error:
-        raise Conflict("このIDはすでに使われています") from error
+        if not _sent_again(account_id, password, address):
+            raise Conflict("このIDはすでに使われています") from error
     owner = address_owner(address)
     token = verification_token(account_id, address, now) if owner is None else None
     return Registration(account_id, address, token, owner)
+
+
+def _sent_again(account_id: str, password: str, address: str) -> bool:
+    """Whether the ID is taken by this very registration, sent again after a request that
+    wrote the account and then failed (its mail never owed): still unverified, the same
+    address and the same password (checked against the stored hash, as a login is)."""
+    account = load_account(account_id)
+    matches = _password_matches(account, password, rehash=False)  # as slow for every ID
+    return (
+        matches and account is not None and not account.email_verified and account.email == address
+    )
 
 
 def _drop_if_expired(account_id: str, now: datetime) -> None:
@@ -359,14 +371,14 @@ def forget_failures(account_id: str, source: str, now: datetime) -> None:
     _count(login_source_pk(source), now, LOGIN_WINDOW, by=-1)
 
 
-def _password_matches(account: AccountItem | None, password: str) -> bool:
+def _password_matches(account: AccountItem | None, password: str, rehash: bool = True) -> bool:
     try:
         _hasher.verify(account.password_hash if account else _dummy_hash(), password)
     except (VerificationError, InvalidHashError):
         return False
     if account is None:
         return False
-    if _hasher.check_needs_rehash(account.password_hash):
+    if rehash and _hasher.check_needs_rehash(account.password_hash):
         store.set_password_hash(account, _hasher.hash(password))
     return True
 

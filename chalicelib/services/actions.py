@@ -7,7 +7,7 @@ from typing import Any
 from ..rulesets.base import NotNow, Viewer
 from ..storage import accounts as accounts_store
 from ..storage import villages as store
-from ..storage.errors import Refused
+from ..storage.errors import FAULTS, Refused
 from ..storage.repository import VillageRecord
 from .errors import Conflict, Forbidden, InvalidInput
 from .unit import Unit
@@ -77,14 +77,19 @@ def save_actions(
     step = rules.after_save(record, saved, now)
     if step is None:
         return None
+    early_close = step.check_day is not None or step.seal_day is not None
     try:
         commit(record, step)
     except Refused:
         fresh = unit.reload(village_id)
-        if step.check_day is not None or step.seal_day is not None:
+        if early_close:
             return None  # an early close (classic): the tick or a later save closes it
         if fresh is None or fresh.state.value == "running":
             raise Conflict("混み合っています。もう一度保存してください") from None
+    except FAULTS:
+        if early_close:  # the save stands; the round's deadline closes it (decision 65)
+            return None
+        raise
     return step.detail
 
 

@@ -21,6 +21,7 @@ from ..notify import notices, ses
 from ..storage import outbox as store
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
+from ..storage.shards import Answered
 from ..storage.villages import owed_items
 from . import account_notices
 from .unit import Unit
@@ -50,8 +51,9 @@ class Delivery:
     left: int = 0  # not tried for want of time: still owed, due at the next tick
 
 
-def pending(now: datetime, limit: int = 500) -> list[OutboxItem]:
-    """Owed mails whose (next) attempt is due; the index sorts them by that time."""
+def pending(now: datetime, limit: int = 500) -> Answered[OutboxItem]:
+    """Owed mails whose (next) attempt is due; the index sorts them by that time. An index
+    shard that failed is named: its mail is the next tick's."""
     return store.due_mail(now, limit)
 
 
@@ -76,7 +78,7 @@ def deliver(
     unit = unit or Unit()
     send = send or ses.send
     result = Delivery()
-    due = [item for item in (pending(now) if items is None else items) if _due(item, now)]
+    due = [item for item in (pending(now).found if items is None else items) if _due(item, now)]
     # Who each village mail goes to, as they are now: one batch read for all of them.
     accounts = store.recipients(item.account_id for item in due if not store.is_account_mail(item))
     for n, item in enumerate(due):

@@ -16,8 +16,10 @@ from .. import rulesets
 from ..clock import JST
 from ..rulesets.base import ACTIVE_STATES, Pace
 from ..storage import villages as store
+from ..storage.errors import FAULTS
 from ..storage.models import VillageItem
 from ..storage.repository import VillageRecord, village_header
+from ..storage.shards import Answered
 from . import outbox, update, villages
 from .unit import Unit
 
@@ -27,7 +29,7 @@ LONG_VILLAGE_HOURS = (3, 9, 15, 21)  # JST (RULES §2)
 IDLE_RETRY = timedelta(minutes=5)
 
 
-def due_village_ids(now: datetime) -> list[str]:
+def due_village_ids(now: datetime) -> Answered[str]:
     return store.due_village_ids(now)
 
 
@@ -37,6 +39,9 @@ class TickReport:
     created: list[str] = field(default_factory=list)
     retried_mail: int = 0  # sent by the tick itself (locally)
     mail_villages: list[str] = field(default_factory=list)  # handed to the mail workers
+    # Index shards whose query failed every try: what they hold is the next tick's.
+    failed_shards: list[str] = field(default_factory=list)
+    long_village_failed: bool = False  # the hour's check is the next tick's
 
 
 def tick(
@@ -47,20 +52,27 @@ def tick(
 ) -> TickReport:
     """``mail_later``: hands the villages with mail due (owed by a request's step, a failed
     send waiting its retry, a sender that died) to the mail workers; without it (locally)
-    the tick sends that mail itself."""
+    the tick sends that mail itself.
+
+    Each part stands alone: a fault of AWS in one (the long village, an index shard) leaves
+    its work to the next tick and the rest is done now; the report names what failed."""
     report = TickReport()
-    created = ensure_long_village(now, rng)
+    try:
+        created = ensure_long_village(now, rng)
+    except FAULTS:
+        created, report.long_village_failed = None, True
     if created:
         report.created.append(created)
-    ids = due_village_ids(now)
-    report.due = len(ids)
-    if ids:
-        dispatch(ids)
+    due = due_village_ids(now)
+    report.due, report.failed_shards = len(due.found), list(due.failed)
+    if due.found:
+        dispatch(due.found)
     due_mail = outbox.pending(now)
+    report.failed_shards += due_mail.failed
     if mail_later is None:
-        report.retried_mail = outbox.deliver(now, due_mail).sent
-    elif due_mail:
-        report.mail_villages = outbox.villages_owed_mail(due_mail)
+        report.retried_mail = outbox.deliver(now, due_mail.found).sent
+    elif due_mail.found:
+        report.mail_villages = outbox.villages_owed_mail(due_mail.found)
         mail_later(report.mail_villages)
     return report
 

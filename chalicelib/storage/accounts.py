@@ -2,10 +2,10 @@
 
 from datetime import UTC, datetime
 
-from pynamodb.exceptions import DeleteError, DoesNotExist, PutError, TransactWriteError, UpdateError
+from pynamodb.exceptions import DoesNotExist
 
 from .db import ensure_configured, transaction
-from .errors import Refused, TransactionRefused
+from .errors import Refused, conditioned
 from .keys import account_pk, email_pk, login_link_pk, quick_link_pk, session_sk
 from .models import AccountItem, CounterItem, EmailItem, SessionItem
 
@@ -18,10 +18,7 @@ EPOCH = datetime.fromtimestamp(0, UTC)
 def create_account(account: AccountItem) -> None:
     """A new account unless the ID is taken (``Refused``)."""
     ensure_configured()
-    try:
-        account.save(condition=AccountItem.pk.does_not_exist())
-    except PutError as error:
-        raise Refused("create_account") from error
+    conditioned("create_account", lambda: account.save(condition=AccountItem.pk.does_not_exist()))
 
 
 def new_account(
@@ -51,8 +48,11 @@ def delete_unverified(account: AccountItem) -> bool:
     """Deletes an unverified account; False when it was verified (or changed) meanwhile: the
     item's version is a condition too."""
     try:
-        account.delete(condition=AccountItem.email_verified == False)  # noqa: E712
-    except DeleteError:
+        conditioned(
+            "delete_unverified",
+            lambda: account.delete(condition=AccountItem.email_verified == False),  # noqa: E712
+        )
+    except Refused:
         return False
     return True
 
@@ -68,7 +68,8 @@ def address_owner(address: str) -> str | None:
 
 def claim_address(account: AccountItem, address: str, previous: str | None) -> None:
     """The first account to verify an address owns it; its previous address is released."""
-    try:
+
+    def write() -> None:
         with transaction() as t:
             t.save(
                 EmailItem(email_pk(address), "EMAIL", account_id=account.account_id),
@@ -90,8 +91,8 @@ def claim_address(account: AccountItem, address: str, previous: str | None) -> N
                     AccountItem.expires_at.remove(),
                 ],
             )
-    except TransactWriteError as error:
-        raise TransactionRefused("claim_address", error) from error
+
+    conditioned("claim_address", write)
 
 
 def set_password_hash(account: AccountItem, password_hash: str) -> None:
@@ -99,26 +100,21 @@ def set_password_hash(account: AccountItem, password_hash: str) -> None:
 
 
 def set_pending_email(account: AccountItem, address: str) -> None:
-    try:
-        account.update(actions=[AccountItem.pending_email.set(address)])
-    except UpdateError as error:
-        raise Refused("set_pending_email") from error
+    conditioned(
+        "set_pending_email",
+        lambda: account.update(actions=[AccountItem.pending_email.set(address)]),
+    )
 
 
 def set_preferences(account: AccountItem, preferences: dict[str, bool]) -> None:
-    try:
-        account.update(
-            actions=[AccountItem.preferences[key].set(bool(v)) for key, v in preferences.items()]
-        )
-    except (UpdateError, PutError) as error:
-        raise Refused("set_preferences") from error
+    actions = [AccountItem.preferences[key].set(bool(v)) for key, v in preferences.items()]
+    conditioned("set_preferences", lambda: account.update(actions=actions))
 
 
 def set_mail_level(account: AccountItem, level: str) -> None:
-    try:
-        account.update(actions=[AccountItem.mail_level.set(level)])
-    except UpdateError as error:
-        raise Refused("set_mail_level") from error
+    conditioned(
+        "set_mail_level", lambda: account.update(actions=[AccountItem.mail_level.set(level)])
+    )
 
 
 def mark_undeliverable(address: str) -> str | None:
@@ -133,11 +129,14 @@ def mark_undeliverable(address: str) -> str | None:
     if account.email != address:
         return None
     try:
-        account.update(
-            actions=[AccountItem.undeliverable.set(True)],
-            condition=AccountItem.email == address,
+        conditioned(
+            "mark_undeliverable",
+            lambda: account.update(
+                actions=[AccountItem.undeliverable.set(True)],
+                condition=AccountItem.email == address,
+            ),
         )
-    except UpdateError:
+    except Refused:
         return None
     return str(owner)
 
@@ -176,11 +175,10 @@ def forget_tries(key: str) -> None:
 def use_once(nonce: str, expires_at: datetime) -> bool:
     """Marks a one-time link used; False when it already was."""
     ensure_configured()
+    used = CounterItem(login_link_pk(nonce), "USED", expires_at=expires_at)
     try:
-        CounterItem(login_link_pk(nonce), "USED", expires_at=expires_at).save(
-            condition=CounterItem.pk.does_not_exist()
-        )
-    except PutError:
+        conditioned("use_once", lambda: used.save(condition=CounterItem.pk.does_not_exist()))
+    except Refused:
         return False
     return True
 

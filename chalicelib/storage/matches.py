@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pynamodb.exceptions import DoesNotExist, TransactWriteError
+from pynamodb.exceptions import DoesNotExist
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
 from .db import ensure_configured, transaction
-from .errors import TransactionRefused
+from .errors import conditioned
 from .keys import MATCH_SK, PLAYER_MATCH_PREFIX, match_pk, move_sk, player_match_sk, player_pk
 from .models import MatchItem, MoveItem, PlayerMatchItem
 
@@ -106,14 +106,15 @@ def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, st
     """A new game with the moves already played (the computer's, when it opens) and its place
     in each person's list (``people``: side → player), at once."""
     meta.moves = len(moves)
-    try:
+
+    def write() -> None:
         with transaction() as t:
             t.save(meta, condition=MatchItem.pk.does_not_exist())
             for side, player in people.items():
                 t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
             _save_moves(t, meta.match_id, 1, moves)
-    except TransactWriteError as error:
-        raise TransactionRefused("the game exists already", error) from error
+
+    conditioned("the game exists already", write)
 
 
 def commit_moves(
@@ -141,7 +142,8 @@ def commit_moves(
     ]
     if state == "ended":
         actions.append(MatchItem.ended_at.set(now))
-    try:
+
+    def write() -> None:
         with transaction() as t:
             t.update(
                 meta,
@@ -149,8 +151,8 @@ def commit_moves(
                 condition=(MatchItem.moves == read) & (MatchItem.state == "running"),
             )
             _save_moves(t, meta.match_id, read + 1, moves)
-    except TransactWriteError as error:
-        raise TransactionRefused("the game moved on since it was read", error) from error
+
+    conditioned("the game moved on since it was read", write)
 
 
 def take_seat(
@@ -164,7 +166,8 @@ def take_seat(
     """The invited player sits at ``side`` if it is still open (two people following the
     link at once: one sits), with the clocks that start now, and the game on their list."""
     actions: list[Action] = [MatchItem.players[side].set(player), *_clock(turn_since, flag_at)]
-    try:
+
+    def write() -> None:
         with transaction() as t:
             t.update(
                 meta,
@@ -172,8 +175,8 @@ def take_seat(
                 condition=(MatchItem.players[side] == "open") & (MatchItem.state == "running"),
             )
             t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
-    except TransactWriteError as error:
-        raise TransactionRefused("the seat was taken", error) from error
+
+    conditioned("the seat was taken", write)
 
 
 def load_match(match_id: str) -> MatchItem | None:

@@ -23,7 +23,7 @@ from .keys import (
     time_key,
 )
 from .models import AccountItem, OutboxItem
-from .shards import each_shard
+from .shards import Answered, every_shard_answering
 
 ACCOUNT_MAIL = "accounts"  # the outbox partition of account mail (no village id is a word)
 ACCOUNT_MAIL_KEPT = timedelta(days=2)  # an account mail never sent is dropped after this
@@ -53,9 +53,10 @@ def owe_account_mail(kind: str, named: str, now: datetime) -> None:
     ).save()
 
 
-def due_mail(now: datetime, limit: int) -> list[OutboxItem]:
+def due_mail(now: datetime, limit: int) -> Answered[OutboxItem]:
     """Owed mails whose (next) attempt is due, oldest first, at most ``limit``: the sparse
-    index sorts each shard by that time; the shards are queried at once and merged."""
+    index sorts each shard by that time; the shards are queried at once and merged (a shard
+    that fails is named; the others' mail stands)."""
     ensure_configured()
 
     # Each shard is read for twice its share (as the lounge does): a backlog costs the tick a
@@ -66,8 +67,8 @@ def due_mail(now: datetime, limit: int) -> list[OutboxItem]:
         due = OutboxItem.gsi1sk <= f"{time_key(now)}#~"
         return list(OutboxItem.by_state.query(key, due, limit=per_shard))
 
-    found = [item for items in each_shard(outbox_index_keys(), shard) for item in items]
-    return sorted(found, key=lambda item: str(item.gsi1sk))[:limit]
+    due = every_shard_answering(outbox_index_keys(), shard)
+    return Answered(sorted(due.found, key=lambda item: str(item.gsi1sk))[:limit], due.failed)
 
 
 def pending_mail_of(village_id: str) -> list[OutboxItem]:

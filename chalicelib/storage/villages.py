@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
+from pynamodb.exceptions import PutError, UpdateError
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
 from ..rulesets.base import Step, SystemPost
 from .db import ensure_configured, transaction
-from .errors import Refused, TransactionRefused
+from .errors import Refused, conditioned, retried
 from .keys import (
     LOOK_SK,
     SHARDS,
@@ -58,7 +58,7 @@ from .models import (
     VillageItem,
 )
 from .repository import VillageRecord, plain
-from .shards import each_shard
+from .shards import Answered, each_shard, every_shard_answering
 
 POST_INTERVAL = timedelta(seconds=5)  # one post per member per 5 s
 STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
@@ -266,7 +266,8 @@ def claim_slot(
         if change.public_ban_until
         else MemberItem.public_ban_until.remove()
     )
-    try:
+
+    def write() -> None:
         with transaction() as t:
             t.update(
                 meta,
@@ -292,8 +293,8 @@ def claim_slot(
                 actions=[AccountItem.holds[pace].set(record.village_id)],
                 condition=AccountItem.holds[pace].does_not_exist(),
             )
-    except TransactWriteError as error:
-        raise TransactionRefused("claim_slot", error) from error
+
+    conditioned("claim_slot", write)
 
 
 def _look_by(t: TransactWrite, record: VillageRecord, when: datetime) -> None:
@@ -381,7 +382,8 @@ def vacate_slot(
             (MemberItem.last_post_at, member.last_post_at),
         ):
             member_condition &= attribute == read if read else attribute.does_not_exist()
-    try:
+
+    def write() -> None:
         with transaction() as t:
             t.update(meta, actions=meta_actions)
             t.update(member, actions=member_actions, condition=member_condition)
@@ -406,8 +408,8 @@ def vacate_slot(
                     condition=open_day & (DayItem.saves == day.saves) if idle else open_day,
                 )
             t.save(_system(record.village_id, post))
-    except TransactWriteError as error:
-        raise TransactionRefused("vacate_slot", error) from error
+
+    conditioned("vacate_slot", write)
 
 
 def save_choices(
@@ -449,12 +451,10 @@ def save_choices(
                 continue
             actions.append(mine[key].remove() if wanted is None else mine[key].set(wanted))
             condition &= mine[key].does_not_exist() if read is None else mine[key] == read
-    try:
-        item.update(actions=actions, condition=condition)
-    except UpdateError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise  # a throttle or an outage is not a change since the read
-        raise Refused("save_choices: changed since the read") from error
+    conditioned(
+        "save_choices: changed since the read",
+        lambda: item.update(actions=actions, condition=condition),
+    )
     return plain(item.choices)
 
 
@@ -473,7 +473,8 @@ def commit_step(
     day, the village's posts, the holds it ends and the mail it owes.
     """
     vid = record.village_id
-    try:
+
+    def write() -> None:
         with transaction() as t:
             sealed = record.open_days.get(step.seal_day) if step.seal_day is not None else None
             if sealed is not None:
@@ -499,8 +500,8 @@ def commit_step(
             if step.mail is not None:
                 for account_id in owed_to:
                     t.save(_owed(vid, step.day, step.mail, account_id, step.at))
-    except TransactWriteError as error:
-        raise TransactionRefused("commit_step", error) from error
+
+    conditioned("commit_step", write)
 
 
 def _save_meta(
@@ -584,13 +585,13 @@ def m_slot_released(record: VillageRecord, account_id: str, slots: frozenset[str
 
 def save_will(record: VillageRecord, slot: str, account_id: str, text: str) -> None:
     """A member's will (classic), rewritten whole; refused once the member left."""
-    try:
-        record.members[slot].update(
+    conditioned(
+        "save_will: not a member",
+        lambda: record.members[slot].update(
             actions=[MemberItem.will.set(text) if text else MemberItem.will.remove()],
             condition=MemberItem.account_id == account_id,
-        )
-    except UpdateError as error:
-        raise Refused("save_will: not a member") from error
+        ),
+    )
 
 
 def record_access(record: VillageRecord, slot: str, account_id: str, now: datetime) -> None:
@@ -624,23 +625,21 @@ def add_post(
     actions: list[Action] = [MemberItem.last_post_at.set(now)]
     if seen is not None:
         actions.append(MemberItem.last_access.set(seen))
-    try:
-        record.members[slot].update(
-            actions=actions,
-            condition=(MemberItem.account_id == account_id)
-            & (
-                MemberItem.last_post_at.does_not_exist()
-                | (MemberItem.last_post_at <= now - POST_INTERVAL)
-            ),
-        )
-    except UpdateError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise  # a throttle or an outage is not the member's pace
-        raise Refused("add_post: too soon or not a member") from error
+    paced = (MemberItem.account_id == account_id) & (
+        MemberItem.last_post_at.does_not_exist() | (MemberItem.last_post_at <= now - POST_INTERVAL)
+    )
+    conditioned(
+        "add_post: too soon or not a member",
+        lambda: record.members[slot].update(actions=actions, condition=paced),
+    )
+    # The posts' keys were drawn once: writing them again writes the same items.
+    retried(lambda: _write_posts([p for p in (item, shadow) if p is not None]))
+
+
+def _write_posts(posts: list[PostItem]) -> None:
     with PostItem.batch_write() as batch:
-        for post in (item, shadow):
-            if post is not None:
-                batch.save(post)
+        for post in posts:
+            batch.save(post)
 
 
 @dataclass(frozen=True)
@@ -723,9 +722,10 @@ def villages_in_state(
     return Page(items, {"state": {"S": state}, "gsi1sk": {"S": items[-1].gsi1sk}})
 
 
-def due_village_ids(now: datetime) -> list[str]:
+def due_village_ids(now: datetime) -> Answered[str]:
     """Active villages whose next look (update, reminder or idle member) is due, most overdue
-    first: every shard's LOOK items, queried at once."""
+    first: every shard's LOOK items, queried at once; a shard that fails is named, and the
+    villages the others found stand."""
     ensure_configured()
 
     def shard(key: str) -> list[LookItem]:
@@ -737,8 +737,9 @@ def due_village_ids(now: datetime) -> list[str]:
             )
         )
 
-    due = [look for found in each_shard(look_keys(), shard) for look in found]
-    return [str(look.village_id) for look in sorted(due, key=lambda look: str(look.gsi1sk))]
+    due = every_shard_answering(look_keys(), shard)
+    ordered = sorted(due.found, key=lambda look: str(look.gsi1sk))
+    return Answered([str(look.village_id) for look in ordered], due.failed)
 
 
 def owe_reminders(
@@ -762,21 +763,25 @@ def set_next_look(record: VillageRecord, when: datetime) -> None:
     wanted = time_key(when)
     if look is None or wanted == look.gsi1sk:
         return  # closed (or stored before LOOK items: its next step starts one)
-    with suppress(UpdateError):  # moved meanwhile (a join, a step): that move stands
-        look.update(
-            actions=[LookItem.gsi1sk.set(wanted), LookItem.moves.add(1)],
-            condition=_unmoved(look),
+    with suppress(Refused):  # moved meanwhile (a join, a step): that move stands
+        conditioned(
+            "set_next_look",
+            lambda: look.update(
+                actions=[LookItem.gsi1sk.set(wanted), LookItem.moves.add(1)],
+                condition=_unmoved(look),
+            ),
         )
 
 
 def claim_hourly_village(hour: str, now: datetime) -> bool:
     """This hour's check for a new long village, once across duplicate ticks."""
     ensure_configured()
+    claim = CounterItem(auto_village_pk(hour), "AUTO", expires_at=now + timedelta(days=2))
     try:
-        CounterItem(auto_village_pk(hour), "AUTO", expires_at=now + timedelta(days=2)).save(
-            condition=CounterItem.pk.does_not_exist()
+        conditioned(
+            "claim_hourly_village", lambda: claim.save(condition=CounterItem.pk.does_not_exist())
         )
-    except PutError:
+    except Refused:
         return False
     return True
 

@@ -2,10 +2,12 @@
 
 import hmac
 import ipaddress
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from http.cookies import SimpleCookie
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from chalice import Response
@@ -168,6 +170,14 @@ def html(
     if set_cookie:
         headers["Set-Cookie"] = set_cookie
     return Response(body=body, status_code=status, headers=headers)
+
+
+def json_response(body: dict[str, Any], status: int = 200) -> Response:
+    headers: dict[str, str | list[str]] = {
+        **SECURITY_HEADERS,
+        "Content-Type": "application/json; charset=utf-8",
+    }
+    return Response(json.dumps(body, ensure_ascii=False), status_code=status, headers=headers)
 
 
 def redirect(location: str, set_cookie: str | None = None) -> Response:

@@ -8,6 +8,7 @@ match_id)``.
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 from chalice import Response
@@ -15,8 +16,8 @@ from chalice import Response
 from .. import jobs, runtime
 from ..services import matches
 from ..services.errors import InvalidInput, NotFound
-from .http import SECURITY_HEADERS, BadRequest, redirect
-from .pages import Ctx, Request, page
+from .http import BadRequest, json_response, redirect
+from .pages import Ctx, Request, json_api, page
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 NUMBER = re.compile(r"[0-9]{1,6}")
@@ -136,32 +137,25 @@ def move(ctx: Ctx, match_id: str) -> Response:
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
-@page
+@partial(page, answers_json=True)
 def seen(ctx: Ctx, match_id: str) -> Response:
     """The side's view as JSON (the same view the page shows)."""
     match, side = _seat(ctx, match_id)
     body = {"moves": match.moves, "side": side, "view": match.rules.seen(match.game, side)}
-    return _json(body)
+    return json_response(body)
 
 
+@json_api
 def progress(request: Request, match_id: str, since: str) -> Response:
     """Anything new since move ``since``? One GetItem, no session: the count of moves and
     whether the game ended are public to both sides. A flag fallen counts as new, so the
     page reloads and the reload ends the game on time."""
     if not MATCH_ID.fullmatch(match_id) or not NUMBER.fullmatch(since):
-        return _json({"error": "not found"}, 404)
+        return json_response({"error": "not found"}, 404)
     try:
         found = matches.progress(match_id)
     except NotFound:
-        return _json({"error": "not found"}, 404)
+        return json_response({"error": "not found"}, 404)
     flagged = found.flag_at is not None and runtime.now() >= found.flag_at
     new = found.moves != int(since) or found.state != "running" or flagged
-    return _json({"new": new, "moves": found.moves, "state": found.state})
-
-
-def _json(body: dict[str, Any], status: int = 200) -> Response:
-    headers: dict[str, str | list[str]] = {
-        **SECURITY_HEADERS,
-        "Content-Type": "application/json; charset=utf-8",
-    }
-    return Response(json.dumps(body, ensure_ascii=False), status_code=status, headers=headers)
+    return json_response({"new": new, "moves": found.moves, "state": found.state})

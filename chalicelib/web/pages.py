@@ -4,19 +4,23 @@ unit of work that loads each village once), refusals as pages.
 The handlers themselves: ``accounts`` (registration, login, the account page),
 ``villages`` (the lounge and a village's pages), ``mail_links`` (signed links from mail)."""
 
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from botocore.exceptions import ClientError
 from chalice import Response
+from pynamodb.exceptions import PynamoDBException
 
 from .. import runtime
 from ..render import render
 from ..services import sessions
 from ..services.errors import ServiceError
 from ..services.unit import Unit
+from ..storage.errors import FAULTS
 from . import static
 from .http import (
     PUBLIC,
@@ -26,9 +30,17 @@ from .http import (
     check_origin,
     fresh_session,
     html,
+    json_response,
     parse_form,
     read_session,
 )
+
+log = logging.getLogger("mobius.web")
+
+# AWS failed (after the SDK's retries): nothing the player did, and nothing they sent is lost.
+BUSY = "混み合っています。少し待ってからもう一度お試しください"
+RETRY_AFTER = "10"  # seconds: a throttle or a conflict has cleared by then
+SECRET_FIELDS = ("password", "old", "new")  # never sent back, even to their owner
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,20 @@ class Ctx:
         cache = PUBLIC if public and status == 200 and self.grant is None else "no-store"
         return html(body, status, self.set_cookie, f" {stylesheet.inline_source}", cache)
 
+    def busy(self) -> Response:
+        """The 503 page; for a POST, what the player sent (but its passwords) ready to send
+        again to the same path (a mail link's is all in its path). Drawn without asking
+        storage who is logged in: storage is what failed."""
+        self._settled = True
+        secret = [name for name in SECRET_FIELDS if name in self.form]
+        kept = {k: v for k, v in self.form.items() if k != "csrf" and k not in secret}
+        resend = self.request.path if self.request.method == "POST" else None
+        response = self.page(
+            "busy.html", 503, message=BUSY, kept=kept, secrets=secret, resend=resend
+        )
+        response.headers["Retry-After"] = RETRY_AFTER
+        return response
+
     def login_as(
         self, account_id: str | None, until: datetime | None = None, reset: bool = False
     ) -> None:
@@ -153,8 +179,9 @@ Handler = Callable[..., Response]  # (ctx, *path parameters)
 Page = Callable[..., Response]  # (request, *path parameters)
 
 
-def page(handler: Handler, *, csrf: bool = True) -> Page:
-    """Session, CSRF for POSTs, and every refusal as a page with its message and 4xx status.
+def page(handler: Handler, *, csrf: bool = True, answers_json: bool = False) -> Page:
+    """Session, CSRF for POSTs, every refusal as a page with its message and 4xx status, and
+    every fault of AWS as the 503 page (``busy``; JSON for ``answers_json``), never a 500.
 
     ``csrf=False`` only where a signed token in the URL is the authority (one-click
     unsubscribe, RFC 8058, is posted by mail clients without our cookie).
@@ -167,22 +194,63 @@ def page(handler: Handler, *, csrf: bool = True) -> Page:
         if session is None:
             ctx.set_cookie = ctx.session.cookie(now)
         try:
-            if request.method == "POST" and csrf:
-                # Our forms post urlencoded; anything else did not come from our page.
-                content_type = request.headers.get("content-type", "")
-                if not content_type.startswith("application/x-www-form-urlencoded"):
-                    raise BadRequest(
-                        "フォームの送り方が正しくありません。ページから送り直してください", 415
-                    )
-                check_origin(request.headers)
-                ctx.form = parse_form(request.raw_body)
-                check_csrf(session, ctx.form)
-            return handler(ctx, *params)
-        except (ServiceError, BadRequest) as error:
-            return ctx.page("error.html", status=error.status, message=str(error))
+            return _answer(ctx, session, handler, params, csrf)
+        except FAULTS as error:  # a refusal's page too may need storage (who is logged in)
+            log_fault(handler.__name__, error)
+            return busy_json() if answers_json else ctx.busy()
 
     run.__name__ = handler.__name__
     return run
+
+
+def _answer(
+    ctx: Ctx, session: Session | None, handler: Handler, params: tuple[str, ...], csrf: bool
+) -> Response:
+    """The handler's page, or the refusal's (its message and 4xx status)."""
+    request = ctx.request
+    try:
+        if request.method == "POST" and csrf:
+            # Our forms post urlencoded; anything else did not come from our page.
+            content_type = request.headers.get("content-type", "")
+            if not content_type.startswith("application/x-www-form-urlencoded"):
+                raise BadRequest(
+                    "フォームの送り方が正しくありません。ページから送り直してください", 415
+                )
+            check_origin(request.headers)
+            ctx.form = parse_form(request.raw_body)
+            check_csrf(session, ctx.form)
+        return handler(ctx, *params)
+    except (ServiceError, BadRequest) as error:
+        return ctx.page("error.html", status=error.status, message=str(error))
+
+
+def json_api(handler: Page) -> Page:
+    """A JSON answer without a session (the live page's poll): a fault is the 503 JSON."""
+
+    def run(request: Request, *params: str) -> Response:
+        try:
+            return handler(request, *params)
+        except FAULTS as error:
+            log_fault(handler.__name__, error)
+            return busy_json()
+
+    run.__name__ = handler.__name__
+    return run
+
+
+def busy_json() -> Response:
+    response = json_response({"error": "busy", "message": BUSY}, 503)
+    response.headers["Retry-After"] = RETRY_AFTER
+    return response
+
+
+def log_fault(where: str, error: Exception) -> None:
+    """One line for the operator: the handler, the call that failed and AWS's code; nothing
+    of the request (its path may hold a mail link's token, its form a password)."""
+    cause = error.cause if isinstance(error, PynamoDBException) else error
+    operation = getattr(cause, "operation_name", "-")
+    code = cause.response["Error"].get("Code", "-") if isinstance(cause, ClientError) else "-"
+    log.warning("storage fault in %s: %s %s %s", where, type(error).__name__, operation, code)
 
 
 def not_found(request: Request) -> Response:

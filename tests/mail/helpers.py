@@ -14,6 +14,8 @@ from chalicelib.rulesets.base import Viewer
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS, VERDICT_LABELS
 from chalicelib.rulesets.mobius.visibility import private
 from chalicelib.services import posts, scheduler, villages
+from chalicelib.storage.keys import outbox_index_key, outbox_index_sk, outbox_pk, outbox_sk
+from chalicelib.storage.models import OutboxItem
 from chalicelib.storage.repository import VillageRecord
 from tests.mail.conftest import Mail, sent_mails
 
@@ -220,3 +222,21 @@ def session_account(response) -> str | None:
     token = cookie.split(";", 1)[0].split("=", 1)[1]
     payload = signing.unsign("session", token, runtime.now())
     return payload["a"]
+
+
+def owe_morning_mail(village_id: str, at: datetime) -> None:
+    """A morning mail owed since ``at`` (to nobody real): an item in the village's outbox
+    shard, as a step writes it."""
+    OutboxItem(
+        outbox_pk(village_id),
+        outbox_sk(1, "morning", "nobody"),
+        village_id=village_id,
+        day=1,
+        mail_kind="morning",
+        account_id="nobody",
+        status="pending",
+        attempts=0,
+        created_at=at,
+        gsi1pk=outbox_index_key(village_id),
+        gsi1sk=outbox_index_sk(at, village_id),
+    ).save()

@@ -11,18 +11,9 @@ from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update, villages
 from chalicelib.storage import villages as store
 from chalicelib.storage.errors import Refused
-from chalicelib.storage.keys import (
-    SHARDS,
-    outbox_index_key,
-    outbox_index_sk,
-    outbox_pk,
-    outbox_sk,
-    shard_of,
-    time_key,
-)
-from chalicelib.storage.models import OutboxItem
+from chalicelib.storage.keys import SHARDS, shard_of, time_key
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import seat, tick
+from tests.mail.helpers import owe_morning_mail, seat, tick
 
 LONG = TIMINGS[Pace.LONG]
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
@@ -69,14 +60,14 @@ def test_s9_idle_members_leave_at_their_exact_moment_with_no_look_in_between(pla
     # The first join asked for a look at 24 h; nothing is due before it.
     assert look_of(village) == time_key(created + LONG.idle_limit)
     for hours in range(1, 24):
-        assert scheduler.due_village_ids(created + timedelta(hours=hours)) == []
+        assert scheduler.due_village_ids(created + timedelta(hours=hours)).found == []
     clock.now = created + LONG.idle_limit
     tick(clock, rng)
     record = load_village(village)
     assert record.slot_of(players[0]) == SLOTS[0]  # came back at 3 h
     assert record.look.gsi1sk == time_key(second_idle)
-    assert scheduler.due_village_ids(second_idle - timedelta(seconds=1)) == []
-    assert scheduler.due_village_ids(second_idle) == [village]
+    assert scheduler.due_village_ids(second_idle - timedelta(seconds=1)).found == []
+    assert scheduler.due_village_ids(second_idle).found == [village]
     clock.now = second_idle
     tick(clock, rng)
     record = load_village(village)
@@ -157,7 +148,7 @@ def test_every_shard_is_read_by_the_due_query_the_lounge_and_the_outbox(clock, r
         )
     by_update = sorted(ids, key=lambda v: load_village(v).meta.next_update)
     later = clock() + timedelta(hours=8)
-    assert sorted(scheduler.due_village_ids(later)) == sorted(ids)
+    assert sorted(scheduler.due_village_ids(later).found) == sorted(ids)
     # The lounge: every village once, in update order, across pages.
     listed: list[str] = []
     cursor = None
@@ -170,24 +161,12 @@ def test_every_shard_is_read_by_the_due_query_the_lounge_and_the_outbox(clock, r
     assert listed == by_update
     # The outbox: a mail owed in every shard is found, oldest first.
     for n, village_id in enumerate(ids):
-        owed_at = clock() + timedelta(seconds=len(ids) - n)
-        OutboxItem(
-            outbox_pk(village_id),
-            outbox_sk(1, "morning", "nobody"),
-            village_id=village_id,
-            day=1,
-            mail_kind="morning",
-            account_id="nobody",
-            status="pending",
-            created_at=owed_at,
-            gsi1pk=outbox_index_key(village_id),
-            gsi1sk=outbox_index_sk(owed_at, village_id),
-        ).save()
-    pending = outbox.pending(clock() + timedelta(minutes=1))
+        owe_morning_mail(village_id, clock() + timedelta(seconds=len(ids) - n))
+    pending = outbox.pending(clock() + timedelta(minutes=1)).found
     assert [item.village_id for item in pending] == list(reversed(ids))
-    assert [item.village_id for item in outbox.pending(clock() + timedelta(minutes=1), 3)] == list(
-        reversed(ids)
-    )[:3]
+    assert [
+        item.village_id for item in outbox.pending(clock() + timedelta(minutes=1), 3).found
+    ] == list(reversed(ids))[:3]
 
 
 def test_a_duplicated_look_at_the_idle_moment_departs_once(players, clock, rng):
@@ -222,7 +201,7 @@ def test_a_member_idle_but_not_departed_is_looked_at_again_in_5_minutes(
     scheduler.process_village(village, clock())
     assert load_village(village).slot_of(players[0]) == SLOTS[0]
     assert look_of(village) == time_key(clock() + scheduler.IDLE_RETRY)
-    assert scheduler.due_village_ids(clock() + timedelta(minutes=1)) == []
+    assert scheduler.due_village_ids(clock() + timedelta(minutes=1)).found == []
 
 
 def test_a_step_has_the_scheduler_look_at_once_and_starts_a_look_where_none_was(
@@ -241,7 +220,7 @@ def test_a_step_has_the_scheduler_look_at_once_and_starts_a_look_where_none_was(
     after = load_village(village)
     assert after.state.value == "running"
     assert after.look is not None and after.look.gsi1sk == time_key(start)
-    assert scheduler.due_village_ids(start) == [village]
+    assert scheduler.due_village_ids(start).found == [village]
     clock.now = start
     tick(clock, rng)  # the look works out the next moment: the reminder or the update
     moved = load_village(village).look.gsi1sk

@@ -49,7 +49,7 @@ def test_the_outbox_keys_each_mail_by_village_day_kind_and_member(players, clock
         (village, 1, "start", "sent")
     }
     # Sent mails leave the index the ticks read.
-    assert outbox.pending(clock() + timedelta(days=1)) == []
+    assert outbox.pending(clock() + timedelta(days=1)).found == []
     assert all(i.sent_at == clock() and i.attempts == 1 for i in owed)
 
 
@@ -73,8 +73,8 @@ def test_a_throttled_send_is_retried_on_the_next_tick_and_sent_once(
     assert len(first) == 7  # the village advanced anyway; 6 mails wait
     assert load_village(village).game.day == 1
     # They wait a minute: not due now, due at the next tick.
-    assert outbox.pending(clock()) == []
-    waiting = outbox.pending(clock() + timedelta(minutes=1))
+    assert outbox.pending(clock()).found == []
+    waiting = outbox.pending(clock() + timedelta(minutes=1)).found
     assert len(waiting) == 6
     assert {i.status for i in waiting} == {"pending"}
     # SES works again: the next tick sends exactly the six that failed.
@@ -83,7 +83,7 @@ def test_a_throttled_send_is_retried_on_the_next_tick_and_sent_once(
     assert tick(clock, rng).retried_mail == 6
     second = box.new()
     assert sorted(account_of(m) for m in first + second) == sorted(players)
-    assert outbox.pending(clock() + timedelta(days=1)) == []
+    assert outbox.pending(clock() + timedelta(days=1)).found == []
     # And then nothing more, however many ticks.
     for _ in range(3):
         clock.advance(timedelta(minutes=1))
@@ -109,7 +109,7 @@ def test_a_send_that_keeps_failing_is_retried_then_given_up(
         tick(clock, rng)
     assert all(i.status == "skipped" for i in items(village))
     assert all(i.attempts == 4 for i in items(village))
-    assert outbox.pending(clock() + timedelta(days=1)) == []
+    assert outbox.pending(clock() + timedelta(days=1)).found == []
 
 
 def test_a_sender_that_died_mid_send_is_taken_over_after_the_claim_expires(

@@ -51,9 +51,13 @@ def test_due_villages_come_from_the_index_by_time_without_a_scan(clock, rng, mon
         raise AssertionError("the scheduler scanned the table")
 
     monkeypatch.setattr(Connection, "scan", no_scan)
-    assert scheduler.due_village_ids(clock() + SHORT.first_update - timedelta(seconds=1)) == []
-    assert scheduler.due_village_ids(clock() + SHORT.first_update) == [soon]
-    assert sorted(scheduler.due_village_ids(clock() + timedelta(hours=8))) == sorted([soon, later])
+    assert (
+        scheduler.due_village_ids(clock() + SHORT.first_update - timedelta(seconds=1)).found == []
+    )
+    assert scheduler.due_village_ids(clock() + SHORT.first_update).found == [soon]
+    assert sorted(scheduler.due_village_ids(clock() + timedelta(hours=8)).found) == sorted(
+        [soon, later]
+    )
     # A tick processes only what is due: the early village is extended, the later one untouched.
     clock.advance(SHORT.first_update)
     report = tick(clock, rng)

@@ -1,0 +1,3 @@
+"""Fixtures every suite may use."""
+
+pytest_plugins = ["tests.dynamo_faults"]
