@@ -194,6 +194,20 @@ class NoticeText:
 
 
 @dataclass(frozen=True)
+class ComputerTurn:
+    """What a computer member does now: the choices it saves and the posts it writes.
+
+    ``choices``: the same keys and values a person's action form saves through the action
+    service (``None``: undecided); ``posts``: ``(board, text)`` pairs, boards as the post
+    service takes them. The platform saves and posts them through the same services as a
+    person's, so a computer member is refused exactly what a person would be.
+    """
+
+    choices: Mapping[str, str | None] = field(default_factory=dict)
+    posts: Sequence[tuple[str, str]] = ()
+
+
+@dataclass(frozen=True)
 class Ahead:
     """A moment ahead of a village (the local clock page): what happens then, and when."""
 
@@ -262,6 +276,12 @@ class RuleSet(Protocol):
         self, village: VillageView, viewer: Viewer, day: int
     ) -> dict[str, dict[str, str]]: ...
     def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]: ...
+    # A computer member's turn: the rule set builds the seat's view through its visibility
+    # module only (plain data, what that seat may see) and hands it, with the computer's own
+    # secret ``rng``, to a pure strategy; the strategy never sees the village or its seed.
+    def computer_turn(
+        self, village: VillageView, slot: str, now: datetime, rng: Random
+    ) -> ComputerTurn: ...
 
     # ----- boards -----
     def boards(self) -> Sequence[str]: ...

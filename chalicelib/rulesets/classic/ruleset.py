@@ -22,6 +22,7 @@ from ...rules.classic.prologue import IDLE_AFTER
 from ...rules.classic.visibility import Board
 from ..base import (
     Ahead,
+    ComputerTurn,
     NewGame,
     NoticeText,
     NotNow,
@@ -602,6 +603,11 @@ class Classic:
             if targets:
                 quick.append(QuickChoice(ability.value, targets, own.get(ability.value)))
         return quick
+
+    def computer_turn(
+        self, village: VillageView, slot: str, now: datetime, rng: random.Random
+    ) -> ComputerTurn:
+        return ComputerTurn()  # the classic strategy follows (issue 24)
 
     # ----- boards -----
 
