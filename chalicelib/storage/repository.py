@@ -18,7 +18,7 @@ from pynamodb.exceptions import DoesNotExist
 
 from .. import rulesets
 from ..personas import persona
-from ..rulesets.base import Bans, Pace, RuleSet, Seat, State
+from ..rulesets.base import Bans, Pace, RuleSet, Seat, State, is_computer
 from .db import ensure_configured
 from .keys import ARCHIVE_PREFIX, OPEN_FROM, PRESENCE_PREFIX, account_pk, presence_sk, village_pk
 from .models import AccountItem, DayItem, Item, LookItem, MemberItem, PresenceItem, VillageItem
@@ -204,7 +204,9 @@ def display_name(rules: RuleSet, character_set: str, member: MemberItem) -> str:
     label = rules.seat_label(member.slot)
     if chosen is None:
         return label or "空席"  # a seat without a label (classic) is named by its persona
-    return f"{label} {chosen.name}" if label else chosen.name
+    # A computer member is marked wherever it is named: pages, posts, mail, the ending.
+    mark = "（CPU）" if is_computer(member.account_id) else ""
+    return f"{label} {chosen.name}{mark}" if label else f"{chosen.name}{mark}"
 
 
 def load_village(village_id: str) -> VillageRecord | None:
