@@ -71,14 +71,31 @@ def seat(village_id: str, count: int, now: datetime, unit: Unit | None = None) -
     return taken
 
 
+# Rounds of turns in one look: a computer's save may close a round or a night at once (early
+# close), opening a new round the computers must vote in before its deadline; each such
+# step is one more round of turns. A village's day can chain only a few (re-votes are bounded).
+MAX_ROUNDS = 8
+
+
 def play(village_id: str, now: datetime, unit: Unit | None = None) -> datetime | None:
-    """Every computer member of the village takes its turn now, one after another (each sees
-    what the ones before it did). Returns the earliest moment one wants to be asked again."""
+    """Every computer member takes its turn now, again after a round of turns that changed
+    the village (a save closed a round early), until nothing changes. Returns the earliest
+    moment one wants to be asked again."""
     unit = unit or Unit()
     again: list[datetime] = []
+    for _ in range(MAX_ROUNDS):
+        if not _round(village_id, now, unit, again):
+            break
+    return min(again, default=None)
+
+
+def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime]) -> bool:
+    """One turn of every computer member, one after another (each sees what the ones before
+    it did). Returns whether any of them wrote."""
     record = unit.village(village_id)
     if record is None:
-        return None
+        return False
+    wrote_any = False
     for slot in [s for s, m in record.seats().items() if m.computer]:
         record = unit.village(village_id)
         if record is None:
@@ -101,7 +118,8 @@ def play(village_id: str, now: datetime, unit: Unit | None = None) -> datetime |
             wrote |= _try(partial(posts.post, village_id, account, board, text, now, unit))
         if wrote:
             unit.reload(village_id)
-    return min(again, default=None)
+            wrote_any = True
+    return wrote_any
 
 
 def _try(act: Callable[[], object]) -> bool:

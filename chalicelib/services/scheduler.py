@@ -82,9 +82,15 @@ def process_village(
     if record is None:
         return []
     update_at = record.next_update
+    looked = record.look_at
     # Who was gone by the update (RULES §9) is not counted at it: an opening member idle
     # for 24 h neither starts the village nor leaves with a lock once it has started.
     if update_at is not None and update_at <= now:
+        if looked is not None and looked < update_at:
+            # A look that came after the update it preceded (a slow tick, the local clock
+            # moved on): the computer members take the turn they were due at the look's
+            # moment first, as a person who opened the page then would have (decision 108).
+            computers.play(village_id, looked, unit=unit)
         villages.depart_idle(village_id, update_at, unit=unit)
     happenings = update.advance(village_id, now, unit=unit)
     villages.depart_idle(village_id, now, unit=unit)

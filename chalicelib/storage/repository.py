@@ -20,7 +20,15 @@ from .. import rulesets
 from ..personas import persona
 from ..rulesets.base import Bans, Pace, RuleSet, Seat, State, is_computer
 from .db import ensure_configured
-from .keys import ARCHIVE_PREFIX, OPEN_FROM, PRESENCE_PREFIX, account_pk, presence_sk, village_pk
+from .keys import (
+    ARCHIVE_PREFIX,
+    OPEN_FROM,
+    PRESENCE_PREFIX,
+    account_pk,
+    key_time,
+    presence_sk,
+    village_pk,
+)
 from .models import AccountItem, DayItem, Item, LookItem, MemberItem, PresenceItem, VillageItem
 
 
@@ -44,6 +52,12 @@ class VillageRecord:
     # sealed days were archived keep every day here.
     open_days: dict[int, DayItem] = field(default_factory=dict)
     look: LookItem | None = None  # when the scheduler looks next (None: closed)
+
+    @property
+    def look_at(self) -> datetime | None:
+        """When the scheduler was to look next, as read (None: closed or never set)."""
+        key = self.look.gsi1sk if self.look is not None else None
+        return key_time(key) if key else None
 
     @cached_property
     def days(self) -> dict[int, DayItem]:

@@ -35,7 +35,7 @@ from ..base import (
     VillageView,
 )
 from ..base import Pace as PlatformPace
-from . import labels, report, seats, setup, timeline, view
+from . import computer, labels, report, seats, setup, timeline, view
 from .game import ClassicGame, Kick
 from .timeline import Event
 
@@ -607,7 +607,9 @@ class Classic:
     def computer_turn(
         self, village: VillageView, slot: str, now: datetime, rng: random.Random
     ) -> ComputerTurn:
-        return ComputerTurn()  # the classic strategy follows (issue 24)
+        """Only the seat's view (``computer.seat_view``, through the visibility module) and
+        the computer's own ``rng`` reach the strategy."""
+        return computer.turn(village, _game(village), slot, now, rng)
 
     # ----- boards -----
 
