@@ -18,7 +18,8 @@ from .game import ClassicGame
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def _game(players: int, rng: random.Random, options: Options) -> ClassicGame:
+def new_game(players: int, rng: random.Random, options: Options) -> ClassicGame:
+    """A started game of ``players`` seats ``s1``… (no prologue), night 1 or day 1."""
     game = ClassicGame(options)
     game.seats = {f"p{i}": f"s{i}" for i in range(1, players + 1)}
     game.village = Village.create(players, rng, options)
@@ -65,7 +66,7 @@ def play(
 ) -> Village:
     """One whole game of computer players, to its ending. ``rng``: the game's draws; ``own``:
     the computers' (each turn gets its own generator from it, as on the platform)."""
-    game = _game(players, rng, options)
+    game = new_game(players, rng, options)
     engine = game.village
     assert engine is not None
     now = START
