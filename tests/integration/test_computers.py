@@ -8,7 +8,7 @@ import pytest
 
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import Cause
-from chalicelib.rulesets.base import is_computer
+from chalicelib.rulesets.base import VISITOR, is_computer
 from chalicelib.services import actions, outbox, posts, scheduler, villages
 from chalicelib.services.errors import InvalidInput
 from chalicelib.storage.models import PresenceItem
@@ -113,5 +113,9 @@ def test_a_person_and_four_computers_play_a_classic_village_to_its_ending(clock,
     assert sudden == []
     mailed = {item.account_id for item in outbox.village_mail(vid)}
     assert mailed == {person}
+    page = record.rules.page(record, VISITOR, clock(), 1)
+    ids = {row.seat: row.account for row in page["cast_table"]}
+    assert {ids[s] for s in computers(vid)} == {"CPU"} and ids[free] == person
+    assert all(m.name.endswith("（CPU）") for m in page["members"] if m.seat in computers(vid))
     said = posts.read(record, posts.viewer_of(record, person), "public", 2, clock()).posts
     assert any(p.slot in computers(vid) for p in said)
