@@ -214,6 +214,8 @@ def _join(
         )
         open_seats = None
         look_by = now + rules.opening_idle_limit  # the newcomer's first moment to be idle
+        if any(s.computer for s in seats.values()):
+            look_by = now  # the computer members answer a newcomer at once (classic: start votes)
     else:
         # A takeover plays the character as it is: the persona stays. A character nobody has
         # played yet gets the persona the newcomer chooses, like a join in the opening.

@@ -75,6 +75,7 @@ def test_computers_start_vote_only_once_a_person_is_there(clock, rng):
     scheduler.process_village(vid, clock())
     assert game(vid).prologue.start_votes == set()  # 4 CPUs alone never start a village
     person, _ = join_person(vid, clock)
+    assert vid in scheduler.due_village_ids(clock())  # the join calls the scheduler at once
     scheduler.process_village(vid, clock())
     assert game(vid).prologue.start_votes == set(computers(vid))
     assert actions.prologue(vid, person, "start", None, clock()) == "started"
