@@ -11,7 +11,7 @@ import pytest
 from chalicelib import jobs, runtime
 from chalicelib.services import villages
 
-from .conftest import PASSWORD, make_player
+from .conftest import make_player
 
 pytestmark = pytest.mark.browser
 
@@ -61,11 +61,7 @@ def test_a_person_and_four_cpus_play_a_classic_village_on_a_phone(server, phone,
     page = me.page
 
     # ----- from the lounge: the practice village, four CPUs already seated -----
-    me.goto("/login")
-    page.fill("#account_id", "newcomer")
-    page.fill("#password", PASSWORD)
-    page.locator("main").get_by_role("button", name="ログイン").click()
-    expect(page.locator("nav.user")).to_contain_text("newcomer")
+    me.login("newcomer")
     page.get_by_role("link", name=f"{vid}番 練習村（人狼BBS式・CPU4人）").click()
     expect(page.locator("#members")).to_contain_text("（CPU）")
     me.check("practice-prologue")

@@ -28,9 +28,9 @@ def practice(clock, rng, cpus: int = 4, rules: str = "classic") -> str:
     )
 
 
-def join_person(vid: str, clock) -> tuple[str, str]:
+def join_person(vid: str, clock, name: str = "person") -> tuple[str, str]:
     """A person takes the free seat with a persona no computer holds: (account, seat)."""
-    person = make_account("person", clock())
+    person = make_account(name, clock())
     seats = load_village(vid).seats()
     free = next(s for s, m in seats.items() if m.account_id is None)
     held = {m.persona for m in seats.values()}
@@ -120,3 +120,34 @@ def test_a_person_and_four_computers_play_a_classic_village_to_its_ending(clock,
     assert all(m.name.endswith("（CPU）") for m in page["members"] if m.seat in computers(vid))
     said = posts.read(record, posts.viewer_of(record, person), "public", 2, clock()).posts
     assert any(p.slot in computers(vid) for p in said)
+
+
+def test_a_late_look_gives_the_computers_their_turn_before_the_update_it_preceded(clock, rng):
+    """A person's vote closes a round early and opens another (a re-vote, or the next day's
+    after a night closed at once); the scheduler's next look comes only at that round's
+    deadline (a slow tick, the local clock moved on): the CPUs vote as of the look's moment
+    first, and none of them dies suddenly."""
+    for attempt in range(12):
+        vid = practice(clock, rng)
+        person, free = join_person(vid, clock, f"late{attempt:02d}")
+        scheduler.process_village(vid, clock())
+        actions.prologue(vid, person, "start", None, clock())
+        clock.now += timedelta(seconds=10)
+        scheduler.process_village(vid, clock())  # night 1's choices
+        clock.now = load_village(vid).next_update
+        scheduler.process_village(vid, clock())  # the dawn, and the CPUs' votes
+        record = load_village(vid)
+        vote = next((q for q in record.rules.quick_choices(record, free) if q.key == "vote"), None)
+        assert vote is not None
+        actions.save_actions(vid, person, {"vote": vote.targets[0]}, clock())
+        record = load_village(vid)
+        engine = game(vid).village
+        if record.state.value != "running" or not engine.voting:
+            continue  # the game ended, or a night waits: no round for the CPUs yet
+        clock.now = record.next_update  # no look before the deadline
+        scheduler.process_village(vid, clock())
+        engine = game(vid).village
+        sudden = {game(vid).seats[c] for c, d in engine.deaths.items() if d.cause is Cause.SUDDEN}
+        assert not sudden & set(computers(vid))
+        return
+    pytest.fail("no village reached a round opened by the person's vote")
