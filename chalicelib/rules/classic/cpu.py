@@ -30,9 +30,9 @@ from typing import Any
 #   night | epilogue), day, now / day_began / sunset / night_began / ended_at (ISO or None),
 #   posted_at (the seat's last post, ISO or None), vote ({"targets": [...], "mine": seat|None}
 #   or None), abilities ({ability: {"targets": [...], "mine": seat|None}}), results ([{"day",
-#   "kind": divination|medium, "target", "wolf": bool}]), gj (days), found_dead (this
-#   morning's, seats), executed (seats, in order), votes (the published vote lists, oldest
-#   first, {voter: target}), writable (boards it may post on now).
+#   "kind": divination|medium, "target", "wolf": bool}]), found_dead (this morning's, seats),
+#   votes (the published vote lists, oldest first, {voter: target}), writable (boards it may
+#   post on now).
 
 
 @dataclass

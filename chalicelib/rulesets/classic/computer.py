@@ -49,7 +49,6 @@ def seat_view(
         return seats.seat(game, c) or c
 
     results = []
-    gj = []
     for morning in engine.mornings:
         news = morning.news.get(character)  # the seat's own news only (§4.5, §6)
         if news is None:
@@ -64,8 +63,6 @@ def seat_view(
                         "wolf": result.result is Judgment.WOLF,
                     }
                 )
-        if news.gj:
-            gj.append(morning.day)
     latest = engine.mornings[-1] if engine.mornings else None
     own = view.choices_shown(game, saved, slot).get(slot, {})
     vote = None
@@ -98,19 +95,10 @@ def seat_view(
         "vote": vote,
         "abilities": abilities,
         "results": results,
-        "gj": gj,
         # The morning report (public): found dead, no causes (§4.6).
         "found_dead": [seat(c) for c in latest.found_dead]
         if latest is not None and latest.day == engine.day
         else [],
-        "executed": [
-            seat(c)
-            for c, d in engine.deaths.items()
-            if secrecy.cause_shown(
-                d.cause, who, moment, heaven_sees_all=game.options.heaven_sees_all
-            )
-            and d.cause.value == "execution"
-        ],
         # The published vote lists (public once a round closes, §2.3.4), oldest first.
         "votes": [
             {seat(v): seat(t) for v, t in r.votes.items()} for r in engine.rounds if r.published
