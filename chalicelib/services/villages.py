@@ -67,7 +67,7 @@ def create_village(
     """Creates a village of rule set ``rules`` in the opening; returns its id. ``rng`` draws
     the game's seed; ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7
     and the template), all checked before anything is written. ``cpu_members``: computer
-    members who take seats at once (a practice village, decision 107)."""
+    members who take seats at once (a practice village, decision 108)."""
     try:
         pace_ = Pace(pace)
     except ValueError:
