@@ -4,6 +4,7 @@ import json
 
 from . import (
     classic,
+    computers,
     cost,
     duel,
     matches,
@@ -21,6 +22,7 @@ def main() -> int:
     figures = {
         "rules": rules.figures(),
         "classic": classic.figures(),
+        "computers": computers.figures(),
         "requests": requests.figures(),
         "reads": reads.figures(),
         "scheduler": scheduler.figures(),

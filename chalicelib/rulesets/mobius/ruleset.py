@@ -26,6 +26,7 @@ from ...rules.mobius import (
 from ..base import (
     Ahead,
     Bans,
+    ComputerTurn,
     NewGame,
     NoticeText,
     NotNow,
@@ -459,6 +460,13 @@ class Mobius:
             if targets:
                 quick.append(QuickChoice(key, targets, saved.get(key)))
         return quick
+
+    def computer_turn(
+        self, village: VillageView, slot: str, now: datetime, rng: random.Random
+    ) -> ComputerTurn:
+        # The Mobius strategy is written beside this seam (issue 24, branch cpumobius); until
+        # it lands a computer member of a Mobius village stays undecided and silent.
+        return ComputerTurn()
 
     # ----- boards -----
 
