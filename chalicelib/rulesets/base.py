@@ -160,6 +160,15 @@ class Step:
 
 
 @dataclass(frozen=True)
+class ComputerTurn:
+    """What a computer member does now: its choices (the keys and values a person's action
+    form saves; None = undecided) and its posts, each ``(board, text)``."""
+
+    choices: Mapping[str, str | None]
+    posts: Sequence[tuple[str, str]]
+
+
+@dataclass(frozen=True)
 class SeatRules:
     """The timers of membership (RULES §8, §9) a rule set gives the platform's pure module."""
 
@@ -262,6 +271,9 @@ class RuleSet(Protocol):
         self, village: VillageView, viewer: Viewer, day: int
     ) -> dict[str, dict[str, str]]: ...
     def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]: ...
+    def computer_turn(
+        self, village: VillageView, slot: str, now: datetime, rng: Random
+    ) -> ComputerTurn: ...
 
     # ----- boards -----
     def boards(self) -> Sequence[str]: ...

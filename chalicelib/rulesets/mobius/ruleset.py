@@ -26,6 +26,7 @@ from ...rules.mobius import (
 from ..base import (
     Ahead,
     Bans,
+    ComputerTurn,
     NewGame,
     NoticeText,
     NotNow,
@@ -38,7 +39,7 @@ from ..base import (
     Viewer,
     VillageView,
 )
-from . import labels, visibility
+from . import computer, labels, visibility
 from .timeline import (
     EXTENSION,
     MIN_PLAYERS,
@@ -459,6 +460,33 @@ class Mobius:
             if targets:
                 quick.append(QuickChoice(key, targets, saved.get(key)))
         return quick
+
+    def computer_turn(
+        self, village: VillageView, slot: str, now: datetime, rng: random.Random
+    ) -> ComputerTurn:
+        """A computer member's choices and posts now, played from its seat's view alone
+        (``visibility.seat_view``) and its own ``rng``; nothing once the day is closed."""
+        if village.state is not State.RUNNING or (
+            village.next_update is not None and now >= village.next_update
+        ):
+            return ComputerTurn({}, ())
+        game = _game(village)
+        seat = village.seats()[slot]
+        started = village.day_started_at
+        posted = (
+            seat.last_post_at is not None and started is not None and seat.last_post_at >= started
+        )
+        view = visibility.seat_view(
+            game,
+            _phase(village, now),
+            slot,
+            names=_names(village),
+            saved=village.saved(game.day),
+            bans=seat.bans,
+            now=now,
+            posted_today=posted,
+        )
+        return computer.turn(view, rng)
 
     # ----- boards -----
 
