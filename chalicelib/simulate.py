@@ -14,7 +14,7 @@ import random
 import sys
 import time
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .rules.mobius import CHOICE_KEYS, SLOTS, Choices, Village
@@ -77,7 +77,9 @@ def cpu_play(rng: random.Random) -> Village:
                 saved=saved,
                 bans=Bans(),
                 now=now,
-                posted_today=True,
+                day_started_at=None,  # no clock: nobody posts
+                day_length=timedelta(0),
+                last_post_at=None,
             )
             turn = computer.turn(view, seats[slot])
             saved[slot] = {k: v for k, v in turn.choices.items() if v is not None}

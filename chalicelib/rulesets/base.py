@@ -71,6 +71,20 @@ class Bans:
     public_until: datetime | None = None  # public board: took over a vacant slot
 
 
+# A computer member (CPU) holds its seat under this pseudo account, never a real one (a real
+# account ID is letters, digits and "_"): no mail, no hold, no ID lock, no idle departure.
+COMPUTER_PREFIX = "cpu:"
+
+
+def computer_account(slot: str) -> str:
+    """The pseudo account a computer member holds ``slot`` under."""
+    return f"{COMPUTER_PREFIX}{slot}"
+
+
+def is_computer(account_id: str | None) -> bool:
+    return account_id is not None and account_id.startswith(COMPUTER_PREFIX)
+
+
 @dataclass(frozen=True)
 class Seat:
     """One member item as a rule set reads it."""
@@ -83,6 +97,11 @@ class Seat:
     last_post_at: datetime | None = None
     bans: Bans = Bans()
     will: str | None = None  # a classic member's will (遺書), as last written
+
+    @property
+    def computer(self) -> bool:
+        """Held by a computer member (CPU)."""
+        return is_computer(self.account_id)
 
 
 class VillageView(Protocol):
@@ -160,15 +179,6 @@ class Step:
 
 
 @dataclass(frozen=True)
-class ComputerTurn:
-    """What a computer member does now: its choices (the keys and values a person's action
-    form saves; None = undecided) and its posts, each ``(board, text)``."""
-
-    choices: Mapping[str, str | None]
-    posts: Sequence[tuple[str, str]]
-
-
-@dataclass(frozen=True)
 class SeatRules:
     """The timers of membership (RULES §8, §9) a rule set gives the platform's pure module."""
 
@@ -200,6 +210,26 @@ class NoticeText:
     # Whether this mail concerns the member (README "Mail a member wants"): a member who
     # wants only their own mail and the deadlines is not sent the others.
     concerns: bool = True
+
+
+@dataclass(frozen=True)
+class ComputerTurn:
+    """What a computer member does now: the choices it saves and the posts it writes.
+
+    ``choices``: the same keys and values a person's action form saves through the action
+    service (``None``: undecided); ``posts``: ``(board, text)`` pairs, boards as the post
+    service takes them. The platform saves and posts them through the same services as a
+    person's, so a computer member is refused exactly what a person would be.
+    """
+
+    choices: Mapping[str, str | None] = field(default_factory=dict)
+    posts: Sequence[tuple[str, str]] = ()
+    # Before the game (classic's prologue): ``(action, target)`` pairs as a person's prologue
+    # form sends them through the action service (a start vote: ``("start", None)``).
+    prologue: Sequence[tuple[str, str | None]] = ()
+    # When the computer wants to be asked again (its next paced moment: a later post, a vote
+    # after the talk), None: at the village's next event. The scheduler looks in by then.
+    again: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -271,6 +301,9 @@ class RuleSet(Protocol):
         self, village: VillageView, viewer: Viewer, day: int
     ) -> dict[str, dict[str, str]]: ...
     def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]: ...
+    # A computer member's turn: the rule set builds the seat's view through its visibility
+    # module only (plain data, what that seat may see) and hands it, with the computer's own
+    # secret ``rng``, to a pure strategy; the strategy never sees the village or its seed.
     def computer_turn(
         self, village: VillageView, slot: str, now: datetime, rng: Random
     ) -> ComputerTurn: ...

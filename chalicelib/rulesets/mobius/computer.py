@@ -6,32 +6,42 @@ with the choices a person's action form would save and a few short posts of the 
 
 How it plays (decision 113):
 - The human side prays for an oni it knows (its own results, its partner's empathy), else for
-  whom a DM named, else for someone it has not cleared; seers divine whom they have not seen;
-  guards protect a character they have cleared, or anyone; the assassin strikes a known oni,
-  or from day 2 now and then a character it has not cleared.
+  whom a DM named, else for the first character it has not cleared in the village's public
+  order of the day, so that those who know nothing converge as a village's talk would; seers
+  divine whom they have not seen; guards protect the seers, then the mediums, then the
+  assassin; the assassin strikes a known oni, or from day 2 now and then someone uncleared.
 - The oni side (the 3 oni and the madman) knows the placement: it prays for humans, votes the
-  attack on a human (a seer, medium or the assassin first) and follows a vote a partner has
-  already cast, so that its votes agree; it forces a judgment only when an oni is left alone,
-  declares victory when one more death wins, resigns when alone against many, and leaves a
-  fake DM naming a human.
-- Posts (at most three a day, once a day, only on boards it may write now): its job's result
-  as its side would tell it (the oni side lies to cover its own), whom it prays for and why,
-  on the oni world the side's plan, in the grave who struck it.
+  attack on a human (a seer, medium or the assassin first) and agrees with the votes its
+  partners cast first; it follows a partner's forced judgment and declaration but never
+  starts one, resigns when one oni is left against five humans or more, and leaves a fake DM
+  naming a human.
+- A choice once saved stands for the day (the platform asks again and again); only what
+  changes is answered. Posts: up to three a day, one at a time at paced moments of the day,
+  only on boards it may write: its job's news as its side would tell it (the oni side covers
+  its own and now and then frames a human), whom it prays for and why, the side's plan on the
+  oni world, in the grave who struck it.
 """
 
+import hashlib
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from random import Random
 from typing import Any
 
-from ...rules.mobius import CHOICE_KEYS
+from ...rules.mobius import CHOICE_KEYS, SLOTS
 from ..base import ComputerTurn
 
 # Jobs the oni side would rather see dead: their results expose it.
 THREATS = ("seer", "medium", "assassin")
 ASSASSINATE_RATE = 0.3  # a day, from day 2, with no known oni
-RESIGN_RATE = 0.3  # a day, once an oni is left alone against many humans
+RESIGN_AGAINST = 5  # living humans against one living oni: the oni side resigns
 FRAME_RATE = 0.3  # an oni-side reporter calls a human 鬼
 MAX_POSTS = 3
+# The k-th post of the day at FIRST_POST + k * POST_GAP of the day period, plus STAGGER per
+# seat in slot order: all of them well before the deadline.
+FIRST_POST = 0.08
+POST_GAP = 0.25
+STAGGER = 0.01
 VERDICT_WORDS = {"human": "人", "oni": "鬼", "unknown": "不明"}
 
 
@@ -66,6 +76,16 @@ class _Seat:
         found = [private[key] for key in ("random_divination", "empathy") if private[key]]
         return found + [private["results"][day] for day in sorted(private["results"])]
 
+    @property
+    def first(self) -> bool:
+        """Its first turn of the day (nothing saved yet): the day's own draws happen then."""
+        return not self.view["own"]
+
+    def kept(self, key: str) -> list[str]:
+        """What it saved today for ``key``, while still legal: a choice, once made, stands."""
+        own = self.view["own"].get(key)
+        return [own] if own in self.legal.get(key, []) else []
+
     def living(self, verdict: str) -> list[str]:
         return [s for s in self.alive if s != self.slot and self.known.get(s) == verdict]
 
@@ -80,64 +100,88 @@ class _Seat:
         return self.rng.choice(legal) if legal else None
 
 
+def _threats(slots: Sequence[str]) -> list[list[str]]:
+    """``slots`` by the jobs the oni side fears, most feared first (seers, mediums, the
+    assassin): what an attack looks for, and what a guard protects."""
+    return [[s for s in slots if s.split("_")[0] == job] for job in THREATS]
+
+
 def turn(view: Mapping[str, Any], rng: Random) -> ComputerTurn:
+    """What the seat does now: only the choices that differ from what it has saved today
+    (it keeps what it chose, and follows its side's shared votes), and at most one post when
+    the next of the day's paced posts is due; ``again``: when the next one is."""
     seat = _Seat(view, rng)
-    choices = _oni_side_choices(seat) if seat.oni_side else _human_choices(seat)
-    posts = [] if view["posted_today"] else _posts(seat, choices)
-    # Every key, so that a choice it no longer makes is saved as undecided.
-    return ComputerTurn({key: choices.get(key) for key in CHOICE_KEYS}, posts[:MAX_POSTS])
+    wanted = _oni_side_choices(seat) if seat.oni_side else _human_choices(seat)
+    own = view["own"]
+    changed = {k: wanted.get(k) for k in CHOICE_KEYS if wanted.get(k) != own.get(k)}
+    posts, again = _paced(seat, _plan(seat, wanted))
+    return ComputerTurn(changed, posts, again=again)
 
 
 def _human_choices(seat: _Seat) -> dict[str, str | None]:
     oni = seat.living("oni")
     named = [s for s in reversed(seat.named) if s in seat.alive and s not in seat.known]
     unknown = [s for s in seat.alive if s not in seat.known]
-    choices: dict[str, str | None] = {"pray": seat.pick("pray", oni, named, unknown)}
+    choices = {"pray": seat.pick("pray", seat.kept("pray"), oni, named, _consensus(seat, unknown))}
     if seat.job == "seer":
-        choices["divine"] = seat.pick("divine", unknown)
+        choices["divine"] = seat.pick("divine", seat.kept("divine"), unknown)
     if seat.job == "guard":
-        choices["guard"] = seat.pick(
-            "guard", seat.living("human"), [s for s in seat.alive if s not in seat.known]
-        )
+        # The oni side strikes those whose results expose it: guard them first.
+        threats = _threats([s for s in seat.alive if seat.known.get(s) != "oni"])
+        choices["guard"] = seat.pick("guard", seat.kept("guard"), *threats)
     if seat.job == "assassin" and seat.legal["assassinate"]:
-        if oni:
-            choices["assassinate"] = seat.pick("assassinate", oni)
-        elif seat.view["day"] >= 2 and seat.rng.random() < ASSASSINATE_RATE:
+        if oni or seat.kept("assassinate"):
+            choices["assassinate"] = seat.pick("assassinate", seat.kept("assassinate"), oni)
+        elif seat.first and seat.view["day"] >= 2 and seat.rng.random() < ASSASSINATE_RATE:
             choices["assassinate"] = seat.pick("assassinate", named, unknown)
     return {key: value for key, value in choices.items() if value is not None}
 
 
-def _team_vote(seat: _Seat, key: str) -> list[str]:
-    """The legal votes the oni-side partners have cast for ``key`` today."""
-    votes = [votes.get(key) for votes in seat.view["team"].values()]
-    return [v for v in votes if v is not None and v in seat.legal.get(key, [])]
+def _consensus(seat: _Seat, candidates: Sequence[str]) -> list[str]:
+    """The first of ``candidates`` in the village's public order of the day (the names and
+    the day, hashed): computer members who know nothing better converge on one character,
+    as a village's talk would, instead of scattering prayers a few oni votes would decide."""
+    day, names = seat.view["day"], seat.view["names"]
+    order = sorted(candidates, key=lambda s: hashlib.sha256(f"{day}:{names[s]}".encode()).digest())
+    return order[:1]
+
+
+def _side_vote(seat: _Seat, key: str) -> list[str]:
+    """The oni side's vote for ``key``: its own while a partner shares it or nobody has voted,
+    else the partners' most common legal vote(s) (RULES §4.2 draws one vote: agree)."""
+    legal = seat.legal.get(key, [])
+    team = [v for votes in seat.view["team"].values() if (v := votes.get(key)) in legal]
+    own = seat.view["own"].get(key)
+    if own in legal and (not team or own in team):
+        return [own]
+    most = max((team.count(v) for v in team), default=0)
+    return sorted({v for v in team if team.count(v) == most})
 
 
 def _oni_side_choices(seat: _Seat) -> dict[str, str | None]:
     humans = seat.humans
-    threats = [s for s in humans if s.split("_")[0] in THREATS]
+    threats = _threats(humans)
     oni = [s for s in seat.alive if seat.known.get(s) == "oni"]
     choices: dict[str, str | None] = {}
     if seat.slot in seat.alive:
-        choices["pray"] = seat.pick("pray", _team_vote(seat, "force"), humans)
+        choices["pray"] = seat.pick("pray", seat.kept("pray"), _side_vote(seat, "force"), humans)
         if seat.job == "seer":
-            choices["divine"] = seat.pick("divine", humans)
+            choices["divine"] = seat.pick("divine", seat.kept("divine"), humans)
         if seat.job == "guard":
-            choices["guard"] = seat.pick("guard", [s for s in oni if s != seat.slot], humans)
-        if (
-            seat.job == "assassin"
-            and seat.legal["assassinate"]
-            and seat.view["day"] >= 2
-            and seat.rng.random() < ASSASSINATE_RATE
-        ):
-            choices["assassinate"] = seat.pick("assassinate", threats, humans)
-    choices["attack"] = seat.pick("attack", _team_vote(seat, "attack"), threats, humans)
-    choices["attacker"] = seat.pick("attacker", _team_vote(seat, "attacker"))
+            partners = [s for s in oni if s != seat.slot]
+            choices["guard"] = seat.pick("guard", seat.kept("guard"), partners, humans)
+        if seat.job == "assassin" and seat.legal["assassinate"]:
+            if seat.kept("assassinate"):
+                choices["assassinate"] = seat.kept("assassinate")[0]
+            elif seat.first and seat.view["day"] >= 2 and seat.rng.random() < ASSASSINATE_RATE:
+                choices["assassinate"] = seat.pick("assassinate", *threats, humans)
+    choices["attack"] = seat.pick("attack", _side_vote(seat, "attack"), *threats, humans)
+    choices["attacker"] = seat.pick("attacker", _side_vote(seat, "attacker"))
     if seat.job == "commoner":
-        partner = seat.view["partner"]
-        choices["dm"] = seat.pick("dm", [s for s in humans if s != partner])
-    if len(oni) == 1 and len(humans) >= 3:
-        choices["force"] = seat.pick("force", _team_vote(seat, "force"), threats, humans)
+        others = [s for s in humans if s != seat.view["partner"]]
+        choices["dm"] = seat.pick("dm", seat.kept("dm"), others)
+    if _side_vote(seat, "force"):  # a partner's call: the side agrees (RULES §7)
+        choices["force"] = seat.pick("force", _side_vote(seat, "force"))
     command = _command(seat, len(oni), len(humans))
     if command is not None:
         choices[command] = seat.slot  # the safety pick: itself
@@ -145,14 +189,17 @@ def _oni_side_choices(seat: _Seat) -> dict[str, str | None]:
 
 
 def _command(seat: _Seat, oni: int, humans: int) -> str | None:
-    """A declaration or resignation (RULES §7): joined when a partner has set it, else set
-    when one more death wins (declaration) or an oni is alone against many (resignation)."""
+    """A declaration or resignation (RULES §7): kept once set, joined when a partner has set
+    it; a computer member itself never declares (the side cannot be sure of winning, and a
+    declaration ends the game at once), and resigns when an oni is left alone against five
+    humans or more."""
+    for key in ("victory", "resign"):
+        if key in seat.view["own"]:
+            return key
     for key in ("victory", "resign"):
         if any(key in votes for votes in seat.view["team"].values()):
             return key
-    if humans - oni <= 1:
-        return "victory"
-    if oni == 1 and humans >= 5 and seat.rng.random() < RESIGN_RATE:
+    if oni == 1 and humans >= RESIGN_AGAINST:
         return "resign"
     return None
 
@@ -160,21 +207,42 @@ def _command(seat: _Seat, oni: int, humans: int) -> str | None:
 # ----- posts -----
 
 
-def _posts(seat: _Seat, choices: Mapping[str, str | None]) -> list[tuple[str, str]]:
-    writable = seat.view["writable"]
+def _plan(seat: _Seat, choices: Mapping[str, str | None]) -> list[tuple[str, str]]:
+    """The day's posts, in order: on the public board its job's news and its prayer, on the
+    oni world the side's plan, in the grave who struck it (each board as the seat may write
+    it in the day: RULES §8)."""
     posts: list[tuple[str, str]] = []
-    if "public" in writable:
+    if seat.slot in seat.alive:
         report = _report(seat)
         if report:
             posts.append(("public", report))
         pray = choices.get("pray")
         if pray is not None:
             posts.append(("public", _pray_words(seat, pray)))
-    if "oni" in writable:
+    if seat.oni_side:
         posts.append(("oni", _plan_words(seat, choices)))
-    if "grave" in writable:
+    elif seat.slot not in seat.alive:
         posts.append(("grave", _grave_words(seat)))
-    return posts
+    return posts[:MAX_POSTS]
+
+
+def _paced(
+    seat: _Seat, plan: Sequence[tuple[str, str]]
+) -> tuple[list[tuple[str, str]], datetime | None]:
+    """One post when the next one of the day is due (the k-th at a fixed share of the day,
+    staggered by seat so that members do not all speak at once), and when the next is due."""
+    clock = seat.view["clock"]
+    start, length, now = clock["day_started_at"], clock["day_length"], clock["now"]
+    if start is None:
+        return [], None
+    stagger = SLOTS.index(seat.slot) * STAGGER
+    times = [start + length * (FIRST_POST + k * POST_GAP + stagger) for k in range(len(plan))]
+    last = clock["last_post_at"]
+    done = sum(1 for t in times if last is not None and last >= t)
+    posts = []
+    if done < len(plan) and now >= times[done] and plan[done][0] in seat.view["writable"]:
+        posts.append(plan[done])
+    return posts, min((t for t in times if t > now), default=None)
 
 
 def _name(seat: _Seat, slot: str) -> str:

@@ -472,10 +472,6 @@ class Mobius:
             return ComputerTurn({}, ())
         game = _game(village)
         seat = village.seats()[slot]
-        started = village.day_started_at
-        posted = (
-            seat.last_post_at is not None and started is not None and seat.last_post_at >= started
-        )
         view = visibility.seat_view(
             game,
             _phase(village, now),
@@ -484,7 +480,9 @@ class Mobius:
             saved=village.saved(game.day),
             bans=seat.bans,
             now=now,
-            posted_today=posted,
+            day_started_at=village.day_started_at,
+            day_length=TIMINGS[village.pace].day,
+            last_post_at=seat.last_post_at,
         )
         return computer.turn(view, rng)
 

@@ -6,7 +6,7 @@ Every page, mail and API answer asks this module; nothing else decides secrecy.
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -191,7 +191,9 @@ def seat_view(
     saved: Mapping[str, Mapping[str, str]],
     bans: Bans,
     now: datetime,
-    posted_today: bool,
+    day_started_at: datetime | None,
+    day_length: timedelta,
+    last_post_at: datetime | None,
 ) -> dict[str, Any]:
     """Everything the member in ``slot`` may know now, as plain data of its own (a deep copy):
     what a computer member plays from, and nothing more than that seat's page shows it.
@@ -199,8 +201,9 @@ def seat_view(
     Its job and side, the public names and deaths, its private panel (the oni side's
     placement, random targets and attack draws; its own results, DMs and killer), the
     targets it may choose for each action now, its own choices of today and the oni side's
-    shared votes (``choices_shown``), the boards it may write on now, and whether it has
-    already posted today (``saved``: today's saved choices of every member)."""
+    shared votes (``choices_shown``), the boards it may write on now, and its clock: now, the
+    day's start and length, its own last post (``saved``: today's saved choices of every
+    member)."""
     viewer = Viewer(slot=slot)
     info = private(game, viewer)
     assert info is not None
@@ -227,6 +230,11 @@ def seat_view(
             for board in Board
             if write_refusal(game, phase, viewer, board, bans, now) is None
         ],
-        "posted_today": posted_today,
+        "clock": {
+            "now": now,
+            "day_started_at": day_started_at,
+            "day_length": day_length,
+            "last_post_at": last_post_at,
+        },
     }
     return copy.deepcopy(view)
