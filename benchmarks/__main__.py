@@ -7,6 +7,7 @@ from . import (
     cost,
     duel,
     matches,
+    mobius_cpu,
     package,
     reads,
     requests,
@@ -20,6 +21,7 @@ from . import (
 def main() -> int:
     figures = {
         "rules": rules.figures(),
+        "mobius_cpu": mobius_cpu.figures(),
         "classic": classic.figures(),
         "requests": requests.figures(),
         "reads": reads.figures(),
