@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from chalicelib.rules.mobius import SLOTS, Choices, Village
+from chalicelib import simulate
+from chalicelib.rules.mobius import SLOTS, Village
 from chalicelib.rulesets.base import Pace, Seat, State
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
 from chalicelib.rulesets.mobius.timeline import TIMINGS
@@ -63,12 +64,7 @@ def turn_times(games: int = 40, seed: int = 7) -> list[float]:
                 spent.append((time.perf_counter() - started) * 1000)
                 made = {k: v for k, v in turn.choices.items() if v is not None}
                 village.saved_today[slot] = made
-            choices = {slot: Choices(**made) for slot, made in village.saved_today.items()}
-            command = game.command(choices)
-            if command is not None:
-                game.end_by_command(command, at_night=False)
-            else:
-                game.resolve_night(choices, rng)
+            simulate.end_day(game, village.saved_today, rng)
     return spent
 
 

@@ -14,6 +14,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -83,13 +84,19 @@ def cpu_play(rng: random.Random) -> Village:
             )
             turn = computer.turn(view, seats[slot])
             saved[slot] = {k: v for k, v in turn.choices.items() if v is not None}
-        choices = {slot: Choices(**made) for slot, made in saved.items()}
-        command = village.command(choices)
-        if command is not None:
-            village.end_by_command(command, at_night=False)
-        else:
-            village.resolve_night(choices, rng)
+        end_day(village, saved, rng)
     return village
+
+
+def end_day(village: Village, saved: Mapping[str, Mapping[str, str]], rng: random.Random) -> None:
+    """The day's saved choices take effect: a command three oni-side members set ends the
+    game during the day (RULES §7), else the night is resolved."""
+    choices = {slot: Choices(**made) for slot, made in saved.items()}
+    command = village.command(choices)
+    if command is not None:
+        village.end_by_command(command, at_night=False)
+    else:
+        village.resolve_night(choices, rng)
 
 
 def simulate(games: int, seed: int, cpu: bool = False) -> dict[str, Any]:

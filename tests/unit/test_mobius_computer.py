@@ -105,12 +105,7 @@ def states(seed: int) -> list[tuple[View, datetime]]:
             if len(found) < 40 or rng.random() < 0.3:
                 now = START + rng.choice((DAY * 0.05, DAY * rng.random(), DAY * 1.1, DAY * 1.3))
                 found.append((replace(view, saved_today=dict(view.saved_today)), now))
-        choices = {slot: Choices(**made) for slot, made in view.saved_today.items()}
-        command = game.command(choices)
-        if command is not None:
-            game.end_by_command(command, at_night=False)
-        else:
-            game.resolve_night(choices, rng)
+        simulate.end_day(game, view.saved_today, rng)
     return found
 
 
