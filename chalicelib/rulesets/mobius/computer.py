@@ -304,12 +304,12 @@ def _pray_words(seat: _Seat, target: str) -> str:
         why = "鬼だと分かっているからです。"
     elif not seat.oni_side and target in seat.named:
         why = "ダイイングメッセージが指していたからです。"
-    else:
+    else:  # no reason it could tell: it says so (a computer reads no board)
         why = seat.rng.choice(
             (
-                "はっきりした根拠はありませんが、発言が気になります。",
-                "まだ白い材料がないので、ここから確かめたいです。",
-                "なんとなくですが、怪しく感じています。",
+                "決め手はありませんが、まだ人と分かっていない人から選びました。",
+                "手がかりがないので、まだ確かめられていない人から選びます。",
+                "確かな根拠はありません。皆さんの考えも聞かせてください。",
             )
         )
     return f"今日は{name}に祈ります。{why}"
