@@ -75,6 +75,7 @@ def cpu_play(rng: random.Random) -> Village:
                 Phase.DAY,
                 slot,
                 names=labels.SLOT_LABELS,
+                computers=SLOTS,
                 saved=saved,
                 bans=Bans(),
                 now=now,

@@ -38,6 +38,7 @@ class View:
     saved_today: dict[str, dict[str, str]] = field(default_factory=dict)
     seed: int = 7
     last_posts: dict[str, datetime] = field(default_factory=dict)
+    people: set[str] = field(default_factory=set)  # seats held by persons, not computers
     state: State = State.RUNNING
     pace: Pace = Pace.SHORT
     village_id: str = "1"
@@ -49,7 +50,11 @@ class View:
     def seats(self) -> dict[str, Seat]:
         return {
             slot: Seat(
-                slot, f"cpu:{slot}", None, f"名前{n}", last_post_at=self.last_posts.get(slot)
+                slot,
+                slot if slot in self.people else f"cpu:{slot}",
+                None,
+                f"名前{n}",
+                last_post_at=self.last_posts.get(slot),
             )
             for n, slot in enumerate(SLOTS)
         }
@@ -91,7 +96,7 @@ def states(seed: int) -> list[tuple[View, datetime]]:
     for _ in range(14):
         if game.ending is not None:
             break
-        view = View(copy(game), seed=rng.getrandbits(32))
+        view = View(copy(game), seed=rng.getrandbits(32), people=set(SLOTS) - computers)
         for slot in rng.sample(SLOTS, len(SLOTS)):
             if slot in computers:
                 turn = MOBIUS.computer_turn(view, slot, START, random.Random(rng.getrandbits(64)))
@@ -274,6 +279,7 @@ def _seat(view: View, slot: str) -> dict[str, Any]:
         MOBIUS.phase(view, START),
         slot,
         names=dict.fromkeys(SLOTS, "x"),
+        computers=SLOTS,
         saved=view.saved_today,
         bans=view.seats()[slot].bans,
         now=START,
@@ -296,6 +302,17 @@ def test_s4_2_the_oni_side_votes_the_attack_and_attacker_a_partner_cast_first():
         for seed in range(20):
             choices = turn(view, slot, seed).choices
             assert (choices["attack"], choices["attacker"]) == ("medium_a", "guard_a")
+
+
+def test_s4_2_computers_defer_to_a_person_partners_attack_vote():
+    saved = {
+        "seer_b": {"attack": "medium_a"},
+        "guard_a": {"attack": "medium_a"},
+        "commoner_c": {"attack": "assassin"},
+    }
+    view = View(game_with(ONI), saved, people={"commoner_c"})
+    for slot in ("seer_b", "guard_a", "empath_b"):
+        assert turn(view, slot).choices["attack"] == "assassin"
 
 
 def test_s4_2_the_oni_side_attacks_humans_only():

@@ -147,15 +147,24 @@ def _consensus(seat: _Seat, candidates: Sequence[str]) -> list[str]:
 
 
 def _side_vote(seat: _Seat, key: str) -> list[str]:
-    """The oni side's vote for ``key``: its own while a partner shares it or nobody has voted,
-    else the partners' most common legal vote(s) (RULES §4.2 draws one vote: agree)."""
+    """The oni side's vote for ``key`` (RULES §4.2 draws one vote: the side agrees): a person
+    partner's call first (a computer defers to the person it plays with), else its own while
+    a partner shares it or nobody has voted, else the partners' most common legal vote(s)."""
     legal = seat.legal.get(key, [])
-    team = [v for votes in seat.view["team"].values() if (v := votes.get(key)) in legal]
+    votes = {owner: v for owner, made in seat.view["team"].items() if (v := made.get(key)) in legal}
+    people = [v for owner, v in votes.items() if owner not in seat.view["computers"]]
     own = seat.view["own"].get(key)
+    if people:
+        return [own] if own in people else _most(people)
+    team = list(votes.values())
     if own in legal and (not team or own in team):
         return [own]
-    most = max((team.count(v) for v in team), default=0)
-    return sorted({v for v in team if team.count(v) == most})
+    return _most(team)
+
+
+def _most(votes: list[str]) -> list[str]:
+    most = max((votes.count(v) for v in votes), default=0)
+    return sorted({v for v in votes if votes.count(v) == most})
 
 
 def _oni_side_choices(seat: _Seat) -> dict[str, str | None]:

@@ -471,12 +471,14 @@ class Mobius:
         ):
             return ComputerTurn({}, ())
         game = _game(village)
-        seat = village.seats()[slot]
+        seats = village.seats()
+        seat = seats[slot]
         view = visibility.seat_view(
             game,
             _phase(village, now),
             slot,
             names=_names(village),
+            computers=[s for s, held in seats.items() if held.computer],
             saved=village.saved(game.day),
             bans=seat.bans,
             now=now,

@@ -4,7 +4,7 @@ Every page, mail and API answer asks this module; nothing else decides secrecy.
 """
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -188,6 +188,7 @@ def seat_view(
     slot: str,
     *,
     names: Mapping[str, str],
+    computers: Iterable[str],
     saved: Mapping[str, Mapping[str, str]],
     bans: Bans,
     now: datetime,
@@ -219,6 +220,7 @@ def seat_view(
         "day": game.day,
         "phase": str(phase),
         "names": dict(names),
+        "computers": sorted(computers),  # public: every page marks a computer member
         "deaths": public_deaths(game),
         "alive": [s for s in SLOTS if s not in game.deaths],
         "private": asdict(info),
