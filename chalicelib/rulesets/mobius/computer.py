@@ -293,7 +293,7 @@ def _cover(seat: _Seat, target: str, verdict: str) -> str:
     """What the oni side says of a result: its own are human; a human is sometimes framed."""
     if verdict == "unknown":
         return verdict
-    if seat.known.get(target) == "oni" or target in seat.private["placement"]:
+    if target in seat.private["placement"]:
         return "human"
     return "oni" if seat.rng.random() < FRAME_RATE else "human"
 
