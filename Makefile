@@ -21,8 +21,12 @@ $(NODE_STAMP): package.json package-lock.json
 	  npm ci --no-audit --no-fund --ignore-scripts --loglevel=error; \
 	else echo "!! npm not found: the mail accessibility (axe) tests will be skipped"; fi
 
+# make run PORT=8080 MOTO_PORT=5056 when the default ports are taken.
+PORT ?= 8000
+MOTO_PORT ?= 5055
+
 run: $(STAMP)
-	$(PY) -m devserver
+	$(PY) -m devserver --port $(PORT) --moto-port $(MOTO_PORT)
 
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check .

@@ -261,6 +261,16 @@ def dev_outbox() -> Response:
     return dev_pages.outbox(_request())
 
 
+@app.route("/dev/accounts", methods=["GET"])
+def dev_accounts() -> Response:
+    return dev_pages.test_accounts(_request())
+
+
+@app.route("/dev/accounts", methods=["POST"], content_types=FORM)
+def dev_accounts_post() -> Response:
+    return dev_pages.test_accounts(_request())
+
+
 @app.route("/dev/clock", methods=["GET"])
 def dev_clock() -> Response:
     return dev_pages.clock(_request())

@@ -4,6 +4,7 @@ import json
 
 from . import (
     classic,
+    computers,
     cost,
     duel,
     matches,
@@ -23,6 +24,7 @@ def main() -> int:
         "rules": rules.figures(),
         "mobius_cpu": mobius_cpu.figures(),
         "classic": classic.figures(),
+        "computers": computers.figures(),
         "requests": requests.figures(),
         "reads": reads.figures(),
         "scheduler": scheduler.figures(),

@@ -49,6 +49,8 @@ def create(event: dict) -> dict:
         character_set=str(event.get("character_set", DEFAULT_CHARACTER_SET)),
         rules=str(event.get("rules", rulesets.DEFAULT)),
         given={key: event[key] for key in OPTION_KEYS if event.get(key) is not None},
+        # Computer members for a practice village (every village rule set; decision 108).
+        cpu_members=event.get("cpu_members") or 0,
     )
     return {"village_id": village_id}
 
@@ -62,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--first-update", help="最初の更新（ISO 8601、時差なしなら日本時間）")
     make.add_argument("--character-set", default=DEFAULT_CHARACTER_SET, choices=CHARACTER_SETS)
     make.add_argument("--rules", default=rulesets.DEFAULT, choices=sorted(rulesets.PLACES))
+    make.add_argument(
+        "--cpu-members", default=0, help="CPUの人数（練習村：作成と同時に席に着く、既定0）"
+    )
     classic = make.add_argument_group("人狼BBS式（--rules classic）の設定")
     classic.add_argument("--opening", action="store_true", default=None, help="1日目（投票なし）")
     classic.add_argument(
@@ -89,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                 "first_update": args.first_update,
                 "character_set": args.character_set,
                 "rules": args.rules,
+                "cpu_members": args.cpu_members,
             }
             for key in OPTION_KEYS[:-1]:
                 event[key] = getattr(args, key)

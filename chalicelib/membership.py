@@ -202,8 +202,8 @@ def idle_times(
     saves = list(saved_at)
     due = {}
     for slot, seat in seats.items():
-        if seat.account_id is None:
-            continue
+        if seat.account_id is None or seat.computer:
+            continue  # a computer member never idles: it is asked on every look
         if state is State.RUNNING and slot in dead:
             continue  # the dead no longer hold the game up ([decided], docs/decisions.md)
         seen = last_access(seat, saves) or joined[slot]

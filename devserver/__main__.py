@@ -168,6 +168,27 @@ def _seed_village(now: datetime) -> None:
             given={"template": CLASSIC_TEMPLATE},
         )
         log.info("seeded short classic village %s", village_id)
+    for rules, name, computers in PRACTICE:
+        if any(v.name == name for v in page.villages):
+            continue
+        village_id = villages.create_village(
+            pace="short",
+            name=name,
+            now=now,
+            rng=random.Random(secrets.randbits(64)),
+            rules=rules,
+            cpu_members=computers,
+        )
+        log.info("seeded practice village %s (%s, %d CPUs)", village_id, rules, computers)
+
+
+# Practice villages (issue 24): one seat for the newcomer, the rest held by computer members.
+# Mobius: 12 CPUs and the newcomer make the 13 seats; classic: 4 CPUs and the newcomer, the
+# smallest village with a seer, a wolf and a start (decision 109).
+PRACTICE = (
+    ("mobius", "練習村（メビウス・CPU12人）", 12),
+    ("classic", "練習村（人狼BBS式・CPU4人）", 4),
+)
 
 
 # The first public post of the seeded classic village (the GM's template).

@@ -18,7 +18,7 @@ from ..rulesets.base import ACTIVE_STATES, Pace
 from ..storage import villages as store
 from ..storage.models import VillageItem
 from ..storage.repository import VillageRecord, village_header
-from . import outbox, update, villages
+from . import computers, outbox, update, villages
 from .unit import Unit
 
 LONG_VILLAGE_HOURS = (3, 9, 15, 21)  # JST (RULES §2)
@@ -82,17 +82,26 @@ def process_village(
     if record is None:
         return []
     update_at = record.next_update
+    looked = record.look_at
     # Who was gone by the update (RULES §9) is not counted at it: an opening member idle
     # for 24 h neither starts the village nor leaves with a lock once it has started.
     if update_at is not None and update_at <= now:
+        if looked is not None and looked < update_at:
+            # A look that came after the update it preceded (a slow tick, the local clock
+            # moved on): the computer members take the turn they were due at the look's
+            # moment first, as a person who opened the page then would have (decision 108).
+            computers.play(village_id, looked, unit=unit)
         villages.depart_idle(village_id, update_at, unit=unit)
     happenings = update.advance(village_id, now, unit=unit)
     villages.depart_idle(village_id, now, unit=unit)
+    # Computer members act on every look (decision 108): a day or a night just opened, or
+    # the paced moment one of them asked for; a save of theirs may close a round early.
+    computers_again = computers.play(village_id, now, unit=unit)
     record = unit.village(village_id)
     if record is None:
         return happenings
     _remind(record, now)
-    _reschedule(record, now)
+    _reschedule(record, now, computers_again)
     if not happenings and not villages.occupied(record):
         return happenings  # nobody to mail
     items = outbox.village_mail(village_id)
@@ -133,22 +142,26 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
     key = record.rules.reminder_key(record)  # Mobius: the day; classic: the round or night
     if at is None or slots is None or record.meta.reminded_day >= key:
         return False
-    accounts = [record.seats()[slot].account_id for slot in slots]
+    seats = record.seats()
+    accounts = [seats[slot].account_id for slot in slots if not seats[slot].computer]
     store.owe_reminders(record, key, [a for a in accounts if a is not None], now)
     return True
 
 
-def _reschedule(record: VillageRecord, now: datetime) -> None:
-    """Sets when the scheduler must look again: the update, the reminder or the first moment
-    a member can be idle, whichever comes first. Nothing in between can make an earlier look
-    needed but a join, which moves the look itself (``store.claim_slot``'s ``look_by``):
-    logins and saves only make members idle later."""
+def _reschedule(record: VillageRecord, now: datetime, computers_again: datetime | None) -> None:
+    """Sets when the scheduler must look again: the update, the reminder, the first moment
+    a member can be idle or the moment a computer member asked for, whichever comes first.
+    Nothing in between can make an earlier look needed but a join, which moves the look
+    itself (``store.claim_slot``'s ``look_by``): logins and saves only make members idle
+    later."""
     if record.state not in ACTIVE_STATES or record.next_update is None:
         return
     times = [record.next_update]
     at, _ = record.rules.reminder(record, now)
     if at is not None and at > now and record.meta.reminded_day < record.rules.reminder_key(record):
         times.append(at)
+    if computers_again is not None and computers_again > now:
+        times.append(computers_again)
     idle_at = villages.first_idle_at(record)
     if idle_at is not None:
         times.append(idle_at if idle_at > now else now + IDLE_RETRY)

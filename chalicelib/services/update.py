@@ -61,7 +61,7 @@ def commit(record: VillageRecord, step: Step) -> None:
     """Writes one step of ``record`` with the mail it owes every member."""
     rules = record.rules
     open_seats = membership.open_seats(record.seats(), rules.dead(step.game))
-    owed = [s.account_id for s in record.seats().values() if s.account_id is not None]
+    owed = [s.account_id for s in record.seats().values() if s.account_id and not s.computer]
 
     def lock_for(account: AccountItem) -> store.Lock:
         # A classic sudden death: the escalating ID lock of a Mobius mid-game departure.

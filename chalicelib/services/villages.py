@@ -14,6 +14,7 @@ from ..storage.errors import Refused
 from ..storage.keys import is_state_sk
 from ..storage.models import AccountItem, PresenceItem, VillageItem
 from ..storage.repository import VillageRecord, load_account, load_joiner, plain
+from . import computers
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
 from .unit import Unit
@@ -61,10 +62,12 @@ def create_village(
     character_set: str = DEFAULT_CHARACTER_SET,
     rules: str = rulesets.DEFAULT,
     given: Mapping[str, Any] | None = None,
+    cpu_members: object = 0,
 ) -> str:
     """Creates a village of rule set ``rules`` in the opening; returns its id. ``rng`` draws
     the game's seed; ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7
-    and the template), all checked before anything is written."""
+    and the template), all checked before anything is written. ``cpu_members``: computer
+    members who take seats at once (a practice village, decision 107)."""
     try:
         pace_ = Pace(pace)
     except ValueError:
@@ -84,9 +87,10 @@ def create_village(
     first = first_update or now + game_rules.seat_rules(pace_).first_update
     if first <= now:
         raise InvalidInput("最初の更新時刻は未来にしてください")
-    village_id = store.next_village_id()
     seed = rng.getrandbits(63)
     new = game_rules.create(random.Random(seed), pace_, now, given)
+    computers_ = computers.check_count(cpu_members, len(new.seats))
+    village_id = store.next_village_id()
     store.create_village(
         village_id=village_id,
         name=name,
@@ -100,6 +104,8 @@ def create_village(
         seats=new.seats,
         posts=new.posts,
     )
+    if computers_:
+        computers.seat(village_id, computers_, now)
     return village_id
 
 
@@ -208,6 +214,8 @@ def _join(
         )
         open_seats = None
         look_by = now + rules.opening_idle_limit  # the newcomer's first moment to be idle
+        if any(s.computer for s in seats.values()):
+            look_by = now  # the computer members answer a newcomer at once (classic: start votes)
     else:
         # A takeover plays the character as it is: the persona stays. A character nobody has
         # played yet gets the persona the newcomer chooses, like a join in the opening.

@@ -98,12 +98,20 @@ def outbox_index_keys() -> list[str]:
     return [f"OUTBOX#{n}" for n in range(SHARDS)]
 
 
+TIME_KEY = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+
 def time_key(moment: datetime) -> str:
     """Sortable UTC text for index sort keys (an aware time in any zone is converted first:
     classic deadlines are computed in JST)."""
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.strftime(TIME_KEY)
+
+
+def key_time(key: str) -> datetime:
+    """The moment a ``time_key`` (or a key beginning with one) names."""
+    return datetime.strptime(key[:27], TIME_KEY).replace(tzinfo=UTC)
 
 
 def board_pk(village_id: str, board: str, account_id: str | None = None) -> str:

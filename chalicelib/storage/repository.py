@@ -18,9 +18,17 @@ from pynamodb.exceptions import DoesNotExist
 
 from .. import rulesets
 from ..personas import persona
-from ..rulesets.base import Bans, Pace, RuleSet, Seat, State
+from ..rulesets.base import Bans, Pace, RuleSet, Seat, State, is_computer
 from .db import ensure_configured
-from .keys import ARCHIVE_PREFIX, OPEN_FROM, PRESENCE_PREFIX, account_pk, presence_sk, village_pk
+from .keys import (
+    ARCHIVE_PREFIX,
+    OPEN_FROM,
+    PRESENCE_PREFIX,
+    account_pk,
+    key_time,
+    presence_sk,
+    village_pk,
+)
 from .models import AccountItem, DayItem, Item, LookItem, MemberItem, PresenceItem, VillageItem
 
 
@@ -44,6 +52,12 @@ class VillageRecord:
     # sealed days were archived keep every day here.
     open_days: dict[int, DayItem] = field(default_factory=dict)
     look: LookItem | None = None  # when the scheduler looks next (None: closed)
+
+    @property
+    def look_at(self) -> datetime | None:
+        """When the scheduler was to look next, as read (None: closed or never set)."""
+        key = self.look.gsi1sk if self.look is not None else None
+        return key_time(key) if key else None
 
     @cached_property
     def days(self) -> dict[int, DayItem]:
@@ -204,7 +218,9 @@ def display_name(rules: RuleSet, character_set: str, member: MemberItem) -> str:
     label = rules.seat_label(member.slot)
     if chosen is None:
         return label or "空席"  # a seat without a label (classic) is named by its persona
-    return f"{label} {chosen.name}" if label else chosen.name
+    # A computer member is marked wherever it is named: pages, posts, mail, the ending.
+    mark = "（CPU）" if is_computer(member.account_id) else ""
+    return f"{label} {chosen.name}{mark}" if label else f"{chosen.name}{mark}"
 
 
 def load_village(village_id: str) -> VillageRecord | None:

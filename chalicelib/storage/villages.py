@@ -19,7 +19,7 @@ from pynamodb.exceptions import PutError, TransactWriteError, UpdateError
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
-from ..rulesets.base import Step, SystemPost
+from ..rulesets.base import Step, SystemPost, is_computer
 from .db import ensure_configured, transaction
 from .errors import Refused, TransactionRefused
 from .keys import (
@@ -124,7 +124,7 @@ def owed_items(record: VillageRecord, day: int, kind: str, now: datetime) -> lis
     return [
         _owed(record.village_id, day, kind, member.account_id, now)
         for member in record.members.values()
-        if member.account_id is not None
+        if member.account_id is not None and not is_computer(member.account_id)
     ]
 
 
@@ -294,6 +294,35 @@ def claim_slot(
             )
     except TransactWriteError as error:
         raise TransactionRefused("claim_slot", error) from error
+
+
+def seat_computer(
+    record: VillageRecord, slot: str, account_id: str, persona: str, now: datetime, game: Any
+) -> None:
+    """A computer member takes a vacant seat: the member item and the count, conditioned as a
+    join is, with no presence, no hold and no access times (it has no account and never idles).
+    ``game``: the game with the join (classic: join order), or None."""
+    meta_actions: list[Action] = [VillageItem.occupied.add(1)]
+    if game is not None:
+        meta_actions.append(VillageItem.game.set(game))
+    try:
+        with transaction() as t:
+            t.update(
+                record.meta,
+                actions=meta_actions,
+                condition=VillageItem.state.is_in("opening", "running"),
+            )
+            t.update(
+                record.members[slot],
+                actions=[
+                    MemberItem.account_id.set(account_id),
+                    MemberItem.persona.set(persona),
+                    MemberItem.joined_at.set(now),
+                ],
+                condition=MemberItem.account_id.does_not_exist(),
+            )
+    except TransactWriteError as error:
+        raise TransactionRefused("seat_computer", error) from error
 
 
 def _look_by(t: TransactWrite, record: VillageRecord, when: datetime) -> None:
@@ -550,7 +579,9 @@ def _release_holds(
     keys = [
         (account_pk(m.account_id), "ACCOUNT")
         for m in record.members.values()
-        if m.account_id is not None and (m.slot in slots or m.slot in locks)
+        if m.account_id is not None
+        and not is_computer(m.account_id)  # no account: nothing to release or lock
+        and (m.slot in slots or m.slot in locks)
     ]
     if not keys:
         return

@@ -1,4 +1,5 @@
-"""Local-only pages: every mail sent (links clickable) and a clock to move forward.
+"""Local-only pages: every mail sent (links clickable), a clock to move forward, and test
+accounts made and logged in with one click.
 
 They exist only under the local runner (runtime.dev_tools()); elsewhere, 404.
 """
@@ -12,9 +13,10 @@ from chalice import Response
 from .. import runtime
 from ..clock import jst
 from ..rulesets.base import Ahead, State
-from ..services import villages
+from ..services import accounts, villages
+from ..services.errors import Conflict
 from ..storage.models import VillageItem
-from ..storage.repository import village_header
+from ..storage.repository import load_account, village_header
 from .http import BadRequest, redirect
 from .pages import Ctx, page
 
@@ -92,3 +94,49 @@ def clock(ctx: Ctx) -> Response:
         raise BadRequest(f"進める分数は1〜{MAX_MINUTES}で指定してください")
     tools.advance_clock(int(text))
     return redirect("/dev/clock")
+
+
+# Test accounts (local only): verified at once, no mail, the production limits untouched
+# (they bind registration through the web form, which these skip). A Mobius practice village
+# needs one; every seat of a 13-seat village by hand needs 13.
+TEST_ACCOUNTS = tuple(f"test{n:02d}" for n in range(1, 17))
+TEST_PASSWORD = "mura-no-renshuu-2026"  # shown on the page: these accounts are for local play
+
+
+def _test_accounts() -> list[str]:
+    return [a for a in TEST_ACCOUNTS if (account := load_account(a)) and account.email_verified]
+
+
+@page
+def test_accounts(ctx: Ctx) -> Response:
+    _tools()
+    if ctx.request.method == "GET":
+        return ctx.page(
+            "dev_accounts.html",
+            accounts=_test_accounts(),
+            password=TEST_PASSWORD,
+            most=len(TEST_ACCOUNTS),
+        )
+    login = ctx.form.get("login")
+    if login is not None:
+        if login not in _test_accounts():
+            raise BadRequest("そのテスト用アカウントはありません")
+        ctx.login_as(login)
+        return redirect("/", ctx.set_cookie)
+    text = ctx.form.get("count", "")
+    if not re.fullmatch(r"[0-9]{1,2}", text) or not 1 <= int(text) <= len(TEST_ACCOUNTS):
+        raise BadRequest(f"作る数は1〜{len(TEST_ACCOUNTS)}で指定してください")
+    made = 0
+    for account_id in TEST_ACCOUNTS:
+        if made == int(text):
+            break
+        try:
+            registration = accounts.register(
+                account_id, TEST_PASSWORD, f"{account_id}@example.com", ctx.now
+            )
+        except Conflict:
+            continue  # made before
+        if registration.token is not None:
+            accounts.verify_email(registration.token, ctx.now)
+            made += 1
+    return redirect("/dev/accounts")

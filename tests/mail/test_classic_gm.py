@@ -63,3 +63,18 @@ def test_the_lambda_takes_the_same_options():
     assert record.game.options.tie.value == "bbs" and record.game.template == "ルール"
     refused = jobs.gm_create_village({"rules": "classic", "pace": "short", "name": "x", "tie": "?"})
     assert "error" in refused
+
+
+def test_issue24_the_gm_creates_a_practice_village_with_cpu_members(capsys):
+    argv = ["create", "--rules", "classic", "--pace", "short", "--name", "練習村"]
+    assert gm.main([*argv, "--cpu-members", "4"]) == 0
+    vid = json.loads(capsys.readouterr().out)["village_id"]
+    record = load_village(vid)
+    assert sum(1 for m in record.seats().values() if m.computer) == 4
+    assert gm.main([*argv, "--cpu-members", "16"]) == 2
+    assert "CPUの人数（cpu_members）は0〜15人にしてください" in capsys.readouterr().err
+    assert jobs.gm_create_village(
+        {"rules": "mobius", "pace": "short", "name": "練習", "cpu_members": 12}
+    )
+    mobius = [v for v in villages.lounge("opening").villages if v.rules != "classic"]
+    assert [v.occupied for v in mobius] == [12]

@@ -12,7 +12,7 @@ from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import scheduler
 from chalicelib.storage.repository import load_village
 from tests.integration import classic_helpers as classic
-from tests.web.conftest import alert, make_account, text
+from tests.web.conftest import Browser, alert, make_account, text
 
 
 class LocalVillage:
@@ -178,3 +178,33 @@ def test_the_clock_steps_a_classic_village_from_prologue_to_epilogue_by_labelled
         assert "夜へ" not in pressed  # never the Mobius words
     finally:
         runtime.set_dev_tools(None)
+
+
+def test_issue24_dev_accounts_makes_verified_test_accounts_and_logs_in_as_each_in_one_click(
+    browser, local_village
+):
+    from chalicelib.web.dev_pages import TEST_PASSWORD
+
+    page = text(browser.get("/dev/accounts"))
+    assert "まだテスト用アカウントはありません" in page and TEST_PASSWORD in page
+    assert browser.post("/dev/accounts", {"count": "2"}).status_code == 303
+    assert browser.post("/dev/accounts", {"count": "1"}).status_code == 303  # the next free ID
+    page = text(browser.get("/dev/accounts"))
+    assert [a for a in ("test01", "test02", "test03", "test04") if f"{a} でログイン" in page] == [
+        "test01",
+        "test02",
+        "test03",
+    ]
+    logged = browser.post("/dev/accounts", {"login": "test02"})
+    assert logged.status_code == 303
+    assert "test02" in text(browser.get("/"))
+    # The known password works on the ordinary login page too.
+    other = Browser(browser.client)
+    other.login("test03", TEST_PASSWORD)
+    for bad in ({"count": "0"}, {"count": "99"}, {"count": "x"}, {"login": "someone"}):
+        assert browser.post("/dev/accounts", bad).status_code == 400
+
+
+def test_issue24_dev_accounts_does_not_exist_without_the_local_runner(browser, prod_client):
+    assert browser.get("/dev/accounts").status_code == 404
+    assert prod_client.http.get("/dev/accounts").status_code == 404

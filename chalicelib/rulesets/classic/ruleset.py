@@ -22,6 +22,7 @@ from ...rules.classic.prologue import IDLE_AFTER
 from ...rules.classic.visibility import Board
 from ..base import (
     Ahead,
+    ComputerTurn,
     NewGame,
     NoticeText,
     NotNow,
@@ -34,7 +35,7 @@ from ..base import (
     VillageView,
 )
 from ..base import Pace as PlatformPace
-from . import labels, report, seats, setup, timeline, view
+from . import computer, labels, report, seats, setup, timeline, view
 from .game import ClassicGame, Kick
 from .timeline import Event
 
@@ -602,6 +603,13 @@ class Classic:
             if targets:
                 quick.append(QuickChoice(ability.value, targets, own.get(ability.value)))
         return quick
+
+    def computer_turn(
+        self, village: VillageView, slot: str, now: datetime, rng: random.Random
+    ) -> ComputerTurn:
+        """Only the seat's view (``computer.seat_view``, through the visibility module) and
+        the computer's own ``rng`` reach the strategy."""
+        return computer.turn(village, _game(village), slot, now, rng)
 
     # ----- boards -----
 

@@ -15,7 +15,7 @@ from ...rules.classic import visibility as secrecy
 from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS, TEAM
 from ...rules.classic.night import counting, counting_attack, counting_attacker, holder
 from ...rules.classic.visibility import Board, Moment
-from ..base import State, Viewer, VillageView
+from ..base import State, Viewer, VillageView, is_computer
 from . import chronicle, labels, report, seats, timeline
 from .game import ClassicGame
 from .timeline import Event
@@ -224,6 +224,11 @@ class CastRow:
     won: bool
 
 
+def _player_id(account: str | None) -> str | None:
+    """How the ending names who played a seat: the player's ID, or 「CPU」 for a computer."""
+    return "CPU" if is_computer(account) else account
+
+
 def cast_table(game: ClassicGame, accounts: Mapping[str, str | None]) -> list[CastRow]:
     """Every character in seat order, the scapegoat last, once every role is open."""
     engine = game.village
@@ -235,7 +240,7 @@ def cast_table(game: ClassicGame, accounts: Mapping[str, str | None]) -> list[Ca
         rows.append(
             CastRow(
                 seat=seat_,
-                account=None if character == NPC else accounts.get(seat_),
+                account=None if character == NPC else _player_id(accounts.get(seat_)),
                 role=labels.ROLE_LABELS[role],
                 fate="生存" if death is None else labels.death_text(death.day, death.cause, True),
                 alive=death is None,

@@ -1,0 +1,126 @@
+"""Villages of computer players only, played through the same seat views and strategy as a
+computer member (``computer``), to measure their strength against the balance simulator
+(``rules.classic.simulate``: random legal choices). No storage: the engine is driven as the
+timeline drives it, each computer's choices saved as a member's would be.
+"""
+
+import random
+import time
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from ...rules.classic import NPC, NightChoices, Options, Phase, Village, Winner, cpu
+from ...rules.classic.simulate import MAX_DAYS
+from .computer import seat_view
+from .game import ClassicGame
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def new_game(players: int, rng: random.Random, options: Options) -> ClassicGame:
+    """A started game of ``players`` seats ``s1``… (no prologue), night 1 or day 1."""
+    game = ClassicGame(options)
+    game.seats = {f"p{i}": f"s{i}" for i in range(1, players + 1)}
+    game.village = Village.create(players, rng, options)
+    game.started_at = START
+    return game
+
+
+def _turns(
+    game: ClassicGame,
+    saved: dict[str, dict[str, str]],
+    now: datetime,
+    own: random.Random,
+    timings: list[float],
+) -> None:
+    """Every living player's turn, in a random-free seat order, saved as the platform would."""
+    engine = game.village
+    assert engine is not None
+    names = {s: s for s in game.seats.values()} | {NPC: "身代わり君"}
+    key = f"vote@{len(engine.rounds)}"
+    for character in engine.players:
+        if character in engine.deaths:
+            continue
+        slot = game.seats[character]
+        started = time.perf_counter()
+        seen = seat_view(game, slot, names, saved, None, now)
+        assert seen is not None
+        plan = cpu.turn(seen, random.Random(own.getrandbits(64)))
+        timings.append(time.perf_counter() - started)
+        mine = saved.setdefault(slot, {})
+        for name, value in plan.choices.items():
+            mine[key if name == "vote" else name] = value
+
+
+def _night(engine: Village) -> bool:
+    return engine.phase is Phase.NIGHT
+
+
+def play(
+    players: int,
+    rng: random.Random,
+    options: Options,
+    own: random.Random,
+    timings: list[float],
+) -> Village:
+    """One whole game of computer players, to its ending. ``rng``: the game's draws; ``own``:
+    the computers' (each turn gets its own generator from it, as on the platform)."""
+    game = new_game(players, rng, options)
+    engine = game.village
+    assert engine is not None
+    now = START
+    if engine.phase is Phase.DAY:
+        game.day_began = now
+        engine.sunset()
+    game.night_began = now
+    saved: dict[str, dict[str, str]] = {}
+    while engine.ending is None:
+        if engine.day > MAX_DAYS:
+            raise RuntimeError(f"no ending after {MAX_DAYS} days")
+        now += timedelta(minutes=10)
+        _turns(game, saved, now, own, timings)
+        if engine.phase is Phase.NIGHT:
+            night = {
+                game.character_of(s) or s: NightChoices.from_dict(
+                    {
+                        k: game.character_of(v) or v
+                        for k, v in made.items()
+                        if k in ("attack", "divine", "guard")
+                    }
+                )
+                for s, made in saved.items()
+            }
+            engine.resolve_night({c: n for c, n in night.items() if n != NightChoices()}, rng)
+            saved = {}
+            game.day_began, game.night_began = now, None
+        else:
+            key = f"vote@{len(engine.rounds)}"
+            votes = {
+                game.character_of(s) or s: game.character_of(m[key]) or m[key]
+                for s, m in saved.items()
+                if key in m
+            }
+            engine.close_round(votes, rng)
+            if _night(engine):
+                game.night_began = now
+    return engine
+
+
+def win_rates(players: int, games: int, seed: int, tie: str = "bbs") -> dict[str, Any]:
+    """Win rates by side of ``games`` computer-only villages, and the decision times."""
+    rng, own = random.Random(seed), random.Random(seed + 1)
+    options = Options.create("short", tie=tie)
+    winners: Counter[str] = Counter()
+    timings: list[float] = []
+    for _ in range(games):
+        village = play(players, rng, options, own, timings)
+        assert village.ending is not None
+        winners[village.ending.winner] += 1
+    timings.sort()
+    return {
+        "players": players,
+        "games": games,
+        "win_rate": {str(w): round(winners[w] / games, 4) for w in Winner},
+        "decision_ms_p95": round(timings[int(len(timings) * 0.95)] * 1000, 3),
+    }

@@ -1,0 +1,122 @@
+"""Computer members (issue 24) on the platform: a practice village's CPU seats, their turns
+through the same services as a person's, and a whole classic village of one person and four
+CPUs that never stalls."""
+
+from datetime import timedelta
+
+import pytest
+
+from chalicelib.personas import YAMAZATO
+from chalicelib.rules.classic import Cause
+from chalicelib.rulesets.base import VISITOR, is_computer
+from chalicelib.services import actions, outbox, posts, scheduler, villages
+from chalicelib.services.errors import InvalidInput
+from chalicelib.storage.models import PresenceItem
+from chalicelib.storage.repository import load_account, load_village
+from tests.integration.classic_helpers import game
+from tests.integration.conftest import make_account
+
+
+def practice(clock, rng, cpus: int = 4, rules: str = "classic") -> str:
+    return villages.create_village(
+        pace="short",
+        name="練習村",
+        now=clock(),
+        rng=rng,
+        rules=rules,
+        cpu_members=cpus,
+    )
+
+
+def join_person(vid: str, clock) -> tuple[str, str]:
+    """A person takes the free seat with a persona no computer holds: (account, seat)."""
+    person = make_account("person", clock())
+    seats = load_village(vid).seats()
+    free = next(s for s, m in seats.items() if m.account_id is None)
+    held = {m.persona for m in seats.values()}
+    persona = next(p.key for p in YAMAZATO if p.key not in held)
+    villages.join(vid, person, free, persona, clock())
+    return person, free
+
+
+def computers(vid: str) -> dict[str, str]:
+    return {s: m.name for s, m in load_village(vid).seats().items() if m.computer}
+
+
+def test_practice_village_seats_its_computers_at_once(clock, rng):
+    vid = practice(clock, rng)
+    record = load_village(vid)
+    held = computers(vid)
+    assert len(held) == 4
+    assert all(name.endswith("（CPU）") for name in held.values())  # marked wherever named
+    assert record.meta.occupied == 4
+    assert list(game(vid).prologue.members) == list(held)  # in the join order, as a person
+    personas = [m.persona for m in record.seats().values() if m.computer]
+    assert len(set(personas)) == 4
+    # No account: no presence, no hold.
+    assert not list(PresenceItem.query(f"VILLAGE#{vid}", PresenceItem.sk.startswith("ACCOUNT#")))
+    assert all(is_computer(m.account_id) for m in record.seats().values() if m.computer)
+
+
+def test_real_villages_get_no_computers_by_default(clock, rng):
+    vid = villages.create_village(pace="short", name="村", now=clock(), rng=rng, rules="classic")
+    assert computers(vid) == {}
+
+
+@pytest.mark.parametrize("count", [16, -1, "たくさん"])
+def test_cpu_members_out_of_range_is_refused_before_anything_is_written(clock, rng, count):
+    with pytest.raises(InvalidInput, match="CPUの人数"):
+        practice(clock, rng, count)
+    assert villages.lounge("opening").villages == []
+
+
+def test_computers_start_vote_only_once_a_person_is_there(clock, rng):
+    vid = practice(clock, rng)
+    scheduler.process_village(vid, clock())
+    assert game(vid).prologue.start_votes == set()  # 4 CPUs alone never start a village
+    person, _ = join_person(vid, clock)
+    assert vid in scheduler.due_village_ids(clock())  # the join calls the scheduler at once
+    scheduler.process_village(vid, clock())
+    assert game(vid).prologue.start_votes == set(computers(vid))
+    assert actions.prologue(vid, person, "start", None, clock()) == "started"
+    # The person's hold is kept; the computers have no account to hold one.
+    account = load_account(person)
+    assert account is not None and account.holds["short"] == vid
+
+
+def test_a_person_and_four_computers_play_a_classic_village_to_its_ending(clock, rng):
+    """The CPUs' choices are always legal and never stall a day: none of them ever dies
+    suddenly, every round and night closes, the village reaches its ending; only the person
+    is mailed; the CPUs talk on the boards."""
+    vid = practice(clock, rng)
+    person, free = join_person(vid, clock)
+    scheduler.process_village(vid, clock())
+    actions.prologue(vid, person, "start", None, clock())
+    for _ in range(80):
+        record = load_village(vid)
+        if record.state.value != "running":
+            break
+        clock.now += timedelta(seconds=10)  # the next look: the computers take their turns
+        scheduler.process_village(vid, clock())
+        record = load_village(vid)
+        vote = next((q for q in record.rules.quick_choices(record, free) if q.key == "vote"), None)
+        if vote is not None and vote.was is None:  # the person votes, maybe closing the round
+            actions.save_actions(vid, person, {"vote": vote.targets[0]}, clock())
+            continue
+        if record.next_update is not None:  # nothing left to do before the next event
+            clock.now = max(clock.now, record.next_update)
+            scheduler.process_village(vid, clock())
+    record = load_village(vid)
+    assert record.state.value in ("ending", "ended")
+    engine = game(vid).village
+    assert engine is not None and engine.ending is not None
+    sudden = [c for c, d in engine.deaths.items() if d.cause is Cause.SUDDEN]
+    assert sudden == []
+    mailed = {item.account_id for item in outbox.village_mail(vid)}
+    assert mailed == {person}
+    page = record.rules.page(record, VISITOR, clock(), 1)
+    ids = {row.seat: row.account for row in page["cast_table"]}
+    assert {ids[s] for s in computers(vid)} == {"CPU"} and ids[free] == person
+    assert all(m.name.endswith("（CPU）") for m in page["members"] if m.seat in computers(vid))
+    said = posts.read(record, posts.viewer_of(record, person), "public", 2, clock()).posts
+    assert any(p.slot in computers(vid) for p in said)

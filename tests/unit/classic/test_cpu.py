@@ -1,0 +1,222 @@
+"""The classic computer player (issue 24): legal, paced, true to its seat, and blind to what
+its seat may not see. Pure: games are driven through the same seat view and strategy as a
+computer member (``rulesets.classic.computer``), without storage."""
+
+import random
+from datetime import timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chalicelib.rules.classic import NPC, Ability, NightChoices, Options, Phase, Role, cpu
+from chalicelib.rulesets.classic.computer import seat_view
+from chalicelib.rulesets.classic.game import ClassicGame
+from chalicelib.rulesets.classic.practice import START, new_game
+from tests.unit.classic.helpers import JAPANESE
+
+GAMES = settings(max_examples=40, deadline=None)
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+PLAYERS = st.integers(min_value=4, max_value=16)
+NAMES = {f"s{i}": f"名{i}" for i in range(1, 17)} | {NPC: "身代わり君"}
+
+
+def character(game: ClassicGame, slot: str) -> str:
+    return NPC if slot == NPC else next(c for c, s in game.seats.items() if s == slot)
+
+
+def view_of(game, slot, saved, now, posted_at=None):
+    return seat_view(game, slot, NAMES, saved, posted_at, now)
+
+
+def drive(seed: int, players: int, visit):
+    """A CPU-only game; ``visit(game, slot, seen, plan, saved, now)`` at every turn."""
+    rng, own = random.Random(seed), random.Random(seed + 1)
+    game = new_game(players, rng, Options.create("short"))
+    engine = game.village
+    assert engine is not None
+    now = START
+    game.night_began = now
+    saved: dict[str, dict[str, str]] = {}
+    while engine.ending is None:
+        now += timedelta(minutes=10)
+        key = f"vote@{len(engine.rounds)}"
+        for c in engine.living():
+            if c == NPC:
+                continue
+            slot = game.seats[c]
+            seen = view_of(game, slot, saved, now)
+            plan = cpu.turn(seen, random.Random(own.getrandbits(64)))
+            visit(game, slot, seen, plan, saved, now)
+            for name, value in plan.choices.items():
+                saved.setdefault(slot, {})[key if name == "vote" else name] = value
+        if engine.phase is Phase.NIGHT:
+            night = {
+                character(game, s): NightChoices.from_dict(
+                    {
+                        k: character(game, v)
+                        for k, v in m.items()
+                        if k in ("attack", "divine", "guard")
+                    }
+                )
+                for s, m in saved.items()
+            }
+            engine.resolve_night(night, rng)
+            saved, game.day_began, game.night_began = {}, now, None
+        else:
+            votes = {
+                character(game, s): character(game, m[key]) for s, m in saved.items() if key in m
+            }
+            engine.close_round(votes, rng)
+            if not engine.voting:
+                game.night_began = now
+    return game
+
+
+@GAMES
+@given(SEEDS, PLAYERS)
+def test_issue24_every_choice_a_computer_makes_is_legal_and_it_never_misses_a_vote(seed, n):
+    """Its vote is a legal target, never itself; its night choices are legal; every living
+    voter votes in every round (a computer never dies suddenly, never stalls a day)."""
+
+    def visit(game, slot, seen, plan, saved, now):
+        engine = game.village
+        me = character(game, slot)
+        vote = plan.choices.get("vote")
+        if me in engine.voters() and seen["vote"]["mine"] is None:
+            assert vote is not None and vote != slot
+            engine.validate_vote(me, character(game, vote))
+        for ability in ("attack", "divine", "guard"):
+            if ability in plan.choices:
+                target = plan.choices[ability]
+                target_c = NPC if target == NPC else character(game, target)
+                assert engine.choice_refusal(me, Ability(ability), target_c) is None
+
+    game = drive(seed, n, visit)
+    assert game.village is not None and game.village.ending is not None
+    assert all(d.cause.value != "sudden" for d in game.village.deaths.values())
+
+
+def test_issue24_a_seer_votes_for_the_wolf_it_found_and_claims_it_in_the_morning():
+    rng = random.Random(3)
+    game = new_game(9, rng, Options.create("short"))
+    engine = game.village
+    seer = next(c for c, r in engine.roles.items() if r is Role.SEER)
+    wolf = next(c for c, r in engine.roles.items() if r is Role.WEREWOLF)
+    engine.resolve_night({seer: NightChoices(divine=wolf)}, rng)
+    game.day_began = START
+    now = START + timedelta(minutes=1)
+    seen = view_of(game, game.seats[seer], {}, now)
+    plan = cpu.turn(seen, random.Random(0))
+    assert plan.choices["vote"] == game.seats[wolf]
+    assert plan.posts == [
+        ("public", f"占い師です。{NAMES[game.seats[wolf]]}さんを占った結果は人狼でした。")
+    ]
+
+
+def test_issue24_posts_are_paced_at_most_one_a_turn_two_a_day_in_public_and_a_wolf_whispers():
+    """Asked every minute of a day and a night, a computer writes one post a turn at most: the
+    morning's, whom it voted for at a third of the day, and a wolf's plan on the wolves' board
+    at night; a wolf never names its role in public."""
+    rng = random.Random(5)
+    game = new_game(9, rng, Options.create("short"))
+    engine = game.village
+    engine.resolve_night({}, rng)
+    game.day_began = START
+    sunset = START + timedelta(minutes=40)
+    for c in engine.living():
+        if c == NPC:
+            continue
+        slot, posted, public = game.seats[c], None, []
+        saved: dict[str, dict[str, str]] = {}
+        for minute in range(0, 40):
+            now = START + timedelta(minutes=minute)
+            plan = cpu.turn(view_of(game, slot, saved, now, posted), random.Random(minute))
+            for name, value in plan.choices.items():
+                saved.setdefault(slot, {})["vote@0" if name == "vote" else name] = value
+            assert len(plan.posts) <= 1
+            if plan.posts:
+                posted = now
+                public.append(plan.posts[0])
+                assert JAPANESE.search(plan.posts[0][1])
+            if plan.again is not None:
+                assert now < plan.again < sunset
+        assert [board for board, _ in public] == ["public", "public"]
+        if engine.roles[c] in (Role.WEREWOLF, Role.MADMAN):
+            assert all("人狼です" not in t and "狂人" not in t for _, t in public)
+    wolf = next(c for c, r in engine.roles.items() if r is Role.WEREWOLF)
+    engine.close_round({v: engine.vote_targets(v)[0] for v in engine.voters()}, rng)
+    if engine.ending is None and engine.phase is Phase.NIGHT and wolf not in engine.deaths:
+        game.night_began = sunset
+        seen = view_of(game, game.seats[wolf], {}, sunset + timedelta(minutes=1), sunset)
+        plan = cpu.turn(seen, random.Random(1))
+        assert plan.posts and plan.posts[0][0] == "wolves"
+
+
+def _swap_hidden(game: ClassicGame, slot: str, pick: random.Random) -> ClassicGame | None:
+    """The same game but for what ``slot`` may not see: two other players' roles swapped (two
+    it has no result about, neither its partner, itself nor the scapegoat), and other seats'
+    saved choices replaced. None when no such pair exists."""
+    engine = game.village
+    me = character(game, slot)
+    seen = {
+        r.target
+        for m in engine.mornings
+        if (n := m.news.get(me))
+        for r in (n.divination, n.medium)
+        if r
+    }
+    partners = set(engine.partners().get(me, []))
+    hidden = [
+        c
+        for c in engine.players
+        if c != me
+        and c not in seen
+        and c not in partners
+        and engine.roles[c] is not engine.roles[me]
+    ]
+    pairs = [(a, b) for a in hidden for b in hidden if a < b and engine.roles[a] != engine.roles[b]]
+    # A swap must keep the seat's own partners' knowledge: never move a partner's role onto
+    # or off the seat's side (a wolf would see the new wolf as a partner).
+    mine = engine.roles[me]
+    pairs = [(a, b) for a, b in pairs if mine not in (engine.roles[a], engine.roles[b])]
+    if not pairs:
+        return None
+    a, b = pick.choice(pairs)
+    other = ClassicGame.from_json(game.to_json())
+    roles = other.village.roles
+    roles[a], roles[b] = roles[b], roles[a]
+    return other
+
+
+@GAMES
+@given(SEEDS, PLAYERS, SEEDS)
+def test_issue24_secrecy_a_computer_decides_the_same_when_only_what_its_seat_may_not_see_differs(
+    seed, n, turn_seed
+):
+    """RULES-CLASSIC §6 over computer choices: two states differing only in others' roles the
+    seat cannot know and in others' saved choices give the same view and the same turn for
+    the same generator."""
+    pick = random.Random(seed ^ 0xC0FFEE)
+    checked = 0
+
+    def visit(game, slot, seen, plan, saved, now):
+        nonlocal checked
+        other = _swap_hidden(game, slot, pick)
+        if other is None:
+            return
+        key = f"vote@{len(game.village.rounds)}"
+        # Others' votes, divinations and guards are theirs alone (a wolf sees its partners'
+        # attacks, which stay as they are).
+        noise = {
+            s: {**saved.get(s, {}), key: slot, "divine": slot, "guard": slot}
+            for s in game.seats.values()
+            if s != slot
+        }
+        a = view_of(game, slot, saved, now)
+        b = view_of(other, slot, {**noise, **({slot: saved[slot]} if slot in saved else {})}, now)
+        assert a == b
+        assert cpu.turn(a, random.Random(turn_seed)) == cpu.turn(b, random.Random(turn_seed))
+        checked += 1
+
+    drive(seed, n, visit)
+    assert checked > 0
