@@ -16,10 +16,10 @@ How it plays (decision 113):
   starts one, resigns when one oni is left against five humans or more, and leaves a fake DM
   naming a human.
 - A choice once saved stands for the day (the platform asks again and again); only what
-  changes is answered. Posts: up to three a day, one at a time at paced moments of the day,
+  changes is answered. Posts: up to two a day, one at a time, the first as the day starts,
   only on boards it may write: its job's news as its side would tell it (the oni side covers
-  its own and now and then frames a human), whom it prays for and why, the side's plan on the
-  oni world, in the grave who struck it.
+  its own and now and then frames a human) and whom it prays for and why; the side's plan on
+  the oni world; in the grave who struck it.
 """
 
 import hashlib
@@ -36,10 +36,9 @@ THREATS = ("seer", "medium", "assassin")
 ASSASSINATE_RATE = 0.3  # a day, from day 2, with no known oni
 RESIGN_AGAINST = 5  # living humans against one living oni: the oni side resigns
 FRAME_RATE = 0.3  # an oni-side reporter calls a human 鬼
-MAX_POSTS = 3
-# The k-th post of the day at FIRST_POST + k * POST_GAP of the day period, plus STAGGER per
-# seat in slot order: all of them well before the deadline.
-FIRST_POST = 0.08
+MAX_POSTS = 2
+# The first post as the day starts; the k-th after it at k * POST_GAP of the day period, plus
+# STAGGER per seat in slot order: all of them well before the deadline.
 POST_GAP = 0.25
 STAGGER = 0.01
 VERDICT_WORDS = {"human": "人", "oni": "鬼", "unknown": "不明"}
@@ -221,13 +220,11 @@ def _plan(seat: _Seat, choices: Mapping[str, str | None]) -> list[tuple[str, str
     oni world the side's plan, in the grave who struck it (each board as the seat may write
     it in the day: RULES §8)."""
     posts: list[tuple[str, str]] = []
-    if seat.slot in seat.alive:
+    pray = choices.get("pray")
+    if seat.slot in seat.alive and pray is not None:
         report = _report(seat)
-        if report:
-            posts.append(("public", report))
-        pray = choices.get("pray")
-        if pray is not None:
-            posts.append(("public", _pray_words(seat, pray)))
+        words = _pray_words(seat, pray)
+        posts.append(("public", f"{report}\n{words}" if report else words))
     if seat.oni_side:
         posts.append(("oni", _plan_words(seat, choices)))
     elif seat.slot not in seat.alive:
@@ -238,14 +235,15 @@ def _plan(seat: _Seat, choices: Mapping[str, str | None]) -> list[tuple[str, str
 def _paced(
     seat: _Seat, plan: Sequence[tuple[str, str]]
 ) -> tuple[list[tuple[str, str]], datetime | None]:
-    """One post when the next one of the day is due (the k-th at a fixed share of the day,
-    staggered by seat so that members do not all speak at once), and when the next is due."""
+    """One post when the next one of the day is due, and when the next is due: the first as
+    the day starts (the morning's look, which comes however the clock is moved), each later
+    one at a share of the day staggered by seat, so that members do not all speak at once."""
     clock = seat.view["clock"]
     start, length, now = clock["day_started_at"], clock["day_length"], clock["now"]
     if start is None:
         return [], None
     stagger = SLOTS.index(seat.slot) * STAGGER
-    times = [start + length * (FIRST_POST + k * POST_GAP + stagger) for k in range(len(plan))]
+    times = [start + length * (k * POST_GAP + stagger) if k else start for k in range(len(plan))]
     last = clock["last_post_at"]
     done = sum(1 for t in times if last is not None and last >= t)
     posts = []
