@@ -252,6 +252,16 @@ class Phone:
     def goto(self, path: str):
         return self.page.goto(path if path.startswith("http") else self.base_url + path)
 
+    def login(self, account_id: str) -> None:
+        """Logs in through the login page and waits for the header to name the account."""
+        from playwright.sync_api import expect
+
+        self.goto("/login")
+        self.page.fill("#account_id", account_id)
+        self.page.fill("#password", PASSWORD)
+        self.page.locator("main").get_by_role("button", name="ログイン").click()
+        expect(self.page.locator("nav.user")).to_contain_text(account_id)
+
     def check(self, step: str) -> None:
         """Layout at 360 px, touch targets and console, then a full-page screenshot."""
         page = self.page

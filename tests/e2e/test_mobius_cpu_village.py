@@ -13,7 +13,7 @@ import pytest
 
 from chalicelib.services import villages
 
-from .conftest import PASSWORD, make_player
+from .conftest import make_player
 
 # The local runner's tools on the test clock: /dev/clock moves it and the scheduler ticks.
 from .test_classic_practice import local_tools  # noqa: F401
@@ -41,10 +41,7 @@ def test_a_person_and_twelve_computers_play_a_mobius_village_to_its_ending(serve
     page = me.page
 
     # ----- log in, then from the lounge into the practice village -----
-    me.goto("/login")
-    page.fill("#account_id", "solo_player")
-    page.fill("#password", PASSWORD)
-    page.get_by_role("button", name="ログイン").click()
+    me.login("solo_player")
     me.goto("/")
     expect(page.get_by_role("heading", name="ラウンジ")).to_be_visible()
     me.check("lounge")
