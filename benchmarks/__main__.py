@@ -8,6 +8,7 @@ from . import (
     cost,
     duel,
     matches,
+    mobius_cpu,
     package,
     reads,
     requests,
@@ -21,6 +22,7 @@ from . import (
 def main() -> int:
     figures = {
         "rules": rules.figures(),
+        "mobius_cpu": mobius_cpu.figures(),
         "classic": classic.figures(),
         "computers": computers.figures(),
         "requests": requests.figures(),

@@ -13,6 +13,7 @@ simulator, their decision time per member per update, and the DynamoDB requests 
 
 import random
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -54,10 +55,18 @@ def strength(games: int = GAMES) -> dict[str, Any]:
 
 def platform(villages_played: int = 5) -> dict[str, Any]:
     """Short classic villages of one person and four CPUs, from the start to the ending."""
+    return measured(Classic, 4, play_one, villages_played)
+
+
+def measured(
+    rules: Any, cpus: int, play: Callable[[str, datetime], None], villages_played: int
+) -> dict[str, Any]:
+    """Decision time and requests of the CPUs of ``rules`` (a rule set's class), ``cpus`` in
+    each village, over ``villages_played`` villages that ``play`` plays for one person each."""
     fake_aws()
     timings: list[float] = []
     per_look: list[int] = []
-    original = Classic.computer_turn
+    original = rules.computer_turn
 
     def timed(self, village, slot, now, rng):  # type: ignore[no-untyped-def]
         started = time.perf_counter()
@@ -74,7 +83,7 @@ def platform(villages_played: int = 5) -> dict[str, Any]:
         per_look.append(sum(calls.values()))
         return again
 
-    Classic.computer_turn = timed  # type: ignore[method-assign]
+    rules.computer_turn = timed
     computers.play = counted_play
     try:
         with mock_aws(), like_dynamodb():
@@ -82,9 +91,9 @@ def platform(villages_played: int = 5) -> dict[str, Any]:
             db.create_table()
             people = verified_accounts("cpubench", villages_played, START)
             for n, verified in enumerate(people):
-                play_one(verified.account_id, START + timedelta(days=n))
+                play(verified.account_id, START + timedelta(days=n))
     finally:
-        Classic.computer_turn = original  # type: ignore[method-assign]
+        rules.computer_turn = original
         computers.play = real_play
     timings.sort()
     acting = [n for n in per_look if n]
@@ -96,8 +105,8 @@ def platform(villages_played: int = 5) -> dict[str, Any]:
         "looks": len(per_look),
         "requests_per_look_mean": round(sum(per_look) / len(per_look), 1),
         "requests_per_look_max": max(per_look),
-        "requests_per_cpu_per_look_mean": round(sum(per_look) / len(per_look) / 4, 1),
-        "requests_per_cpu_per_acting_look_mean": round(sum(acting) / max(len(acting), 1) / 4, 1),
+        "requests_per_cpu_per_look_mean": round(sum(per_look) / len(per_look) / cpus, 1),
+        "requests_per_cpu_per_acting_look_mean": round(sum(acting) / max(len(acting), 1) / cpus, 1),
     }
 
 

@@ -1,6 +1,7 @@
-"""Simulator: ``python -m chalicelib.simulate [--rules mobius|classic|duel] ...``.
+"""Simulator: ``python -m chalicelib.simulate [--rules mobius|classic|duel] [--cpu] ...``.
 
-Plays N whole games in which every member makes random legal choices, then
+Plays N whole games in which every member makes random legal choices (``--cpu``: every
+member is a computer member playing from its seat's view), then
 prints the win rate per side, the distribution of game lengths and the speed.
 The last line is one JSON object of those figures. ``--rules`` hands the rest of
 the command line to that rule set's simulator (``chalicelib.rules.<name>.simulate``).
@@ -13,9 +14,14 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .rules.mobius import CHOICE_KEYS, SLOTS, Choices, Village
+from .rulesets.base import Bans
+from .rulesets.mobius import computer, labels, visibility
+from .rulesets.mobius.timeline import Phase
 
 # Chance that a member leaves a given choice undecided, and that the oni side
 # agrees on a declaration or resignation on a given day.
@@ -53,14 +59,55 @@ def play(rng: random.Random) -> Village:
     return village
 
 
-def simulate(games: int, seed: int) -> dict[str, Any]:
+def cpu_play(rng: random.Random) -> Village:
+    """One whole game of computer members, each with its own RNG, acting in a random order
+    every day from its seat's view (so the oni side sees the votes its partners cast first);
+    a command set by three takes effect during the day (RULES §7)."""
+    village = Village.create(rng)
+    village.start()
+    seats = {slot: random.Random(rng.getrandbits(64)) for slot in SLOTS}
+    now = datetime(2026, 1, 1, tzinfo=UTC)  # the view's clock: only the bans read it
+    while village.ending is None:
+        saved: dict[str, dict[str, str]] = {}
+        for slot in rng.sample(SLOTS, len(SLOTS)):
+            view = visibility.seat_view(
+                village,
+                Phase.DAY,
+                slot,
+                names=labels.SLOT_LABELS,
+                computers=SLOTS,
+                saved=saved,
+                bans=Bans(),
+                now=now,
+                day_started_at=None,  # no clock: nobody posts
+                day_length=timedelta(0),
+                last_post_at=None,
+            )
+            turn = computer.turn(view, seats[slot])
+            saved[slot] = {k: v for k, v in turn.choices.items() if v is not None}
+        end_day(village, saved, rng)
+    return village
+
+
+def end_day(village: Village, saved: Mapping[str, Mapping[str, str]], rng: random.Random) -> None:
+    """The day's saved choices take effect: a command three oni-side members set ends the
+    game during the day (RULES §7), else the night is resolved."""
+    choices = {slot: Choices(**made) for slot, made in saved.items()}
+    command = village.command(choices)
+    if command is not None:
+        village.end_by_command(command, at_night=False)
+    else:
+        village.resolve_night(choices, rng)
+
+
+def simulate(games: int, seed: int, cpu: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
     winners: Counter[str] = Counter()
     ended_by: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
     started = time.perf_counter()
     for _ in range(games):
-        village = play(rng)
+        village = cpu_play(rng) if cpu else play(rng)
         assert village.ending is not None
         winners[village.ending.winner] += 1
         ended_by[village.ending.by] += 1
@@ -69,6 +116,7 @@ def simulate(games: int, seed: int) -> dict[str, Any]:
     return {
         "games": games,
         "seed": seed,
+        "players": "cpu" if cpu else "random",
         "win_rate": {side: round(winners[side] / games, 4) for side in ("human", "oni")},
         "ended_by": dict(sorted(ended_by.items())),
         "ending_day": {str(day): lengths[day] for day in sorted(lengths)},
@@ -90,11 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="メビウス人狼のランダム対局シミュレーター")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cpu", action="store_true", help="コンピューターの村民だけで遊ぶ")
     args = parser.parse_args(rest)
     if args.games < 1:
         parser.error("--games は1以上にしてください")
-    report = simulate(args.games, args.seed)
-    print(f"games: {report['games']} (seed {report['seed']})")
+    report = simulate(args.games, args.seed, cpu=args.cpu)
+    print(f"games: {report['games']} (seed {report['seed']}, {report['players']} players)")
     for side, rate in report["win_rate"].items():
         print(f"  win rate {side}: {rate:.1%}")
     for by, count in report["ended_by"].items():

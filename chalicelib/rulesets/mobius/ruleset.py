@@ -39,7 +39,7 @@ from ..base import (
     Viewer,
     VillageView,
 )
-from . import labels, visibility
+from . import computer, labels, visibility
 from .timeline import (
     EXTENSION,
     MIN_PLAYERS,
@@ -464,9 +464,29 @@ class Mobius:
     def computer_turn(
         self, village: VillageView, slot: str, now: datetime, rng: random.Random
     ) -> ComputerTurn:
-        # The Mobius strategy is written beside this seam (issue 24, branch cpumobius); until
-        # it lands a computer member of a Mobius village stays undecided and silent.
-        return ComputerTurn()
+        """A computer member's choices and posts now, played from its seat's view alone
+        (``visibility.seat_view``) and its own ``rng``; nothing once the day is closed."""
+        if village.state is not State.RUNNING or (
+            village.next_update is not None and now >= village.next_update
+        ):
+            return ComputerTurn({}, ())
+        game = _game(village)
+        seats = village.seats()
+        seat = seats[slot]
+        view = visibility.seat_view(
+            game,
+            _phase(village, now),
+            slot,
+            names=_names(village),
+            computers=[s for s, held in seats.items() if held.computer],
+            saved=village.saved(game.day),
+            bans=seat.bans,
+            now=now,
+            day_started_at=village.day_started_at,
+            day_length=TIMINGS[village.pace].day,
+            last_post_at=seat.last_post_at,
+        )
+        return computer.turn(view, rng)
 
     # ----- boards -----
 

@@ -3,13 +3,15 @@
 Every page, mail and API answer asks this module; nothing else decides secrecy.
 """
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import Any
 
 from ...clock import jst
-from ...rules.mobius import CHOICE_KEYS, SLOTS, Village, is_oni_side
+from ...rules.mobius import CHOICE_KEYS, JOBS, PARTNERS, SLOTS, Village, is_oni_side
 from ..base import Bans, Viewer
 from . import chronicle
 from .timeline import Phase
@@ -178,3 +180,63 @@ def full_record(
     if phase not in OPEN_PHASES:
         return None
     return chronicle.build(game, saved())
+
+
+def seat_view(
+    game: Village,
+    phase: Phase,
+    slot: str,
+    *,
+    names: Mapping[str, str],
+    computers: Iterable[str],
+    saved: Mapping[str, Mapping[str, str]],
+    bans: Bans,
+    now: datetime,
+    day_started_at: datetime | None,
+    day_length: timedelta,
+    last_post_at: datetime | None,
+) -> dict[str, Any]:
+    """Everything the member in ``slot`` may know now, as plain data of its own (a deep copy):
+    what a computer member plays from, and nothing more than that seat's page shows it.
+
+    Its job and side, the public names and deaths, its private panel (the oni side's
+    placement, random targets and attack draws; its own results, DMs and killer), the
+    targets it may choose for each action now, its own choices of today and the oni side's
+    shared votes (``choices_shown``), the boards it may write on now, and its clock: now, the
+    day's start and length, its own last post (``saved``: today's saved choices of every
+    member)."""
+    viewer = Viewer(slot=slot)
+    info = private(game, viewer)
+    assert info is not None
+    shown = {
+        owner: {k: v for k, v in choices.items() if k in choices_shown(game, viewer, owner)}
+        for owner, choices in saved.items()
+    }
+    view = {
+        "slot": slot,
+        "job": str(JOBS[slot]),
+        "side": str(game.sides[slot]),
+        "partner": PARTNERS.get(slot),  # public: the pairs are the cast's (RULES §1)
+        "day": game.day,
+        "phase": str(phase),
+        "names": dict(names),
+        "computers": sorted(computers),  # public: every page marks a computer member
+        "deaths": public_deaths(game),
+        "alive": [s for s in SLOTS if s not in game.deaths],
+        "private": asdict(info),
+        "legal": {key: game.legal_targets(slot, key) for key in CHOICE_KEYS},
+        "own": shown.get(slot, {}),
+        "team": {owner: votes for owner, votes in shown.items() if owner != slot and votes},
+        "writable": [
+            board.value
+            for board in Board
+            if write_refusal(game, phase, viewer, board, bans, now) is None
+        ],
+        "clock": {
+            "now": now,
+            "day_started_at": day_started_at,
+            "day_length": day_length,
+            "last_post_at": last_post_at,
+        },
+    }
+    return copy.deepcopy(view)

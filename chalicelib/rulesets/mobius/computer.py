@@ -1,0 +1,348 @@
+"""A computer member's play of Mobius (RULES §3–§7), from its seat's view only. Pure.
+
+``turn(view, rng)`` reads the plain data ``visibility.seat_view`` builds for one seat — never
+the village, the game, its seed or the engine — and the member's own secret RNG, and answers
+with the choices a person's action form would save and a few short posts of the day.
+
+How it plays (decision 113):
+- The human side prays for an oni it knows (its own results, its partner's empathy), else for
+  whom a DM named, else for the first character it has not cleared in the village's public
+  order of the day, so that those who know nothing converge as a village's talk would; seers
+  divine whom they have not seen; guards protect the seers, then the mediums, then the
+  assassin; the assassin strikes a known oni, or from day 2 now and then someone uncleared.
+- The oni side (the 3 oni and the madman) knows the placement: it prays for humans, votes the
+  attack on a human (a seer, medium or the assassin first) and agrees with the votes its
+  partners cast first; it follows a partner's forced judgment and declaration but never
+  starts one, resigns when one oni is left against five humans or more, and leaves a fake DM
+  naming a human.
+- A choice once saved stands for the day (the platform asks again and again); only what
+  changes is answered. Posts: up to two a day, one at a time, the first as the day starts,
+  only on boards it may write: its job's news as its side would tell it (the oni side covers
+  its own and now and then frames a human) and whom it prays for and why; the side's plan on
+  the oni world; in the grave who struck it.
+"""
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from random import Random
+from typing import Any
+
+from ...rules.mobius import CHOICE_KEYS, SLOTS
+from ..base import ComputerTurn
+
+# Jobs the oni side would rather see dead: their results expose it.
+THREATS = ("seer", "medium", "assassin")
+ASSASSINATE_RATE = 0.3  # a day, from day 2, with no known oni
+RESIGN_AGAINST = 5  # living humans against one living oni: the oni side resigns
+FRAME_RATE = 0.3  # an oni-side reporter calls a human 鬼
+MAX_POSTS = 2
+# The first post as the day starts; the k-th after it at k * POST_GAP of the day period, plus
+# STAGGER per seat in slot order: all of them well before the deadline.
+POST_GAP = 0.25
+STAGGER = 0.01
+VERDICT_WORDS = {"human": "人", "oni": "鬼", "unknown": "不明"}
+
+
+class _Seat:
+    """The view, read once: who the seat knows as human or oni, and what it may pick."""
+
+    def __init__(self, view: Mapping[str, Any], rng: Random) -> None:
+        self.view = view
+        self.rng = rng
+        self.slot: str = view["slot"]
+        self.job: str = view["job"]
+        self.oni_side = view["side"] != "human"
+        self.alive: list[str] = view["alive"]
+        self.legal: Mapping[str, list[str]] = view["legal"]
+        private = view["private"]
+        self.private = private
+        self.known: dict[str, str] = {}  # slot -> human | oni, as this seat knows it
+        if self.oni_side:
+            placement = private["placement"]
+            self.known = {s: "oni" if placement.get(s) == "oni" else "human" for s in view["names"]}
+            self.humans = [s for s in self.alive if s not in placement]
+        else:
+            for result in self._results():
+                if result["verdict"] != "unknown":
+                    self.known[result["target"]] = result["verdict"]
+            self.known[self.slot] = "human"
+            self.humans = []
+        self.named = [dm["names"] for dm in private["dms"].values()]  # by DMs, newest last
+
+    def _results(self) -> list[dict[str, str]]:
+        private = self.private
+        found = [private[key] for key in ("random_divination", "empathy") if private[key]]
+        return found + [private["results"][day] for day in sorted(private["results"])]
+
+    @property
+    def first(self) -> bool:
+        """Its first turn of the day (nothing saved yet): the day's own draws happen then."""
+        return not self.view["own"]
+
+    def kept(self, key: str) -> list[str]:
+        """What it saved today for ``key``, while still legal: a choice, once made, stands."""
+        own = self.view["own"].get(key)
+        return [own] if own in self.legal.get(key, []) else []
+
+    def living(self, verdict: str) -> list[str]:
+        return [s for s in self.alive if s != self.slot and self.known.get(s) == verdict]
+
+    def pick(self, key: str, *preferred: Sequence[str]) -> str | None:
+        """The first non-empty of ``preferred`` that is legal for ``key``, at random; else any
+        legal target; None when ``key`` is not this seat's now."""
+        legal = self.legal.get(key, [])
+        for group in preferred:
+            options = [t for t in group if t in legal]
+            if options:
+                return self.rng.choice(options)
+        return self.rng.choice(legal) if legal else None
+
+
+def _threats(slots: Sequence[str]) -> list[list[str]]:
+    """``slots`` by the jobs the oni side fears, most feared first (seers, mediums, the
+    assassin): what an attack looks for, and what a guard protects."""
+    return [[s for s in slots if s.split("_")[0] == job] for job in THREATS]
+
+
+def turn(view: Mapping[str, Any], rng: Random) -> ComputerTurn:
+    """What the seat does now: only the choices that differ from what it has saved today
+    (it keeps what it chose, and follows its side's shared votes), and at most one post when
+    the next of the day's paced posts is due; ``again``: when the next one is."""
+    seat = _Seat(view, rng)
+    wanted = _oni_side_choices(seat) if seat.oni_side else _human_choices(seat)
+    own = view["own"]
+    changed = {k: wanted.get(k) for k in CHOICE_KEYS if wanted.get(k) != own.get(k)}
+    posts, again = _paced(seat, _plan(seat, wanted))
+    return ComputerTurn(changed, posts, again=again)
+
+
+def _human_choices(seat: _Seat) -> dict[str, str | None]:
+    oni = seat.living("oni")
+    named = [s for s in reversed(seat.named) if s in seat.alive and s not in seat.known]
+    unknown = [s for s in seat.alive if s not in seat.known]
+    choices = {"pray": seat.pick("pray", seat.kept("pray"), oni, named, _consensus(seat, unknown))}
+    if seat.job == "seer":
+        choices["divine"] = seat.pick("divine", seat.kept("divine"), unknown)
+    if seat.job == "guard":
+        # The oni side strikes those whose results expose it: guard them first.
+        threats = _threats([s for s in seat.alive if seat.known.get(s) != "oni"])
+        choices["guard"] = seat.pick("guard", seat.kept("guard"), *threats)
+    if seat.job == "assassin" and seat.legal["assassinate"]:
+        if oni or seat.kept("assassinate"):
+            choices["assassinate"] = seat.pick("assassinate", seat.kept("assassinate"), oni)
+        elif seat.first and seat.view["day"] >= 2 and seat.rng.random() < ASSASSINATE_RATE:
+            choices["assassinate"] = seat.pick("assassinate", named, unknown)
+    return {key: value for key, value in choices.items() if value is not None}
+
+
+def _consensus(seat: _Seat, candidates: Sequence[str]) -> list[str]:
+    """The first of ``candidates`` in the village's public order of the day (the names and
+    the day, hashed): computer members who know nothing better converge on one character,
+    as a village's talk would, instead of scattering prayers a few oni votes would decide."""
+    day, names = seat.view["day"], seat.view["names"]
+    order = sorted(candidates, key=lambda s: hashlib.sha256(f"{day}:{names[s]}".encode()).digest())
+    return order[:1]
+
+
+def _side_vote(seat: _Seat, key: str) -> list[str]:
+    """The oni side's vote for ``key`` (RULES §4.2 draws one vote: the side agrees): a person
+    partner's call first (a computer defers to the person it plays with), else its own while
+    a partner shares it or nobody has voted, else the partners' most common legal vote(s)."""
+    legal = seat.legal.get(key, [])
+    votes = {owner: v for owner, made in seat.view["team"].items() if (v := made.get(key)) in legal}
+    people = [v for owner, v in votes.items() if owner not in seat.view["computers"]]
+    own = seat.view["own"].get(key)
+    if people:
+        return [own] if own in people else _most(people)
+    team = list(votes.values())
+    if own in legal and (not team or own in team):
+        return [own]
+    return _most(team)
+
+
+def _most(votes: list[str]) -> list[str]:
+    most = max((votes.count(v) for v in votes), default=0)
+    return sorted({v for v in votes if votes.count(v) == most})
+
+
+def _oni_side_choices(seat: _Seat) -> dict[str, str | None]:
+    humans = seat.humans
+    threats = _threats(humans)
+    oni = [s for s in seat.alive if seat.known.get(s) == "oni"]
+    choices: dict[str, str | None] = {}
+    if seat.slot in seat.alive:
+        choices["pray"] = seat.pick("pray", seat.kept("pray"), _side_vote(seat, "force"), humans)
+        if seat.job == "seer":
+            choices["divine"] = seat.pick("divine", seat.kept("divine"), humans)
+        if seat.job == "guard":
+            partners = [s for s in oni if s != seat.slot]
+            choices["guard"] = seat.pick("guard", seat.kept("guard"), partners, humans)
+        if seat.job == "assassin" and seat.legal["assassinate"]:
+            if seat.kept("assassinate"):
+                choices["assassinate"] = seat.kept("assassinate")[0]
+            elif seat.first and seat.view["day"] >= 2 and seat.rng.random() < ASSASSINATE_RATE:
+                choices["assassinate"] = seat.pick("assassinate", *threats, humans)
+    choices["attack"] = seat.pick("attack", _side_vote(seat, "attack"), *threats, humans)
+    choices["attacker"] = seat.pick("attacker", _side_vote(seat, "attacker"))
+    if seat.job == "commoner":
+        others = [s for s in humans if s != seat.view["partner"]]
+        choices["dm"] = seat.pick("dm", seat.kept("dm"), others)
+    if _side_vote(seat, "force"):  # a partner's call: the side agrees (RULES §7)
+        choices["force"] = seat.pick("force", _side_vote(seat, "force"))
+    command = _command(seat, len(oni), len(humans))
+    if command is not None:
+        choices[command] = seat.slot  # the safety pick: itself
+    return {key: value for key, value in choices.items() if value is not None}
+
+
+def _command(seat: _Seat, oni: int, humans: int) -> str | None:
+    """A declaration or resignation (RULES §7): kept once set, joined when a partner has set
+    it; a computer member itself never declares (the side cannot be sure of winning, and a
+    declaration ends the game at once), and resigns when an oni is left alone against five
+    humans or more."""
+    for key in ("victory", "resign"):
+        if key in seat.view["own"]:
+            return key
+    for key in ("victory", "resign"):
+        if any(key in votes for votes in seat.view["team"].values()):
+            return key
+    if oni == 1 and humans >= RESIGN_AGAINST:
+        return "resign"
+    return None
+
+
+# ----- posts -----
+
+
+def _plan(seat: _Seat, choices: Mapping[str, str | None]) -> list[tuple[str, str]]:
+    """The day's posts, in order: on the public board its job's news and its prayer, on the
+    oni world the side's plan, in the grave who struck it (each board as the seat may write
+    it in the day: RULES §8)."""
+    posts: list[tuple[str, str]] = []
+    pray = choices.get("pray")
+    if seat.slot in seat.alive and pray is not None:
+        report = _report(seat)
+        words = _pray_words(seat, pray)
+        posts.append(("public", f"{report}\n{words}" if report else words))
+    if seat.oni_side:
+        posts.append(("oni", _plan_words(seat, choices)))
+    elif seat.slot not in seat.alive:
+        posts.append(("grave", _grave_words(seat)))
+    return posts[:MAX_POSTS]
+
+
+def _paced(
+    seat: _Seat, plan: Sequence[tuple[str, str]]
+) -> tuple[list[tuple[str, str]], datetime | None]:
+    """One post when the next one of the day is due, and when the next is due: the first as
+    the day starts (the morning's look, which comes however the clock is moved), each later
+    one at a share of the day staggered by seat, so that members do not all speak at once."""
+    clock = seat.view["clock"]
+    start, length, now = clock["day_started_at"], clock["day_length"], clock["now"]
+    if start is None:
+        return [], None
+    stagger = SLOTS.index(seat.slot) * STAGGER
+    times = [start + length * (k * POST_GAP + stagger) if k else start for k in range(len(plan))]
+    last = clock["last_post_at"]
+    done = sum(1 for t in times if last is not None and last >= t)
+    posts = []
+    if done < len(plan) and now >= times[done] and plan[done][0] in seat.view["writable"]:
+        posts.append(plan[done])
+    return posts, min((t for t in times if t > now), default=None)
+
+
+def _name(seat: _Seat, slot: str) -> str:
+    return str(seat.view["names"][slot])
+
+
+def _today(seat: _Seat) -> dict[str, str] | None:
+    """The result that reached this seat this morning (day 1: the random one or empathy)."""
+    private, day = seat.private, seat.view["day"]
+    if day == 1:
+        first = private["random_divination"] or private["empathy"]
+        return dict(first) if first else None
+    result = private["results"].get(day)
+    return dict(result) if result else None
+
+
+def _report(seat: _Seat) -> str | None:
+    """Its job's news of the morning, as its side would tell it."""
+    result = _today(seat)
+    if result is None:
+        return _dm_words(seat)
+    target, verdict = result["target"], result["verdict"]
+    if seat.oni_side:
+        verdict = _cover(seat, target, verdict)
+    said = VERDICT_WORDS[verdict]
+    name = _name(seat, target)
+    day = seat.view["day"]
+    if seat.job == "seer":
+        what = "初日のランダム占い" if day == 1 else "占い"
+        return f"{what}の結果です。{name}は{said}でした。"
+    if seat.job == "empath":
+        return f"共感の結果、相方の{name}は{said}でした。"
+    if seat.job == "medium":
+        return f"霊能の結果です。裁かれた{name}は{said}でした。"
+    return f"暗殺の結果です。{name}は{said}でした。"
+
+
+def _cover(seat: _Seat, target: str, verdict: str) -> str:
+    """What the oni side says of a result: its own are human; a human is sometimes framed."""
+    if verdict == "unknown":
+        return verdict
+    if target in seat.private["placement"]:
+        return "human"
+    return "oni" if seat.rng.random() < FRAME_RATE else "human"
+
+
+def _dm_words(seat: _Seat) -> str | None:
+    """A DM that reached this commoner this morning; the oni side keeps one naming its own."""
+    dm = seat.private["dms"].get(seat.view["day"])
+    if dm is None or (seat.oni_side and dm["names"] in seat.private["placement"]):
+        return None
+    writer, names = _name(seat, dm["from"]), _name(seat, dm["names"])
+    return f"{writer}のダイイングメッセージは{names}を指していました。"
+
+
+def _pray_words(seat: _Seat, target: str) -> str:
+    name = _name(seat, target)
+    if not seat.oni_side and seat.known.get(target) == "oni":
+        why = "鬼だと分かっているからです。"
+    elif not seat.oni_side and target in seat.named:
+        why = "ダイイングメッセージが指していたからです。"
+    else:  # no reason it could tell: it says so (a computer reads no board)
+        why = seat.rng.choice(
+            (
+                "決め手はありませんが、まだ人と分かっていない人から選びました。",
+                "手がかりがないので、まだ確かめられていない人から選びます。",
+                "確かな根拠はありません。皆さんの考えも聞かせてください。",
+            )
+        )
+    return f"今日は{name}に祈ります。{why}"
+
+
+def _plan_words(seat: _Seat, choices: Mapping[str, str | None]) -> str:
+    lines = []
+    attack, attacker = choices.get("attack"), choices.get("attacker")
+    if attack is not None:
+        by = f"、実行犯は{_name(seat, attacker)}" if attacker is not None else ""
+        lines.append(f"今夜は{_name(seat, attack)}を襲撃しましょう{by}。")
+    force = choices.get("force")
+    if force is not None:
+        lines.append(f"{_name(seat, force)}を強制裁きにしましょう。")
+    if choices.get("victory") is not None:
+        lines.append("勝ちが見えました。勝利宣言しましょう。")
+    if choices.get("resign") is not None:
+        lines.append("ここまでのようです。投了しましょう。")
+    return "".join(lines) or "今日は様子を見ます。"
+
+
+def _grave_words(seat: _Seat) -> str:
+    killer = seat.private["killer"]
+    if killer is None:
+        return "墓の下から見守ります。"
+    name = _name(seat, str(killer["slot"]))
+    if seat.job == "guard":  # a fallen guard learns whom it intercepted (RULES §5.7)
+        return f"最期の夜、{name}とぶつかりました。あとは頼みます。"
+    return f"私を手にかけたのは{name}でした。あとは頼みます。"
