@@ -14,21 +14,13 @@ from datetime import datetime
 from . import rulesets, runtime
 from .clock import JST, jst
 from .personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET
+from .rulesets.options import Option
 from .services import update, villages
 from .services.errors import ServiceError
 
 STATES = ("opening", "running", "ending", "ended", "abandoned")
-# A rule set's own options (RULES-CLASSIC §7 and the template), as the lambda event names them.
-OPTION_KEYS = (
-    "opening",
-    "npc_villager",
-    "tie",
-    "heaven_sees_all",
-    "early_close",
-    "min_members",
-    "sunset",
-    "template",
-)
+# The lambda event's keys every village has; any other key is an option of its rule set.
+COMMON_KEYS = ("pace", "name", "first_update", "character_set", "rules")
 
 
 def create(event: dict) -> dict:
@@ -48,9 +40,47 @@ def create(event: dict) -> dict:
         first_update=first,
         character_set=str(event.get("character_set", DEFAULT_CHARACTER_SET)),
         rules=str(event.get("rules", rulesets.DEFAULT)),
-        given={key: event[key] for key in OPTION_KEYS if event.get(key) is not None},
+        given={key: value for key, value in event.items() if key not in COMMON_KEYS},
     )
     return {"village_id": village_id}
+
+
+def _declared() -> dict[str, Option]:
+    """Every village rule set's options by key (a key two rule sets share is one argument)."""
+    return {o.key: o for name in rulesets.PLACES for o in rulesets.get(name).options}
+
+
+def _option_arguments(parser: argparse.ArgumentParser) -> set[str]:
+    """Adds each rule set's options (``--key``, ``--no-key`` for a flag, ``--key-file`` for a
+    text); returns the keys read from a file."""
+    files = set()
+    for name in rulesets.PLACES:
+        rules = rulesets.get(name)
+        group = parser.add_argument_group(f"{rules.label}（--rules {name}）の設定")
+        for option in rules.options:
+            if option.key in files or any(a.dest == option.key for a in parser._actions):
+                continue  # declared by an earlier rule set too
+            flag = "--" + option.key.replace("_", "-")
+            if option.kind == "flag":
+                group.add_argument(flag, dest=option.key, action="store_const", const="true")
+                group.add_argument(
+                    "--no-" + flag[2:], dest=option.key, action="store_const", const="false",
+                    help=option.label,
+                )  # fmt: skip
+            elif option.kind == "text":
+                files.add(option.key)
+                group.add_argument(flag + "-file", dest=option.key, help=option.label)
+            else:
+                group.add_argument(flag, dest=option.key, help=option.label)
+    return files
+
+
+def _read_file(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except OSError as error:
+        raise ServiceError(f"ファイルを読めません: {error}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,20 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--first-update", help="最初の更新（ISO 8601、時差なしなら日本時間）")
     make.add_argument("--character-set", default=DEFAULT_CHARACTER_SET, choices=CHARACTER_SETS)
     make.add_argument("--rules", default=rulesets.DEFAULT, choices=sorted(rulesets.PLACES))
-    classic = make.add_argument_group("人狼BBS式（--rules classic）の設定")
-    classic.add_argument("--opening", action="store_true", default=None, help="1日目（投票なし）")
-    classic.add_argument(
-        "--npc-villager", action="store_true", default=None, help="身代わり君は村人"
-    )
-    classic.add_argument("--tie", help="同票のとき: random・bbs・runoff")
-    classic.add_argument(
-        "--no-heaven-sees-all", dest="heaven_sees_all", action="store_false", default=None
-    )
-    classic.add_argument("--early-close", dest="early_close", action="store_true", default=None)
-    classic.add_argument("--no-early-close", dest="early_close", action="store_false")
-    classic.add_argument("--min-members", help="最少人数（4〜16）")
-    classic.add_argument("--sunset", help="日没の時刻（長期のみ、HH:MM 日本時間）")
-    classic.add_argument("--template-file", help="最初の表の書き込みになるテンプレート")
+    files = _option_arguments(make)
     listing = commands.add_parser("list", help="村の一覧")
     listing.add_argument("--state", choices=STATES, default="opening")
     close = commands.add_parser("abandon", help="村を廃村にする")
@@ -90,14 +107,11 @@ def main(argv: list[str] | None = None) -> int:
                 "character_set": args.character_set,
                 "rules": args.rules,
             }
-            for key in OPTION_KEYS[:-1]:
-                event[key] = getattr(args, key)
-            if args.template_file:
-                try:
-                    with open(args.template_file, encoding="utf-8") as file:
-                        event["template"] = file.read()
-                except OSError as error:
-                    raise ServiceError(f"テンプレートを読めません: {error}") from None
+            for key in _declared():
+                value = getattr(args, key)
+                if key in files and value is not None:
+                    value = _read_file(value)
+                event[key] = value
             result = create(event)
             print(json.dumps(result, ensure_ascii=False))
         elif args.command == "list":

@@ -19,6 +19,8 @@ from enum import StrEnum
 from random import Random
 from typing import Any, Protocol
 
+from .options import Option
+
 
 class NotNow(ValueError):
     """A refusal because of the moment (the village is not running, …): a Japanese sentence.
@@ -214,6 +216,8 @@ class RuleSet(Protocol):
     public_board: str  # where the village's own notices go, and the board a page opens on
     wills: bool  # whether members write a will (classic 遺書)
     will_length: int
+    # The GM's options, declared once for the lambda, the command line and the 村建て page.
+    options: Sequence[Option]
 
     # ----- the game's state -----
     def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]: ...

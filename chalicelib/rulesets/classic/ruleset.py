@@ -34,6 +34,7 @@ from ..base import (
     VillageView,
 )
 from ..base import Pace as PlatformPace
+from ..options import Option
 from . import labels, report, seats, setup, timeline, view
 from .game import ClassicGame, Kick
 from .timeline import Event
@@ -109,13 +110,14 @@ class Classic:
     public_board = PUBLIC
     wills = True
     will_length = secrecy.WILL_LENGTH
+    options: Sequence[Option] = setup.OPTIONS
 
     # ----- the game's state -----
 
     def check_setup(self, pace: PlatformPace, given: Mapping[str, Any]) -> dict[str, Any]:
         """The GM's options and template, checked (``SetupError``: a Japanese sentence)."""
-        options = setup.options({**given, "pace": pace.value})
-        return {"options": options.to_json(), "template": setup.template(given.get("template"))}
+        options, template = setup.checked(pace.value, given)
+        return {"options": options.to_json(), "template": template}
 
     def create(
         self,

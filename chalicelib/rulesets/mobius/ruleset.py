@@ -38,6 +38,8 @@ from ..base import (
     Viewer,
     VillageView,
 )
+from ..options import Option
+from ..options import read as read_options
 from . import labels, visibility
 from .timeline import (
     EXTENSION,
@@ -145,15 +147,13 @@ class Mobius:
     public_board = Board.PUBLIC.value
     wills = False
     will_length = 0
+    options: Sequence[Option] = ()  # RULES §2 fixes everything but the pace and the first update
 
     # ----- the game's state -----
 
     def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Mobius villages have no options: anything given is refused."""
-        if any(value is not None for value in given.values()):
-            names = "、".join(sorted(k for k, v in given.items() if v is not None))
-            raise ValueError(f"メビウスの村には設定（{names}）はありません")
-        return {}
+        """The GM's options, checked: a key this rule set does not declare is refused."""
+        return read_options(self.label, self.options, pace.value, given)
 
     def create(
         self,
