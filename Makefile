@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # The npm test tools (package.json: axe-core), installed as locked; never a browser.
 NODE_STAMP := node_modules/.package-lock.json
 
-.PHONY: run test bench package lint format clean
+.PHONY: run gm test bench package lint format clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ $(NODE_STAMP): package.json package-lock.json
 
 run: $(STAMP)
 	$(PY) -m devserver
+
+# The GM command line against `make run`'s server (AWS: ARGS="--stage dev …").
+gm: $(STAMP)
+	$(PY) -m chalicelib.gm $(ARGS)
 
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check .

@@ -159,6 +159,7 @@ class Step:
     locks: frozenset[str] = frozenset()  # slots whose accounts get an ID lock (sudden death)
     happenings: tuple[str, ...] = ()  # kinds of what happened, in order (a step may end a game)
     detail: Any = None  # e.g. Mobius's Morning
+    gm_reason: str | None = None  # a GM's 廃村: its reason, kept on the village for the mail
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,9 @@ class RuleSet(Protocol):
     def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]: ...
     def step(self, village: VillageView, at: datetime) -> Step: ...
     def abandon(self, village: VillageView, at: datetime, text: str) -> Step: ...
+    # A GM moves the pending update to ``to`` (a ``ValueError``: the GM's sentence), telling
+    # the members with ``notice`` on the public board.
+    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step: ...
     def reminder(
         self, village: VillageView, now: datetime
     ) -> tuple[datetime | None, list[str] | None]: ...

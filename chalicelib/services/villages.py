@@ -12,7 +12,7 @@ from ..rulesets.base import CLOSED_STATES, NotNow, Pace, State, SystemPost
 from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.keys import is_state_sk
-from ..storage.models import AccountItem, PresenceItem, VillageItem
+from ..storage.models import AccountItem, GmLogItem, PresenceItem, VillageItem
 from ..storage.repository import VillageRecord, load_account, load_joiner, plain
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
@@ -61,10 +61,12 @@ def create_village(
     character_set: str = DEFAULT_CHARACTER_SET,
     rules: str = rulesets.DEFAULT,
     given: Mapping[str, Any] | None = None,
+    log: Callable[[str], GmLogItem] | None = None,
 ) -> str:
     """Creates a village of rule set ``rules`` in the opening; returns its id. ``rng`` draws
     the game's seed; ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7
-    and the template), all checked before anything is written."""
+    and the template), all checked before anything is written; ``log``: the GM's log line of
+    it (by the new id), written with it."""
     try:
         pace_ = Pace(pace)
     except ValueError:
@@ -99,6 +101,7 @@ def create_village(
         game=game_rules.dump(new.game),
         seats=new.seats,
         posts=new.posts,
+        log=log(village_id) if log else None,
     )
     return village_id
 

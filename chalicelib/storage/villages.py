@@ -50,6 +50,7 @@ from .models import (
     AccountItem,
     CounterItem,
     DayItem,
+    GmLogItem,
     LookItem,
     MemberItem,
     OutboxItem,
@@ -181,8 +182,10 @@ def create_village(
     game: Any,
     seats: Sequence[str],
     posts: Iterable[SystemPost],
+    log: GmLogItem | None = None,
 ) -> None:
-    """The village in the opening, its vacant seats and its first posts, all at once."""
+    """The village in the opening, its vacant seats and its first posts, all at once (and the
+    GM's log line of it)."""
     meta = VillageItem(
         village_pk(village_id),
         "META",
@@ -210,6 +213,8 @@ def create_village(
             )
         for post in posts:
             t.save(_system(village_id, post))
+        if log is not None:
+            t.save(log, condition=GmLogItem.pk.does_not_exist())
 
 
 @dataclass(frozen=True)
@@ -457,8 +462,10 @@ def commit_step(
     open_seats: int,
     owed_to: Iterable[str],
     lock_for: Callable[[AccountItem], "Lock"] | None = None,
+    log: GmLogItem | None = None,
 ) -> None:
-    """One update step at once: META conditioned on the version read (a step commits once),
+    """One update step at once (with the GM's log line, when a GM took it): META
+    conditioned on the version read (a step commits once),
     the day it consumed sealed with its ``saves`` unchanged and moved to its archive key (a
     save after the read aborts the step; ``check_day``: the same condition without sealing,
     counted in the day's ``closes``), the ID locks it sets (classic sudden deaths), the next
@@ -491,6 +498,8 @@ def commit_step(
             if step.mail is not None:
                 for account_id in owed_to:
                     t.save(_owed(vid, step.day, step.mail, account_id, step.at))
+            if log is not None:
+                t.save(log, condition=GmLogItem.pk.does_not_exist())
     except TransactWriteError as error:
         raise TransactionRefused("commit_step", error) from error
 
@@ -533,6 +542,8 @@ def _save_meta(
         t.delete(LookItem(village_pk(vid), LOOK_SK))
     if step.day_started_at is not None:
         actions.append(VillageItem.day_started_at.set(step.day_started_at))
+    if step.gm_reason is not None:
+        actions.append(VillageItem.gm_reason.set(step.gm_reason))
     t.update(record.meta, actions=actions)
 
 

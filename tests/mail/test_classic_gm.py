@@ -34,8 +34,8 @@ def test_the_cli_creates_a_classic_village_with_the_issue_s_options(tmp_path, ca
     }
     assert record.game.template == "この村では昼に必ず一言どうぞ。"
     assert gm.main(["list"]) == 0
-    row = capsys.readouterr().out.splitlines()[0].split("\t")
-    assert row[0] == vid and row[3] == "0/16" and row[-1] == "人狼BBS式"
+    row = capsys.readouterr().out.splitlines()[1].split("\t")
+    assert row[:2] == [vid, "人狼BBS式"] and row[4] == "0/16"
 
 
 def test_bad_classic_options_are_a_clear_error_and_create_nothing(capsys):

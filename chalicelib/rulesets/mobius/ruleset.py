@@ -352,6 +352,17 @@ class Mobius:
             happenings=("abandoned",),
         )
 
+    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step:
+        """The GM moves the next update to ``to``: the opening's start check (its recruiting
+        time), a day's update (never into the day or its loss time: the day's deadline and
+        the loss time stay whole, RULES §2), the ending's close."""
+        game = _game(village)
+        deadline = self.deadline(village)
+        if deadline is not None and to < deadline + TIMINGS[village.pace].loss_time:
+            raise ValueError("更新は今日の〆切とロスタイムより後の時刻にしてください")
+        post = SystemPost(Board.PUBLIC.value, game.day, notice, at)
+        return Step(village.state, game, game.day, at, to, posts=(post,))
+
     def reminder(
         self, village: VillageView, now: datetime
     ) -> tuple[datetime | None, list[str] | None]:

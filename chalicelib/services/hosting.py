@@ -1,0 +1,142 @@
+"""The GM's work: the GM role, 村建て (creating a village), 廃村 with a reason, moving an
+update (an opening's recruiting time included), and the GM's log.
+
+Every action is written with its log line (who, when, what) in one transaction; an action
+on a village is conditioned on the version the GM's page showed (``seen``), so a stale page
+never acts on a village that changed since, and two GMs never both act on one state.
+"""
+
+import random
+import secrets
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from ..rulesets.base import CLOSED_STATES, Step
+from ..storage import gm_log
+from ..storage.errors import Refused
+from ..storage.models import GmLogItem
+from ..storage.repository import VillageRecord, load_account
+from . import update, villages
+from .errors import Conflict, Forbidden, InvalidInput, NotFound
+from .unit import Unit
+
+REASON_LENGTH = 400  # characters of a 廃村's reason or a moved update's notice
+STALE = "この村はページを開いたあとに変わりました。ページを開き直してください"
+
+
+def grant(account_id: str, gm: bool, actor: str, now: datetime) -> None:
+    """Makes ``account_id`` a GM (``gm``) or no longer one: the command line's and the GM
+    lambda's alone, never a web page's."""
+    log = gm_log.log_item(actor, "grant" if gm else "revoke", account_id, None, now)
+    try:
+        gm_log.set_gm(account_id, gm, log)
+    except Refused:
+        raise NotFound("そのアカウントは見つかりません") from None
+
+
+def require_gm(account_id: str | None) -> str:
+    """The account, if it is a GM now (read at every GM request: a revoke counts at once)."""
+    account = load_account(account_id) if account_id else None
+    if account is None or not account.gm:
+        raise Forbidden("このページは管理人（GM）だけが使えます")
+    return account.account_id
+
+
+def create(
+    actor: str,
+    now: datetime,
+    *,
+    pace: str,
+    name: str,
+    first_update: datetime | None,
+    character_set: str,
+    rules: str,
+    given: Mapping[str, Any],
+) -> str:
+    """村建て: a new village in the opening, logged; every option checked first."""
+    return villages.create_village(
+        pace=pace,
+        name=name,
+        now=now,
+        rng=random.Random(secrets.randbits(64)),
+        first_update=first_update,
+        character_set=character_set,
+        rules=rules,
+        given=given,
+        log=lambda vid: gm_log.log_item(actor, "create", vid, f"{rules}・{pace}・{name}", now),
+    )
+
+
+def abandon(
+    village_id: str,
+    reason: str,
+    actor: str,
+    now: datetime,
+    seen: int | None = None,
+    unit: Unit | None = None,
+) -> None:
+    """廃村: the village closes whatever its day, its members' holds end, and they are told
+    why, on its public board and in their mail."""
+    reason = _words(reason, "廃村の理由")
+    record = _village(village_id, seen, unit)
+    step = replace(
+        record.rules.abandon(record, now, f"管理人がこの村を廃村にしました。\n理由: {reason}"),
+        gm_reason=reason,
+    )
+    _commit(record, step, gm_log.log_item(actor, "abandon", village_id, reason, now))
+
+
+def reschedule(
+    village_id: str,
+    to: datetime,
+    notice: str,
+    actor: str,
+    now: datetime,
+    seen: int | None = None,
+    unit: Unit | None = None,
+) -> None:
+    """Moves the village's next update (an opening's: its recruiting time) to ``to``, with a
+    notice to the members on its public board."""
+    notice = _words(notice, "お知らせ")
+    record = _village(village_id, seen, unit)
+    if to <= now:
+        raise InvalidInput("新しい時刻は未来にしてください")
+    if record.next_update is not None and to == record.next_update:
+        raise InvalidInput("いまの時刻と同じです")
+    try:
+        step = record.rules.reschedule(record, to, now, f"管理人からのお知らせ: {notice}")
+    except ValueError as error:
+        raise InvalidInput(str(error)) from None
+    detail = f"{to.isoformat()}: {notice}"
+    _commit(record, step, gm_log.log_item(actor, "reschedule", village_id, detail, now))
+
+
+def recent(now: datetime) -> list[GmLogItem]:
+    return gm_log.recent(now)
+
+
+def _village(village_id: str, seen: int | None, unit: Unit | None) -> VillageRecord:
+    record = (unit or Unit()).require(village_id)
+    if seen is not None and record.meta.version != seen:
+        raise Conflict(STALE)
+    if record.state in CLOSED_STATES:
+        raise Conflict("その村はもう終わっています")
+    return record
+
+
+def _commit(record: VillageRecord, step: Step, log: GmLogItem) -> None:
+    try:
+        update.commit(record, step, log)
+    except Refused:
+        raise Conflict(STALE) from None  # a step, a join or another GM came first
+
+
+def _words(text: str, what: str) -> str:
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise InvalidInput(f"{what}を書いてください")
+    if len(text) > REASON_LENGTH:
+        raise InvalidInput(f"{what}は{REASON_LENGTH}文字までです")
+    return text
