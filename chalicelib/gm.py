@@ -21,7 +21,7 @@ from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
 from . import rulesets, runtime
-from .clock import JST, jst
+from .clock import jst
 from .personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET
 from .rulesets.options import Option
 from .services import hosting, villages
@@ -30,39 +30,14 @@ from .storage import db
 
 STATES = ("opening", "running", "ending", "ended", "abandoned")
 ACTIVE = ("opening", "running", "ending")
-# The lambda event's keys every village has; any other key is an option of its rule set.
-COMMON_KEYS = ("pace", "name", "first_update", "character_set", "rules")
 LOCAL_SERVER = Path(".local/server.json")  # written by ``make run`` while it serves
 CHALICE_CONFIG = Path(".chalice/config.json")
 COLUMNS = ("番号", "ルール", "種類", "状態", "人数", "次の予定（日本時間）", "村の名前")
 
 
-def when(value: object, what: str = "first_update") -> datetime | None:
-    """An ISO 8601 time; without an offset it is Japan time, as players read it."""
-    if value is None or value == "":
-        return None
-    try:
-        moment = datetime.fromisoformat(str(value)) if isinstance(value, str) else None
-    except ValueError:
-        moment = None
-    if moment is None:
-        raise InvalidInput(f"{what} は ISO 8601 の日時で指定してください")
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=JST)
-
-
 def create(event: Mapping[str, Any], actor: str) -> dict:
     """The body of the GM lambda and of ``gm create``: returns the new village's id."""
-    village_id = hosting.create(
-        actor,
-        runtime.now(),
-        pace=str(event.get("pace", "")),
-        name=str(event.get("name", "")),
-        first_update=when(event.get("first_update")),
-        character_set=str(event.get("character_set", DEFAULT_CHARACTER_SET)),
-        rules=str(event.get("rules", rulesets.DEFAULT)),
-        given={key: value for key, value in event.items() if key not in COMMON_KEYS},
-    )
-    return {"village_id": village_id}
+    return {"village_id": hosting.create(event, actor, runtime.now())}
 
 
 def listing(states: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -220,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
             hosting.abandon(args.village_id, args.reason, actor, now)
             print(f"{args.village_id}番を廃村にしました")
         elif args.command == "move":
-            to = when(args.to, "--to")
+            to = hosting.when(args.to, "--to")
             assert to is not None
             hosting.reschedule(args.village_id, to, args.notice, actor, now)
             print(f"{args.village_id}番の次の更新を {jst(to)} にしました")

@@ -13,6 +13,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from .. import rulesets
+from ..clock import JST
+from ..personas import DEFAULT_CHARACTER_SET
 from ..rulesets.base import CLOSED_STATES, Step
 from ..storage import gm_log
 from ..storage.errors import Refused
@@ -22,6 +25,8 @@ from . import update, villages
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .unit import Unit
 
+# The keys every village has; any other key of a GM's request is an option of its rule set.
+COMMON_KEYS = ("pace", "name", "first_update", "character_set", "rules")
 REASON_LENGTH = 400  # characters of a 廃村's reason or a moved update's notice
 STALE = "この村はページを開いたあとに変わりました。ページを開き直してください"
 
@@ -44,28 +49,48 @@ def require_gm(account_id: str | None) -> str:
     return account.account_id
 
 
-def create(
-    actor: str,
-    now: datetime,
-    *,
-    pace: str,
-    name: str,
-    first_update: datetime | None,
-    character_set: str,
-    rules: str,
-    given: Mapping[str, Any],
-) -> str:
-    """村建て: a new village in the opening, logged; every option checked first."""
+def when(value: object, what: str = "first_update") -> datetime | None:
+    """An ISO 8601 time (a form's datetime-local is one); without an offset it is Japan
+    time, as players read it. Empty: None."""
+    if value is None or value == "":
+        return None
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None:
+        raise InvalidInput(f"{what} は ISO 8601 の日時で指定してください")
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=JST)
+
+
+def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
+    """A new village as the lambda's event, the command line or the 村建て page names it
+    (every key not common to all villages is an option of its rule set), checked."""
+    return villages.check_new(
+        pace=str(event.get("pace", "")),
+        name=str(event.get("name", "")),
+        now=now,
+        first_update=when(event.get("first_update")),
+        character_set=str(event.get("character_set") or DEFAULT_CHARACTER_SET),
+        rules=str(event.get("rules") or rulesets.DEFAULT),
+        given={k: v for k, v in event.items() if k not in COMMON_KEYS},
+    )
+
+
+def create(event: Mapping[str, Any], actor: str, now: datetime) -> str:
+    """村建て: the village ``check`` accepts, in the opening, with its log line."""
+    new = check(event, now)
+    what = f"{new.rules.name}・{new.pace.value}・{new.name}"
     return villages.create_village(
-        pace=pace,
-        name=name,
+        pace=new.pace.value,
+        name=new.name,
         now=now,
         rng=random.Random(secrets.randbits(64)),
-        first_update=first_update,
-        character_set=character_set,
-        rules=rules,
-        given=given,
-        log=lambda vid: gm_log.log_item(actor, "create", vid, f"{rules}・{pace}・{name}", now),
+        first_update=new.first_update,
+        character_set=new.character_set,
+        rules=new.rules.name,
+        given=new.given,
+        log=lambda vid: gm_log.log_item(actor, "create", vid, what, now),
     )
 
 
