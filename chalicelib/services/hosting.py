@@ -10,17 +10,17 @@ import random
 import secrets
 from collections.abc import Mapping
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from .. import rulesets
+from .. import rulesets, runtime
 from ..clock import JST
 from ..personas import DEFAULT_CHARACTER_SET
 from ..rulesets.base import CLOSED_STATES, Step
 from ..storage import gm_log
 from ..storage.errors import Refused
-from ..storage.models import GmLogItem
-from ..storage.repository import VillageRecord, load_account
+from ..storage.models import AccountItem, GmLogItem
+from ..storage.repository import VillageRecord, load_account, load_village
 from . import update, villages
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .unit import Unit
@@ -41,12 +41,55 @@ def grant(account_id: str, gm: bool, actor: str, now: datetime) -> None:
         raise NotFound("そのアカウントは見つかりません") from None
 
 
+GM_ONLY = "このページは管理人（GM）だけが使えます"
+
+
 def require_gm(account_id: str | None) -> str:
     """The account, if it is a GM now (read at every GM request: a revoke counts at once)."""
     account = load_account(account_id) if account_id else None
     if account is None or not account.gm:
-        raise Forbidden("このページは管理人（GM）だけが使えます")
+        raise Forbidden(GM_ONLY)
     return account.account_id
+
+
+def host_refusal(account: AccountItem, now: datetime) -> str | None:
+    """Why this account may not build a village now (None: it may). GMs always may; players
+    only where the operator allows it (``runtime.player_villages``): a verified account old
+    enough, with enough games played to their end, and no village of its own still open."""
+    if account.gm:
+        return None
+    allowed = runtime.player_villages()
+    if allowed is None:
+        return GM_ONLY
+    days, games = allowed
+    if (
+        not account.email_verified
+        or account.created_at > now - timedelta(days=days)
+        or account.finished_games < games
+    ):
+        return (
+            f"村を建てられるのは、メールアドレスを確認済みで、登録から{days}日以上たち、"
+            f"{games}回以上最後まで遊んだアカウントです"
+        )
+    if account.hosted_village:
+        built = load_village(account.hosted_village)
+        if built is not None and built.state not in CLOSED_STATES:
+            return (
+                f"あなたが建てた村（{built.village_id}番）がまだ終わっていません。"
+                "村は一人一つまでです"
+            )
+    return None
+
+
+def require_host(account_id: str | None, now: datetime) -> AccountItem:
+    """The account, if it may build a village now (``host_refusal``)."""
+    account = load_account(account_id) if account_id else None
+    if account is None:
+        raise Forbidden(GM_ONLY)
+    refusal = host_refusal(account, now)
+    if refusal is not None:
+        raise Forbidden(refusal)
+    return account
 
 
 def when(value: object, what: str = "first_update") -> datetime | None:
@@ -77,21 +120,28 @@ def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
     )
 
 
-def create(event: Mapping[str, Any], actor: str, now: datetime) -> str:
-    """村建て: the village ``check`` accepts, in the opening, with its log line."""
+def create(
+    event: Mapping[str, Any], actor: str, now: datetime, host: AccountItem | None = None
+) -> str:
+    """村建て: the village ``check`` accepts, in the opening, with its log line. ``host``: a
+    player (not a GM) who builds it: the village becomes the player's one open village."""
     new = check(event, now)
     what = f"{new.rules.name}・{new.pace.value}・{new.name}"
-    return villages.create_village(
-        pace=new.pace.value,
-        name=new.name,
-        now=now,
-        rng=random.Random(secrets.randbits(64)),
-        first_update=new.first_update,
-        character_set=new.character_set,
-        rules=new.rules.name,
-        given=new.given,
-        log=lambda vid: gm_log.log_item(actor, "create", vid, what, now),
-    )
+    try:
+        return villages.create_village(
+            pace=new.pace.value,
+            name=new.name,
+            now=now,
+            rng=random.Random(secrets.randbits(64)),
+            first_update=new.first_update,
+            character_set=new.character_set,
+            rules=new.rules.name,
+            given=new.given,
+            log=lambda vid: gm_log.log_item(actor, "create", vid, what, now),
+            host=host if host is not None and not host.gm else None,
+        )
+    except Refused:  # the player's other browser built one in between
+        raise Conflict("村は一人一つまでです。あなたの村がほかの画面で建てられました") from None
 
 
 def abandon(

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from .. import membership
-from ..rulesets.base import Step
+from ..rulesets.base import State, Step
 from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.models import AccountItem, GmLogItem
@@ -79,6 +79,10 @@ def commit(record: VillageRecord, step: Step, log: GmLogItem | None = None) -> N
         owed,
         lock_for,
         log,
+        # The step that ends a game: every member then played it to its end.
+        frozenset(owed)
+        if step.state is State.ENDING and record.state is State.RUNNING
+        else frozenset(),
     )
 
 

@@ -122,10 +122,12 @@ def create_village(
     rules: str = rulesets.DEFAULT,
     given: Mapping[str, Any] | None = None,
     log: Callable[[str], GmLogItem] | None = None,
+    host: AccountItem | None = None,
 ) -> str:
     """Creates a village of rule set ``rules`` in the opening (checked first by
     ``check_new``, nothing written on a refusal); returns its id. ``rng`` draws the game's
-    seed; ``log``: the GM's log line of it (by the new id), written with it."""
+    seed; ``log``: the GM's log line of it (by the new id), written with it; ``host``: the
+    player who builds it (``store.create_village``)."""
     new = check_new(
         pace=pace,
         name=name,
@@ -151,6 +153,7 @@ def create_village(
         seats=game.seats,
         posts=game.posts,
         log=log(village_id) if log else None,
+        host=host,
     )
     return village_id
 

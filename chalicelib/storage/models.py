@@ -216,6 +216,8 @@ class AccountItem(Item, discriminator="account"):
     undeliverable = BooleanAttribute(default=False)  # SES bounce or complaint: no more mail
     # A GM (村建て, the GM's village list): set and cleared only by ``gm grant``/``gm revoke``.
     gm = BooleanAttribute(default=False)
+    finished_games = NumberAttribute(default=0)  # games played to their end (ending reached)
+    hosted_village = UnicodeAttribute(null=True)  # the last village this player built
     created_at = UTCDateTimeAttribute()
     version = VersionAttribute()
 

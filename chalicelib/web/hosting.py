@@ -78,25 +78,27 @@ def _rules_of(name: str | None) -> str:
 @page
 def new(ctx: Ctx) -> Response:
     """GET: the form of one rule set (``?rules=``); POST: ``do=preview`` shows the village as
-    players will read it, ``do=create`` creates it (checked again) and opens it."""
-    account_id = _gm(ctx)
+    players will read it, ``do=create`` creates it (checked again) and opens it. A GM's page,
+    and a player's where the operator allows players to build villages (decision 106)."""
+    host = hosting.require_host(require_login(ctx), ctx.now)
     if ctx.request.method == "GET":
         rules = _rules_of(ctx.request.query.get("rules"))
-        return _new_page(ctx, rules, {"pace": "short", "rules": rules}, None)
+        return _new_page(ctx, host.gm, rules, {"pace": "short", "rules": rules}, None)
     rules = _rules_of(ctx.form.get("rules"))
     event = _form_event(ctx.form, rules)
     try:
         if ctx.form.get("do") == "create":
-            village_id = hosting.create(event, _actor(account_id), ctx.now)
+            village_id = hosting.create(event, _actor(host.account_id), ctx.now, host)
             return redirect(f"/villages/{village_id}", ctx.set_cookie)
         checked = hosting.check(event, ctx.now)
     except InvalidInput as error:
-        return _new_page(ctx, rules, event, None, str(error))
-    return _new_page(ctx, rules, event, checked)
+        return _new_page(ctx, host.gm, rules, event, None, str(error))
+    return _new_page(ctx, host.gm, rules, event, checked)
 
 
 def _new_page(
     ctx: Ctx,
+    gm: bool,
     rules: str,
     values: dict[str, Any],
     checked: village_service.NewVillage | None,
@@ -129,6 +131,7 @@ def _new_page(
         game=game,
         values=values,
         preview=preview,
+        gm=gm,
         character_sets=CHARACTER_SET_LABELS,
         **_common(ctx),
     )

@@ -10,6 +10,8 @@ import pytest
 from chalicelib import jobs
 from chalicelib.services import hosting, sessions, villages
 from chalicelib.storage import gm_log
+from chalicelib.storage.keys import account_pk
+from chalicelib.storage.models import AccountItem
 from chalicelib.storage.repository import load_village
 from chalicelib.web.http import Session
 from tests.web.conftest import START, alert, fill, header, make_account, new_village, text
@@ -281,3 +283,65 @@ def test_extending_the_recruiting_time_asks_first_and_posts_the_notice(browser, 
     assert "管理人からのお知らせ: もう一日募集します" in text(browser.get(f"/villages/{vid}"))
     moved = [x for x in gm_log.recent(clock()) if x.action == "reschedule"]
     assert [(x.actor, x.target) for x in moved] == [("account:gamemaster", vid)]
+
+
+# ----- player-built villages (an operator's option, off by default) -----
+
+
+def seasoned(name: str, clock, days: int, games: int) -> str:
+    """A player registered ``days`` ago with ``games`` games played to their end."""
+    make_account(name, clock())
+    AccountItem.get(account_pk(name), "ACCOUNT").update(
+        actions=[
+            AccountItem.created_at.set(clock() - timedelta(days=days)),
+            AccountItem.finished_games.set(games),
+        ]
+    )
+    return name
+
+
+PLAYER_VILLAGE = {"rules": "mobius", "pace": "short", "name": "有志の村", "do": "create"}
+
+
+def test_players_build_no_village_unless_the_operator_allows_it(browser, clock):
+    seasoned("veteran", clock, days=400, games=50)
+    browser.login("veteran")
+    assert "村を建てる" not in text(browser.get("/account"))
+    for response in (browser.get("/gm/new"), browser.post("/gm/new", PLAYER_VILLAGE)):
+        assert response.status_code == 403 and alert(response) == GM_ONLY
+    assert villages.lounge("opening").villages == []
+
+
+def test_a_seasoned_player_builds_one_open_village_at_a_time(browser, clock, monkeypatch):
+    monkeypatch.setenv("MOBIUS_PLAYER_VILLAGES", "30,3")
+    rule = (
+        "村を建てられるのは、メールアドレスを確認済みで、登録から30日以上たち、"
+        "3回以上最後まで遊んだアカウントです"
+    )
+    seasoned("newcomer", clock, days=29, games=10)
+    seasoned("casual", clock, days=90, games=2)
+    for name in ("newcomer", "casual"):
+        browser.login(name)
+        response = browser.post("/gm/new", PLAYER_VILLAGE)
+        assert response.status_code == 403 and alert(response) == rule
+    seasoned("veteran", clock, days=30, games=3)
+    browser.login("veteran")
+    assert 'href="/gm/new"' in text(browser.get("/account"))
+    page = text(browser.get("/gm/new"))
+    assert 'href="/gm"' not in page.split("<main>")[1]  # no way into the GM's pages
+    created = browser.post("/gm/new", PLAYER_VILLAGE)
+    assert created.status_code == 303
+    vid = header(created, "Location").rsplit("/", 1)[1]
+    assert [v.village_id for v in villages.lounge("opening").villages] == [vid]
+    [line] = [x for x in gm_log.recent(clock()) if x.action == "create"]
+    assert (line.actor, line.target) == ("account:veteran", vid)
+    # One open village each: refused while it is open, allowed again once it is closed.
+    again = browser.post("/gm/new", {**PLAYER_VILLAGE, "name": "二つ目"})
+    assert again.status_code == 403
+    assert alert(again) == (
+        f"あなたが建てた村（{vid}番）がまだ終わっていません。村は一人一つまでです"
+    )
+    for method, path, form in gm_routes(vid)[:1] + gm_routes(vid)[2:3] + gm_routes(vid)[4:]:
+        assert send(browser, method, path, form).status_code == 403, path  # not a GM
+    hosting.abandon(vid, "テスト", "cli:test", clock())
+    assert browser.post("/gm/new", {**PLAYER_VILLAGE, "name": "二つ目"}).status_code == 303
