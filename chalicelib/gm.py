@@ -22,6 +22,7 @@ from pynamodb.exceptions import PynamoDBException
 
 from . import rulesets, runtime
 from .clock import jst
+from .labels import PACE_LABELS
 from .personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET
 from .rulesets.options import Option
 from .services import hosting, villages
@@ -228,7 +229,7 @@ def _print_list(rows: list[dict[str, Any]], as_json: bool) -> None:
         cells = (
             row["village_id"],
             labels[row["rules"]],
-            {"short": "短期", "long": "長期"}[row["pace"]],
+            PACE_LABELS[row["pace"]],
             row["state"],
             f"{row['occupied']}/{row['seats']}",
             jst(at) if at else "—",

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..labels import PACE_LABELS
+
 PACES = ("short", "long")
 Kind = Literal["flag", "choice", "number", "time", "text"]
 
@@ -83,7 +85,7 @@ def read(
         if option is None:
             raise ValueError(f"{label}の村には「{key}」という設定はありません")
         if pace not in option.paces:
-            paces = "・".join({"short": "短期", "long": "長期"}[p] for p in option.paces)
+            paces = "・".join(PACE_LABELS[p] for p in option.paces)
             raise ValueError(f"{option.label}（{key}）は{paces}の村だけで指定できます")
         typed[key] = option.read(value)
     return typed

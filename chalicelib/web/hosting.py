@@ -19,14 +19,6 @@ from .villages import LOUNGE_STATES, NUMBER, _check_village_id
 
 ACTIVE = LOUNGE_STATES[:3]  # opening, running, ending: what a GM may still act on
 EXTENSIONS = (6, 12, 24, 48)  # hours an opening's recruiting time may be extended by
-PACE_LABELS = {"short": "短期", "long": "長期"}
-STATE_LABELS = {
-    "opening": "募集中",
-    "running": "進行中",
-    "ending": "エンディング",
-    "ended": "終了",
-    "abandoned": "廃村",
-}
 
 
 def _gm(ctx: Ctx) -> str:
@@ -37,11 +29,9 @@ def _actor(account_id: str) -> str:
     return f"account:{account_id}"
 
 
-def _common(ctx: Ctx) -> dict[str, Any]:
+def _common() -> dict[str, Any]:
     return {
         "rules_label": rulesets.labels(),
-        "pace_label": PACE_LABELS,
-        "state_label": STATE_LABELS,
         "next_words": rulesets.next_update_words(),
     }
 
@@ -52,7 +42,7 @@ def home(ctx: Ctx) -> Response:
     _gm(ctx)
     sections = {state: village_service.lounge(state, limit=50) for state in ACTIVE}
     return ctx.page(
-        "gm_home.html", sections=sections, log=hosting.recent(ctx.now)[:10], **_common(ctx)
+        "gm_home.html", sections=sections, log=hosting.recent(ctx.now)[:10], **_common()
     )
 
 
@@ -133,7 +123,7 @@ def _new_page(
         preview=preview,
         gm=gm,
         character_sets=CHARACTER_SET_LABELS,
-        **_common(ctx),
+        **_common(),
     )
 
 
@@ -161,7 +151,7 @@ def village(ctx: Ctx, village_id: str) -> Response:
         members=names,
         seen=record.meta.version,
         extensions=EXTENSIONS,
-        **_common(ctx),
+        **_common(),
     )
 
 
@@ -181,7 +171,7 @@ def abandon(ctx: Ctx, village_id: str) -> Response:
             lines=[("理由（参加者に伝わります）", reason.strip() or "（未記入）")],
             fields={"seen": str(seen), "reason": reason},
             button="廃村にする",
-            **_common(ctx),
+            **_common(),
         )
     hosting.abandon(village_id, reason, _actor(account_id), ctx.now, seen, ctx.unit)
     return redirect(f"/gm/villages/{village_id}", ctx.set_cookie)
@@ -221,7 +211,7 @@ def move(ctx: Ctx, village_id: str) -> Response:
             ],
             fields={"seen": str(seen), "to": to.isoformat(), "notice": notice},
             button="この時刻にする",
-            **_common(ctx),
+            **_common(),
         )
     hosting.reschedule(village_id, to, notice, _actor(account_id), ctx.now, seen, ctx.unit)
     return redirect(f"/gm/villages/{village_id}", ctx.set_cookie)

@@ -216,12 +216,18 @@ def test_the_page_refuses_what_the_lambda_refuses_in_the_same_words(browser, clo
 # ----- the village list and a village's management -----
 
 
-def test_the_gm_list_shows_state_members_and_next_event(browser, clock):
+def village_with_a_member_and_a_gm(browser, clock) -> str:
+    """A short Mobius village with one member, and the browser logged in as a GM."""
     vid = new_village(clock)
     make_account("player1", clock())
     fill(vid, ["player1"], clock)
     make_gm("gamemaster", clock)
     browser.login("gamemaster")
+    return vid
+
+
+def test_the_gm_list_shows_state_members_and_next_event(browser, clock):
+    vid = village_with_a_member_and_a_gm(browser, clock)
     page = text(browser.get("/gm"))
     assert f'href="/gm/villages/{vid}">{vid}番 テスト村</a>' in page
     assert "メビウス・短期・参加1/13人" in page and "2026年12月1日 18:00" in page
@@ -230,11 +236,7 @@ def test_the_gm_list_shows_state_members_and_next_event(browser, clock):
 
 
 def test_abandon_asks_first_then_tells_the_members_why(browser, clock):
-    vid = new_village(clock)
-    make_account("player1", clock())
-    fill(vid, ["player1"], clock)
-    make_gm("gamemaster", clock)
-    browser.login("gamemaster")
+    vid = village_with_a_member_and_a_gm(browser, clock)
     browser.get(f"/gm/villages/{vid}")
     seen = str(load_village(vid).meta.version)
     form = {"seen": seen, "reason": "サーバーの移転のため"}
