@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # The npm test tools (package.json: axe-core), installed as locked; never a browser.
 NODE_STAMP := node_modules/.package-lock.json
 
-.PHONY: run test bench package lint format clean
+.PHONY: run gm test bench package lint format clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ MOTO_PORT ?= 5055
 
 run: $(STAMP)
 	$(PY) -m devserver --port $(PORT) --moto-port $(MOTO_PORT)
+
+# The GM command line against `make run`'s server (AWS: ARGS="--stage dev …").
+gm: $(STAMP)
+	$(PY) -m chalicelib.gm $(ARGS)
 
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check .

@@ -5,7 +5,17 @@ from urllib.parse import quote
 from chalice import Chalice, Rate, Response
 
 from chalicelib import jobs
-from chalicelib.web import accounts, dev_pages, front, mail_links, matches, pages, static, villages
+from chalicelib.web import (
+    accounts,
+    dev_pages,
+    front,
+    hosting,
+    mail_links,
+    matches,
+    pages,
+    static,
+    villages,
+)
 
 app = Chalice(app_name="mobius-village")
 
@@ -197,6 +207,39 @@ def match_view(match_id: str) -> Response:
 @app.route("/matches/{match_id}/since/{moves}", methods=["GET"])
 def match_progress(match_id: str, moves: str) -> Response:
     return matches.progress(_request(), match_id, moves)
+
+
+# ----- the GM's pages (the GM role checked by each) -----
+
+
+@app.route("/gm", methods=["GET"])
+def gm_home() -> Response:
+    return hosting.home(_request())
+
+
+@app.route("/gm/new", methods=["GET"])
+def gm_new() -> Response:
+    return hosting.new(_request())
+
+
+@app.route("/gm/new", methods=["POST"], content_types=FORM)
+def gm_new_post() -> Response:
+    return hosting.new(_request())
+
+
+@app.route("/gm/villages/{village_id}", methods=["GET"])
+def gm_village(village_id: str) -> Response:
+    return hosting.village(_request(), village_id)
+
+
+@app.route("/gm/villages/{village_id}/abandon", methods=["POST"], content_types=FORM)
+def gm_abandon(village_id: str) -> Response:
+    return hosting.abandon(_request(), village_id)
+
+
+@app.route("/gm/villages/{village_id}/move", methods=["POST"], content_types=FORM)
+def gm_move(village_id: str) -> Response:
+    return hosting.move(_request(), village_id)
 
 
 # ----- mail links -----

@@ -165,6 +165,6 @@ def ses_notification(message: str) -> list[str]:
 
 def gm_create_village(event: dict) -> dict:
     try:
-        return gm.create(event if isinstance(event, dict) else {})
+        return gm.create(event if isinstance(event, dict) else {}, "lambda")
     except ServiceError as error:
         return {"error": str(error)}

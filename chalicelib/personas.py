@@ -39,6 +39,7 @@ YAMAZATO: tuple[Persona, ...] = (
 )
 
 CHARACTER_SETS: dict[str, tuple[Persona, ...]] = {"yamazato": YAMAZATO}
+CHARACTER_SET_LABELS = {"yamazato": "山里（明治の宿場町）"}  # the 村建て page's words
 DEFAULT_CHARACTER_SET = "yamazato"
 
 

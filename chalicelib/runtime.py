@@ -46,6 +46,17 @@ def secret() -> str | None:
     return _parameter(name) if name else None
 
 
+def player_villages() -> tuple[int, int] | None:
+    """The operator's choice (``MOBIUS_PLAYER_VILLAGES="30,3"``): verified accounts at least
+    that many days old with that many games played to the end may build villages (one open
+    village each). Unset or empty: only GMs build villages."""
+    value = os.environ.get("MOBIUS_PLAYER_VILLAGES", "").strip()
+    if not value:
+        return None
+    days, games = (int(part) for part in value.split(","))
+    return days, games
+
+
 def base_url() -> str:
     """Where links in mail point."""
     return os.environ.get("MOBIUS_BASE_URL", "http://127.0.0.1:8000").rstrip("/")

@@ -254,15 +254,15 @@ def _serve(port: int, endpoint: str, saved: dict, secret: str) -> int:
     server = LocalDevServer(app, config, HOST, port, handler_cls=_not_found_handler())
     signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
     print(f"メビウス人狼: http://{HOST}:{port}/  (送信メール: /dev/outbox  時計: /dev/clock)")
-    print(
-        f"GM: AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION={REGION} "
-        f"DYNAMODB_ENDPOINT={endpoint} MOBIUS_TABLE={TABLE} .venv/bin/python -m chalicelib.gm list"
-    )
+    # The GM command line finds this server here (and only while it serves).
+    state.announce_server({"endpoint": endpoint, "table": TABLE, "region": REGION})
+    print('GM: make gm ARGS="list"（GMにする: make gm ARGS="grant アカウントID"）')
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        state.announce_server(None)
         stop.set()
         ticker.join(timeout=10)
         village.snapshot(client)

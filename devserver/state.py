@@ -9,6 +9,7 @@ import boto3
 
 STATE_DIR = Path(".local")
 STATE_FILE = STATE_DIR / "state.json"
+SERVER_FILE = STATE_DIR / "server.json"  # read by the GM command line (chalicelib/gm.py)
 
 
 def load() -> dict[str, Any]:
@@ -23,6 +24,15 @@ def save(state: dict[str, Any]) -> None:
     temporary = STATE_FILE.with_suffix(".tmp")
     temporary.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
     os.replace(temporary, STATE_FILE)
+
+
+def announce_server(server: dict[str, str] | None) -> None:
+    """Where the running server's local AWS listens (None: it stopped)."""
+    if server is None:
+        SERVER_FILE.unlink(missing_ok=True)
+        return
+    STATE_DIR.mkdir(exist_ok=True)
+    SERVER_FILE.write_text(json.dumps(server), encoding="utf-8")
 
 
 def dump_table(table: str, client) -> list[dict[str, Any]]:

@@ -96,6 +96,7 @@ def compose(
         "signed_link": record.next_update is not None,
         "quick": quick,
         "unsubscribe": unsubscribe,
+        "gm_reason": meta.gm_reason if kind == "abandoned" else None,
     }
     text_template, html_template = rules.notice_templates
     return Notice(

@@ -19,6 +19,8 @@ from enum import StrEnum
 from random import Random
 from typing import Any, Protocol
 
+from .options import Option
+
 
 class NotNow(ValueError):
     """A refusal because of the moment (the village is not running, …): a Japanese sentence.
@@ -176,6 +178,7 @@ class Step:
     locks: frozenset[str] = frozenset()  # slots whose accounts get an ID lock (sudden death)
     happenings: tuple[str, ...] = ()  # kinds of what happened, in order (a step may end a game)
     detail: Any = None  # e.g. Mobius's Morning
+    gm_reason: str | None = None  # a GM's 廃村: its reason, kept on the village for the mail
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,8 @@ class RuleSet(Protocol):
     public_board: str  # where the village's own notices go, and the board a page opens on
     wills: bool  # whether members write a will (classic 遺書)
     will_length: int
+    # The GM's options, declared once for the lambda, the command line and the 村建て page.
+    options: Sequence[Option]
 
     # ----- the game's state -----
     def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]: ...
@@ -280,6 +285,9 @@ class RuleSet(Protocol):
     def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]: ...
     def step(self, village: VillageView, at: datetime) -> Step: ...
     def abandon(self, village: VillageView, at: datetime, text: str) -> Step: ...
+    # A GM moves the pending update to ``to`` (a ``ValueError``: the GM's sentence), telling
+    # the members with ``notice`` on the public board.
+    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step: ...
     def reminder(
         self, village: VillageView, now: datetime
     ) -> tuple[datetime | None, list[str] | None]: ...

@@ -12,12 +12,11 @@ from datetime import datetime
 from typing import Any
 
 from .. import membership
-from ..rulesets.base import CLOSED_STATES, Step
+from ..rulesets.base import State, Step
 from ..storage import villages as store
 from ..storage.errors import Refused
-from ..storage.models import AccountItem
+from ..storage.models import AccountItem, GmLogItem
 from ..storage.repository import VillageRecord
-from .errors import Conflict
 from .unit import Unit
 
 # Enough steps to catch up a village whose scheduler was down for a long while.
@@ -57,8 +56,9 @@ def advance(village_id: str, now: datetime, unit: Unit | None = None) -> list[Ha
     return happenings
 
 
-def commit(record: VillageRecord, step: Step) -> None:
-    """Writes one step of ``record`` with the mail it owes every member."""
+def commit(record: VillageRecord, step: Step, log: GmLogItem | None = None) -> None:
+    """Writes one step of ``record`` with the mail it owes every member (and, for a step a
+    GM took, the GM's log line of it)."""
     rules = record.rules
     open_seats = membership.open_seats(record.seats(), rules.dead(step.game))
     owed = [s.account_id for s in record.seats().values() if s.account_id and not s.computer]
@@ -78,6 +78,11 @@ def commit(record: VillageRecord, step: Step) -> None:
         else 0,
         owed,
         lock_for,
+        log,
+        # The step that ends a game: every member then played it to its end.
+        frozenset(owed)
+        if step.state is State.ENDING and record.state is State.RUNNING
+        else frozenset(),
     )
 
 
@@ -86,11 +91,3 @@ def happened(record: VillageRecord, step: Step) -> list[Happening]:
         Happening(kind, record.village_id, step.day, step.detail if kind == "morning" else None)
         for kind in step.happenings
     ]
-
-
-def abandon(village_id: str, now: datetime, unit: Unit | None = None) -> None:
-    """The GM closes a village as abandoned (廃村), whatever its day: holds are released."""
-    record = (unit or Unit()).require(village_id)
-    if record.state in CLOSED_STATES:
-        raise Conflict("その村はもう終わっています")
-    commit(record, record.rules.abandon(record, now, "管理人の判断で廃村になりました。"))

@@ -8,11 +8,12 @@ from typing import Any, ParamSpec, TypeVar
 
 from .. import membership, rulesets
 from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
-from ..rulesets.base import CLOSED_STATES, NotNow, Pace, State, SystemPost
+from ..rulesets.base import CLOSED_STATES, NotNow, Pace, RuleSet, State, SystemPost
+from ..rulesets.options import read as read_options
 from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.keys import is_state_sk
-from ..storage.models import AccountItem, PresenceItem, VillageItem
+from ..storage.models import AccountItem, GmLogItem, PresenceItem, VillageItem
 from ..storage.repository import VillageRecord, load_account, load_joiner, plain
 from . import computers
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -52,22 +53,37 @@ def next_village_id() -> str:
     return store.next_village_id()
 
 
-def create_village(
+@dataclass(frozen=True)
+class NewVillage:
+    """A village as a GM asked for it, every part checked, nothing written yet: what the
+    村建て page previews and ``create_village`` writes."""
+
+    rules: RuleSet
+    pace: Pace
+    name: str
+    character_set: str
+    first_update: datetime
+    given: Mapping[str, Any]
+    options: dict[str, Any]  # every declared option of the pace: given, or its default
+    seats: int
+    cpu_members: int  # computer members seated at the creation (decision 108)
+
+
+def check_new(
     *,
     pace: str,
     name: str,
     now: datetime,
-    rng: random.Random,
     first_update: datetime | None = None,
     character_set: str = DEFAULT_CHARACTER_SET,
     rules: str = rulesets.DEFAULT,
     given: Mapping[str, Any] | None = None,
     cpu_members: object = 0,
-) -> str:
-    """Creates a village of rule set ``rules`` in the opening; returns its id. ``rng`` draws
-    the game's seed; ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7
-    and the template), all checked before anything is written. ``cpu_members``: computer
-    members who take seats at once (a practice village, decision 108)."""
+) -> NewVillage:
+    """Checks a new village of rule set ``rules`` (``InvalidInput``: one Japanese sentence);
+    ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7 and the
+    template); ``cpu_members``: computer members who take seats at once (a practice village,
+    decision 108), a platform option of every village rule set."""
     try:
         pace_ = Pace(pace)
     except ValueError:
@@ -80,32 +96,76 @@ def create_village(
     if rules not in rulesets.PLACES:
         raise InvalidInput("そのルールはありません")
     game_rules = rulesets.get(rules)
+    given = dict(given or {})
     try:
-        game_rules.check_setup(pace_, given or {})
+        game_rules.check_setup(pace_, given)
+        typed = read_options(game_rules.label, game_rules.options, pace_.value, given)
+        # The seats as the game is dealt (a draw with a throwaway seed: nothing is kept).
+        seats = len(game_rules.create(random.Random(0), pace_, now, given).seats)
     except ValueError as error:
         raise InvalidInput(str(error)) from None
     first = first_update or now + game_rules.seat_rules(pace_).first_update
     if first <= now:
         raise InvalidInput("最初の更新時刻は未来にしてください")
-    seed = rng.getrandbits(63)
-    new = game_rules.create(random.Random(seed), pace_, now, given)
-    computers_ = computers.check_count(cpu_members, len(new.seats))
+    computers_ = computers.check_count(cpu_members, seats)
+    effective = {
+        o.key: typed.get(o.key, o.default[pace_.value])
+        for o in game_rules.options
+        if pace_.value in o.paces
+    }
+    return NewVillage(
+        game_rules, pace_, name, character_set, first, given, effective, seats, computers_
+    )
+
+
+def create_village(
+    *,
+    pace: str,
+    name: str,
+    now: datetime,
+    rng: random.Random,
+    first_update: datetime | None = None,
+    character_set: str = DEFAULT_CHARACTER_SET,
+    rules: str = rulesets.DEFAULT,
+    given: Mapping[str, Any] | None = None,
+    log: Callable[[str], GmLogItem] | None = None,
+    host: AccountItem | None = None,
+    cpu_members: object = 0,
+) -> str:
+    """Creates a village of rule set ``rules`` in the opening (checked first by
+    ``check_new``, nothing written on a refusal); returns its id. ``rng`` draws the game's
+    seed; ``log``: the GM's log line of it (by the new id), written with it; ``host``: the
+    player who builds it (``store.create_village``)."""
+    new = check_new(
+        pace=pace,
+        name=name,
+        now=now,
+        first_update=first_update,
+        character_set=character_set,
+        rules=rules,
+        given=given,
+        cpu_members=cpu_members,
+    )
     village_id = store.next_village_id()
+    seed = rng.getrandbits(63)
+    game = new.rules.create(random.Random(seed), new.pace, now, new.given)
     store.create_village(
         village_id=village_id,
-        name=name,
-        pace=pace_.value,
-        rules=game_rules.name,
-        character_set=character_set,
+        name=new.name,
+        pace=new.pace.value,
+        rules=new.rules.name,
+        character_set=new.character_set,
         now=now,
-        first_update=first,
+        first_update=new.first_update,
         seed=seed,
-        game=game_rules.dump(new.game),
-        seats=new.seats,
-        posts=new.posts,
+        game=new.rules.dump(game.game),
+        seats=game.seats,
+        posts=game.posts,
+        log=log(village_id) if log else None,
+        host=host,
     )
-    if computers_:
-        computers.seat(village_id, computers_, now)
+    if new.cpu_members:
+        computers.seat(village_id, new.cpu_members, now)
     return village_id
 
 

@@ -42,6 +42,11 @@ def configure(config: TableConfig | None = None) -> TableConfig:
     return _config
 
 
+def configured() -> TableConfig | None:
+    """The table this process was pointed at, if it was (the GM command line never guesses)."""
+    return _config
+
+
 def ensure_configured() -> TableConfig:
     return _config or configure()
 

@@ -135,6 +135,11 @@ def outbox_index_sk(moment: datetime, village_id: str) -> str:
     return f"{time_key(moment)}#{village_id}"
 
 
+def gm_log_pk(moment: datetime) -> str:
+    """The GM's log, a partition a month (GM actions are few)."""
+    return f"GMLOG#{moment.astimezone(UTC):%Y-%m}"
+
+
 # Counters: rate-limit windows, throttles, used links, sequences, the scheduler's claims.
 VILLAGE_SEQUENCE = ("SEQ#village", "SEQ")
 

@@ -105,6 +105,7 @@ class VillageItem(Item, discriminator="village"):
     occupied = NumberAttribute(default=0)
     open_seats = NumberAttribute(default=0)  # running: vacant living characters (the lounge)
     reminded_day = NumberAttribute(default=0)  # the last day whose reminder is owed
+    gm_reason = UnicodeAttribute(null=True)  # a GM's 廃村: the reason its mail tells members
     seed = NumberAttribute()  # the game's draws: Random(f"{seed}:{day}") each night
     game = GameAttribute()
     version = VersionAttribute()
@@ -217,6 +218,10 @@ class AccountItem(Item, discriminator="account"):
     # deadlines), "none". Finer than, and on top of, ``preferences`` (README "Mail").
     mail_level = UnicodeAttribute(null=True)
     undeliverable = BooleanAttribute(default=False)  # SES bounce or complaint: no more mail
+    # A GM (村建て, the GM's village list): set and cleared only by ``gm grant``/``gm revoke``.
+    gm = BooleanAttribute(default=False)
+    finished_games = NumberAttribute(default=0)  # games played to their end (ending reached)
+    hosted_village = UnicodeAttribute(null=True)  # the last village this player built
     created_at = UTCDateTimeAttribute()
     version = VersionAttribute()
 
@@ -251,6 +256,17 @@ class CounterItem(Item, discriminator="counter"):
     count = NumberAttribute(default=0)  # type: ignore[assignment]
     last_at = UTCDateTimeAttribute(null=True)
     previous_at = UTCDateTimeAttribute(null=True)
+
+
+class GmLogItem(Item, discriminator="gm_log"):
+    """pk = "GMLOG#<yyyy-mm>", sk = "<time>#<token>": one GM action (who, when, what), written
+    in the same transaction as the action itself; never changed."""
+
+    actor = UnicodeAttribute()  # "account:<id>", "cli:<user>" or "lambda"
+    action = UnicodeAttribute()  # create | abandon | reschedule | grant | revoke
+    target = UnicodeAttribute()  # the village id, or the account granted / revoked
+    detail = UnicodeAttribute(null=True)  # the reason, the new time, the notice …
+    at = UTCDateTimeAttribute()
 
 
 # ----- mail -----
@@ -341,6 +357,7 @@ MODELS = (
     AccountItem,
     EmailItem,
     SessionItem,
+    GmLogItem,
     OutboxItem,
     MatchItem,
     MoveItem,

@@ -50,6 +50,7 @@ from .models import (
     AccountItem,
     CounterItem,
     DayItem,
+    GmLogItem,
     LookItem,
     MemberItem,
     OutboxItem,
@@ -181,8 +182,12 @@ def create_village(
     game: Any,
     seats: Sequence[str],
     posts: Iterable[SystemPost],
+    log: GmLogItem | None = None,
+    host: AccountItem | None = None,
 ) -> None:
-    """The village in the opening, its vacant seats and its first posts, all at once."""
+    """The village in the opening, its vacant seats and its first posts, all at once (and the
+    GM's log line of it). ``host``: a player who builds it, whose last built village must be
+    the one read (two villages built at once: one is refused)."""
     meta = VillageItem(
         village_pk(village_id),
         "META",
@@ -201,15 +206,32 @@ def create_village(
         gsi1pk=state_key("opening", village_id),
         gsi1sk=state_sk(first_update, village_id),
     )
-    with transaction() as t:
-        t.save(meta, condition=VillageItem.pk.does_not_exist())
-        t.save(_look(village_id, first_update))
-        for slot in seats:
-            t.save(
-                MemberItem(village_pk(village_id), slot_sk(slot), village_id=village_id, slot=slot)
-            )
-        for post in posts:
-            t.save(_system(village_id, post))
+
+    def write() -> None:
+        with transaction() as t:
+            t.save(meta, condition=VillageItem.pk.does_not_exist())
+            t.save(_look(village_id, first_update))
+            for slot in seats:
+                t.save(
+                    MemberItem(
+                        village_pk(village_id), slot_sk(slot), village_id=village_id, slot=slot
+                    )
+                )
+            for post in posts:
+                t.save(_system(village_id, post))
+            if log is not None:
+                t.save(log, condition=GmLogItem.pk.does_not_exist())
+            if host is not None:
+                t.update(
+                    host,
+                    actions=[AccountItem.hosted_village.set(village_id)],
+                    condition=AccountItem.hosted_village == host.hosted_village
+                    if host.hosted_village
+                    else AccountItem.hosted_village.does_not_exist(),
+                    add_version_condition=False,  # only this field is read and written here
+                )
+
+    conditioned("create_village", write)
 
 
 @dataclass(frozen=True)
@@ -495,12 +517,16 @@ def commit_step(
     open_seats: int,
     owed_to: Iterable[str],
     lock_for: Callable[[AccountItem], "Lock"] | None = None,
+    log: GmLogItem | None = None,
+    finished: frozenset[str] = frozenset(),
 ) -> None:
-    """One update step at once: META conditioned on the version read (a step commits once),
-    the day it consumed sealed with its ``saves`` unchanged and moved to its archive key (a
-    save after the read aborts the step; ``check_day``: the same condition without sealing,
-    counted in the day's ``closes``), the ID locks it sets (classic sudden deaths), the next
-    day, the village's posts, the holds it ends and the mail it owes.
+    """One update step at once (with the GM's log line, when a GM took it): META
+    conditioned on the version read (a step commits once), the day it consumed sealed with
+    its ``saves`` unchanged and moved to its archive key (a save after the read aborts the
+    step; ``check_day``: the same condition without sealing, counted in the day's
+    ``closes``), the ID locks it sets (classic sudden deaths), the next day, the village's
+    posts, the holds it ends and the mail it owes; ``finished``: the accounts whose game
+    this step ends (each counted in ``finished_games``).
     """
     vid = record.village_id
 
@@ -526,10 +552,12 @@ def commit_step(
                 t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
             for post in step.posts:
                 t.save(_system(vid, post))
-            _release_holds(t, record, step.release, step.locks, lock_for)
+            _release_holds(t, record, step.release, step.locks, lock_for, finished)
             if step.mail is not None:
                 for account_id in owed_to:
                     t.save(_owed(vid, step.day, step.mail, account_id, step.at))
+            if log is not None:
+                t.save(log, condition=GmLogItem.pk.does_not_exist())
 
     conditioned("commit_step", write)
 
@@ -572,6 +600,8 @@ def _save_meta(
         t.delete(LookItem(village_pk(vid), LOOK_SK))
     if step.day_started_at is not None:
         actions.append(VillageItem.day_started_at.set(step.day_started_at))
+    if step.gm_reason is not None:
+        actions.append(VillageItem.gm_reason.set(step.gm_reason))
     t.update(record.meta, actions=actions)
 
 
@@ -581,17 +611,19 @@ def _release_holds(
     slots: frozenset[str],
     locks: frozenset[str] = frozenset(),
     lock_for: Callable[[AccountItem], "Lock"] | None = None,
+    finished: frozenset[str] = frozenset(),
 ) -> None:
     """RULES §9: the hold on a pace ends when the character dies or the game ends; a
-    classic sudden death also locks the account (one update per account, one batch read)."""
+    classic sudden death also locks the account; a game's end counts in each member's
+    ``finished_games`` (one update per account, one batch read)."""
     pace = record.meta.pace
     locked = {m.account_id for m in record.members.values() if m.account_id and m.slot in locks}
     keys = [
         (account_pk(m.account_id), "ACCOUNT")
         for m in record.members.values()
         if m.account_id is not None
-        and not is_computer(m.account_id)  # no account: nothing to release or lock
-        and (m.slot in slots or m.slot in locks)
+        and not is_computer(m.account_id)  # no account: nothing to release, lock or count
+        and (m.slot in slots or m.slot in locks or m.account_id in finished)
     ]
     if not keys:
         return
@@ -607,6 +639,8 @@ def _release_holds(
                 AccountItem.departures.set(lock.departures),
                 AccountItem.lock_until.set(lock.until),
             ]
+        if account.account_id in finished:
+            actions.append(AccountItem.finished_games.add(1))
         if actions:
             t.update(account, actions=actions)
 

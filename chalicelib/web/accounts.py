@@ -5,7 +5,7 @@ from typing import Any
 
 from chalice import Response
 
-from ..services import account_mail, accounts, sessions
+from ..services import account_mail, accounts, hosting, sessions
 from ..services.errors import ServiceError
 from .http import BadRequest, client_ip, redirect
 from .pages import Ctx, page, require_login
@@ -126,7 +126,10 @@ def _account_page(ctx: Ctx, status: int = 200, **context: Any) -> Response:
         ctx.login_as(None)
         raise BadRequest("ログインしてください", 401)
     may_reset = ctx.grant is not None and ctx.grant.may_reset
-    return ctx.page("account.html", status, account=account, may_reset=may_reset, **context)
+    may_host = hosting.host_refusal(account, ctx.now) is None
+    return ctx.page(
+        "account.html", status, account=account, may_reset=may_reset, may_host=may_host, **context
+    )
 
 
 @page

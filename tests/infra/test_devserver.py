@@ -83,6 +83,23 @@ def stop(process: subprocess.Popen) -> str:
     return output
 
 
+def gm(workdir: Path, *args: str) -> str:
+    """``python -m chalicelib.gm …`` run from ``workdir`` as a GM would, without endpoints set."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for name in ("DYNAMODB_ENDPOINT", "MOBIUS_TABLE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-m", "chalicelib.gm", *args],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
     process, port = start(tmp_path)
     try:
@@ -99,10 +116,14 @@ def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
         encoding, body = get_gzip(port, "/")
         assert encoding == "gzip"
         assert "はじめての短期村" in gzip.decompress(body).decode("utf-8")
+        # The GM command line as README writes it finds this server by itself (issue 26).
+        assert gm(tmp_path, "list").splitlines()[0].startswith("番号\tルール")
+        assert "はじめての人狼BBS村" in gm(tmp_path, "list")
     finally:
         output = stop(process)
     assert "http://127.0.0.1:" in output
     assert (tmp_path / ".local" / "state.json").exists()
+    assert not (tmp_path / ".local" / "server.json").exists()  # stopped: nothing to find
 
     process, port = start(tmp_path)
     try:

@@ -187,6 +187,8 @@ def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players
     for account in seated.values():
         state = load_account(account)
         assert state.holds.as_dict() == {} and state.lock_until is None  # no lock for the end
+        # Every member, dead or alive, played the game to its end (decision 106), once.
+        assert state.finished_games == 1
     # Everyone writes on the public board in the ending and every log is open.
     clock.advance(timedelta(minutes=5))
     posts.post(village, seated[cast.oni[0]], "public", "完敗です", clock())
@@ -197,6 +199,7 @@ def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players
     assert closed.kind == "closed"
     record = load_village(village)
     assert record.meta.state == "ended"
+    assert {load_account(a).finished_games for a in seated.values()} == {1}
     assert record.meta.closed_at == clock()
     assert texts(village, "public", 4, clock())[-2:] == ["完敗です", "この村は終了しました。"]
     refused(Forbidden, posts.post, village, seated[cast.oni[0]], "public", "まだ?", clock())

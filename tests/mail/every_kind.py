@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
 from chalicelib.rulesets.mobius import ruleset as mobius
-from chalicelib.services import account_mail, account_notices, actions, update, villages
+from chalicelib.services import account_mail, account_notices, actions, hosting, villages
 from chalicelib.storage.repository import load_village
 from tests.integration.classic_helpers import account_of, join_all, living_seats, start
 from tests.integration.conftest import make_account
@@ -77,7 +77,7 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     others = [make_account(LONG_ID.format(n), clock()) for n in range(20, 25)]
     lonely = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
     seat(lonely, others, clock)
-    update.abandon(lonely, clock())
+    hosting.abandon(lonely, "人数が集まらないため", "cli:test", clock())
     clock.advance(timedelta(minutes=1))
     tick(clock, rng)
     made["mobius:abandoned"] = box.new()
@@ -130,7 +130,7 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     # A third, abandoned before it starts.
     lonely = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
     join_all(lonely, [make_account(LONG_ID.format(n), clock()) for n in range(50, 52)], clock)
-    update.abandon(lonely, clock())
+    hosting.abandon(lonely, "人数が集まらないため", "cli:test", clock())
     clock.advance(timedelta(minutes=1))
     tick(clock, rng)
     made["classic:abandoned"] = box.new()

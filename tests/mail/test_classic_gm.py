@@ -4,7 +4,9 @@ sentence and create nothing."""
 
 import json
 
-from chalicelib import gm, jobs
+import pytest
+
+from chalicelib import gm, jobs, rulesets
 from chalicelib.services import villages
 from chalicelib.storage.repository import load_village
 
@@ -32,20 +34,20 @@ def test_the_cli_creates_a_classic_village_with_the_issue_s_options(tmp_path, ca
     }
     assert record.game.template == "この村では昼に必ず一言どうぞ。"
     assert gm.main(["list"]) == 0
-    row = capsys.readouterr().out.splitlines()[0].split("\t")
-    assert row[0] == vid and row[3] == "0/16" and row[-1] == "人狼BBS式"
+    row = capsys.readouterr().out.splitlines()[1].split("\t")
+    assert row[:2] == [vid, "人狼BBS式"] and row[4] == "0/16"
 
 
 def test_bad_classic_options_are_a_clear_error_and_create_nothing(capsys):
     argv = ["create", "--rules", "classic", "--pace", "short", "--name", "村"]
     assert gm.main([*argv, "--tie", "coin"]) == 2
-    assert "tie は random・bbs・runoff のいずれかです" in capsys.readouterr().err
+    assert "同票のときは random・bbs・runoff のいずれかです" in capsys.readouterr().err
     assert gm.main([*argv, "--sunset", "21:00"]) == 2
     assert "長期の村だけ" in capsys.readouterr().err
     assert gm.main([*argv, "--min-members", "20"]) == 2
     assert "最少人数" in capsys.readouterr().err
     assert gm.main(["create", "--pace", "short", "--name", "村", "--opening"]) == 2
-    assert "メビウスの村には設定" in capsys.readouterr().err
+    assert "メビウスの村には「opening」という設定はありません" in capsys.readouterr().err
     assert villages.lounge("opening").villages == []
 
 
@@ -78,3 +80,20 @@ def test_issue24_the_gm_creates_a_practice_village_with_cpu_members(capsys):
     )
     mobius = [v for v in villages.lounge("opening").villages if v.rules != "classic"]
     assert [v.occupied for v in mobius] == [12]
+
+
+def test_every_declared_option_is_a_command_line_argument_and_a_lambda_key(capsys):
+    """One declaration per rule set: the command line offers each option, the lambda refuses a
+    key no rule set declares."""
+    with pytest.raises(SystemExit):
+        gm.main(["create", "--help"])
+    usage = capsys.readouterr().out
+    for name in rulesets.PLACES:
+        for option in rulesets.get(name).options:
+            flag = "--" + option.key.replace("_", "-")
+            assert (flag + "-file" if option.kind == "text" else flag) in usage
+    refused = jobs.gm_create_village(
+        {"rules": "classic", "pace": "short", "name": "x", "tei": "bbs"}
+    )
+    assert refused == {"error": "人狼BBS式の村には「tei」という設定はありません"}
+    assert villages.lounge("opening").villages == []

@@ -95,15 +95,16 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
 
     assert gm.main(["list"]) == 0
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
-    # Soonest update first; each row: id, pace, state, occupancy, next update (JST), name.
+    # A header, then soonest update first: id, rules, pace, state, occupancy, next (JST), name.
     assert rows == [
-        [second, "short", "opening", "0/13", "2026年12月1日 20:30", "二番村"],
-        [vid, "long", "opening", "0/13", "2026年12月2日 18:00", "GMの村"],
+        ["番号", "ルール", "種類", "状態", "人数", "次の予定（日本時間）", "村の名前"],
+        [second, "メビウス", "短期", "opening", "0/13", "2026年12月1日 20:30", "二番村"],
+        [vid, "メビウス", "長期", "opening", "0/13", "2026年12月2日 18:00", "GMの村"],
     ]
 
     seated = seat(vid, players[:4], clock)
     box = MailBox()
-    assert gm.main(["abandon", vid]) == 0
+    assert gm.main(["abandon", vid, "--reason", "サーバーの移転のため"]) == 0
     assert capsys.readouterr().out.strip() == f"{vid}番を廃村にしました"
     meta = load_village(vid).meta
     assert (meta.state, meta.next_update) == ("abandoned", None)
@@ -114,16 +115,64 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
     mails = box.new()
     assert sorted(account_of(m) for m in mails) == sorted(seated.values())
     assert all(m.subject.endswith("廃村になりました") for m in mails)
+    # The reason reaches the members, in their mail and on the village's board.
+    assert all("理由: サーバーの移転のため" in m.text for m in mails)
 
     assert gm.main(["list", "--state", "abandoned"]) == 0
-    assert capsys.readouterr().out.split("\t")[:3] == [vid, "long", "abandoned"]
+    assert capsys.readouterr().out.splitlines()[1].split("\t")[:4] == [
+        vid, "メビウス", "長期", "abandoned"
+    ]  # fmt: skip
     # Refusals: a message on stderr and exit status 2.
-    assert gm.main(["abandon", vid]) == 2
+    assert gm.main(["abandon", vid, "--reason", "二度目"]) == 2
     assert capsys.readouterr().err.strip() == "その村はもう終わっています"
-    assert gm.main(["abandon", "999"]) == 2
+    assert gm.main(["abandon", "999", "--reason", "なし"]) == 2
     assert capsys.readouterr().err.strip() == "その村は見つかりません"
     assert gm.main(["create", "--pace", "short", "--name", "村", "--first-update", "x"]) == 2
     assert "ISO 8601" in capsys.readouterr().err
+
+
+def test_the_cli_list_prints_a_header_even_when_empty_and_json_for_scripts(clock, capsys):
+    assert gm.main(["list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "番号\tルール\t種類\t状態\t人数\t次の予定（日本時間）\t村の名前"
+    ]
+    assert gm.main(["create", "--pace", "short", "--name", "JSON村"]) == 0
+    vid = json.loads(capsys.readouterr().out)["village_id"]
+    assert gm.main(["list", "--json"]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert json.loads(line) == {
+        "village_id": vid,
+        "rules": "mobius",
+        "pace": "short",
+        "state": "opening",
+        "occupied": 0,
+        "seats": 13,
+        "next_update": (clock() + SHORT.first_update).isoformat(),
+        "name": "JSON村",
+    }
+
+
+def test_the_cli_moves_an_update_and_grants_the_gm_role(players, clock, capsys):
+    assert gm.main(["create", "--pace", "short", "--name", "延長村"]) == 0
+    vid = json.loads(capsys.readouterr().out)["village_id"]
+    clock.advance(timedelta(seconds=1))
+    argv = ["move", vid, "--to", "2026-12-02T21:00", "--notice", "募集を延ばします"]
+    assert gm.main(argv) == 0
+    assert capsys.readouterr().out.strip() == f"{vid}番の次の更新を 2026年12月2日 21:00 にしました"
+    assert load_village(vid).meta.next_update == datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+    clock.advance(timedelta(seconds=1))
+    assert gm.main(["grant", players[0]]) == 0
+    assert load_account(players[0]).gm
+    clock.advance(timedelta(seconds=1))
+    assert gm.main(["revoke", players[0]]) == 0
+    assert not load_account(players[0]).gm
+    assert gm.main(["grant", "nobody"]) == 2
+    assert capsys.readouterr().err.strip() == "そのアカウントは見つかりません"
+    # Who did what, newest first.
+    assert gm.main(["log"]) == 0
+    actions = [line.split("\t")[2:4] for line in capsys.readouterr().out.splitlines()]
+    assert actions == [["revoke", players[0]], ["grant", players[0]], ["reschedule", vid],
+                       ["create", vid]]  # fmt: skip
 
 
 def test_the_cli_refuses_bad_arguments(capsys):

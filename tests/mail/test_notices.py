@@ -14,7 +14,7 @@ from app import app
 from chalicelib.clock import jst
 from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
-from chalicelib.services import accounts, actions, scheduler, update, villages
+from chalicelib.services import accounts, actions, hosting, scheduler, villages
 from chalicelib.storage.repository import load_village
 from tests.mail.conftest import sent_mails
 from tests.mail.helpers import (
@@ -204,7 +204,7 @@ def test_a_long_village_reminds_three_hours_before_its_deadline(players, clock, 
 def test_the_abandoned_notice_links_to_the_village_page(players, clock, rng, village, client):
     seated = seat(village, players[:5], clock)
     box = MailBox()
-    update.abandon(village, clock())
+    hosting.abandon(village, "人数が集まらないため", "cli:test", clock())
     clock.advance(timedelta(minutes=1))
     tick(clock, rng)
     notices = box.new()

@@ -72,6 +72,10 @@ class ClassicGame:
     # Every kick of the prologue, for the full record (the seat may be taken again): who was
     # kicked (name and player ID as they were) and who voted for it, in the order they happened.
     kicks: list[Kick] = field(default_factory=list)
+    # A GM moved the pending event: (its time as the rules set it, the time it is now due).
+    # It holds only while that event is still the one pending at that time, so a step, a
+    # start or a reopened round leaves it behind by itself (docs/decisions-classic.md 67).
+    moved: tuple[datetime, datetime] | None = None
 
     @property
     def in_prologue(self) -> bool:
@@ -111,6 +115,7 @@ class ClassicGame:
             "closed": self.closed,
             "abandoned": self.abandoned,
             "kicks": [kick.to_json() for kick in self.kicks],
+            "moved": [_iso(at) for at in self.moved] if self.moved else None,
         }
 
     @classmethod
@@ -130,4 +135,13 @@ class ClassicGame:
             closed=data["closed"],
             abandoned=data["abandoned"],
             kicks=[Kick.from_json(k) for k in data.get("kicks", [])],  # absent before issue 23
+            moved=_moved(data.get("moved")),  # absent before issue 26
         )
+
+
+def _moved(value: Any) -> tuple[datetime, datetime] | None:
+    if not value:
+        return None
+    was, to = (_time(at) for at in value)
+    assert was is not None and to is not None
+    return was, to

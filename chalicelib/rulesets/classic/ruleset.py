@@ -35,6 +35,7 @@ from ..base import (
     VillageView,
 )
 from ..base import Pace as PlatformPace
+from ..options import Option
 from . import computer, labels, report, seats, setup, timeline, view
 from .game import ClassicGame, Kick
 from .timeline import Event
@@ -110,13 +111,14 @@ class Classic:
     public_board = PUBLIC
     wills = True
     will_length = secrecy.WILL_LENGTH
+    options: Sequence[Option] = setup.OPTIONS
 
     # ----- the game's state -----
 
     def check_setup(self, pace: PlatformPace, given: Mapping[str, Any]) -> dict[str, Any]:
         """The GM's options and template, checked (``SetupError``: a Japanese sentence)."""
-        options = setup.options({**given, "pace": pace.value})
-        return {"options": options.to_json(), "template": setup.template(given.get("template"))}
+        options, template = setup.checked(pace.value, given)
+        return {"options": options.to_json(), "template": template}
 
     def create(
         self,
@@ -244,8 +246,24 @@ class Classic:
         if at < due.at:  # looked in early (a GM's first update): wait for the event
             return Step(village.state, game, self.day(game), at, due.at)
         if due.event is Event.ABANDON:
-            return self.abandon(village, at, "72時間以内に始まらなかったため、廃村になりました。")
+            return self.abandon(village, at, "期限までに始まらなかったため、廃村になりました。")
+        game.moved = None  # the moved event happens now: what comes next is the rules' own
         return self._event(village, game, due.event, at)
+
+    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step:
+        """The GM moves the pending event (the prologue's abandon time: the recruiting time; a
+        vote round's close, a night's close, the epilogue's end) to ``to``. A sunset is the
+        village's daily rhythm and opens the overtime the round's deadline runs from: it
+        stays (docs/decisions-classic.md 67)."""
+        game = _copy(_game(village))
+        due = timeline.by_the_rules(game, village.created_at)
+        if due is None:
+            raise ValueError("この村に次の予定はありません")
+        if due.event is Event.SUNSET:
+            raise ValueError("日没の時刻は動かせません。日没のあとの投票の締め切りなら動かせます")
+        game.moved = (due.at, to)
+        day = self.day(game)
+        return Step(village.state, game, day, at, to, posts=(SystemPost(PUBLIC, day, notice, at),))
 
     def _event(self, village: VillageView, game: ClassicGame, event: Event, at: datetime) -> Step:
         engine = game.village

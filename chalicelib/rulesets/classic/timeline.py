@@ -57,7 +57,16 @@ def sunset_at(game: ClassicGame) -> datetime | None:
 
 
 def next_event(game: ClassicGame, created_at: datetime) -> Due | None:
-    """The one pending event and its time; None for a past log or an abandoned village."""
+    """The one pending event and its time (as a GM moved it); None for a past log or an
+    abandoned village."""
+    due = by_the_rules(game, created_at)
+    if due is not None and game.moved is not None and game.moved[0] == due.at:
+        return Due(due.event, game.moved[1])
+    return due
+
+
+def by_the_rules(game: ClassicGame, created_at: datetime) -> Due | None:
+    """The pending event at the time the rules set it (whatever a GM moved)."""
     if game.abandoned or game.closed:
         return None
     village = game.village

@@ -39,6 +39,8 @@ from ..base import (
     Viewer,
     VillageView,
 )
+from ..options import Option
+from ..options import read as read_options
 from . import computer, labels, visibility
 from .timeline import (
     EXTENSION,
@@ -146,15 +148,13 @@ class Mobius:
     public_board = Board.PUBLIC.value
     wills = False
     will_length = 0
+    options: Sequence[Option] = ()  # RULES §2 fixes everything but the pace and the first update
 
     # ----- the game's state -----
 
     def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Mobius villages have no options: anything given is refused."""
-        if any(value is not None for value in given.values()):
-            names = "、".join(sorted(k for k, v in given.items() if v is not None))
-            raise ValueError(f"メビウスの村には設定（{names}）はありません")
-        return {}
+        """The GM's options, checked: a key this rule set does not declare is refused."""
+        return read_options(self.label, self.options, pace.value, given)
 
     def create(
         self,
@@ -352,6 +352,17 @@ class Mobius:
             release=frozenset(village.seats()),
             happenings=("abandoned",),
         )
+
+    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step:
+        """The GM moves the next update to ``to``: the opening's start check (its recruiting
+        time), a day's update (never into the day or its loss time: the day's deadline and
+        the loss time stay whole, RULES §2), the ending's close."""
+        game = _game(village)
+        deadline = self.deadline(village)
+        if deadline is not None and to < deadline + TIMINGS[village.pace].loss_time:
+            raise ValueError("更新は今日の〆切とロスタイムより後の時刻にしてください")
+        post = SystemPost(Board.PUBLIC.value, game.day, notice, at)
+        return Step(village.state, game, game.day, at, to, posts=(post,))
 
     def reminder(
         self, village: VillageView, now: datetime

@@ -338,17 +338,18 @@ def test_a_retried_step_draws_the_same() -> None:
 
 
 def test_gm_options_take_the_issue_example() -> None:
-    made = setup.options(
+    made, template = setup.checked(
+        "long",
         {
-            "pace": "long",
             "sunset": "22:00",
             "opening": True,
             "tie": "runoff",
             "npc_villager": True,
             "min_members": 8,
             "heaven_sees_all": False,
-        }
+        },
     )
+    assert template == ""
     assert made.to_json() == {
         "pace": "long",
         "opening": True,
@@ -362,7 +363,14 @@ def test_gm_options_take_the_issue_example() -> None:
 
 
 def test_gm_options_left_out_take_the_pace_defaults() -> None:
-    assert setup.options({"pace": "short", "tie": None}) == Options.create("short")
+    assert setup.checked("short", {"tie": None, "sunset": ""}) == (Options.create("short"), "")
+
+
+def test_gm_options_from_a_form_or_a_command_line_are_words() -> None:
+    made, _ = setup.checked(
+        "short", {"opening": "true", "early_close": "false", "min_members": "8"}
+    )
+    assert (made.opening, made.early_close, made.min_members) == (True, False, 8)
 
 
 @pytest.mark.parametrize(
@@ -370,6 +378,7 @@ def test_gm_options_left_out_take_the_pace_defaults() -> None:
     [
         {"pace": "medium"},
         {"pace": "short", "tie": "coin"},
+        {"pace": "short", "tei": "bbs"},
         {"pace": "short", "min_members": 3},
         {"pace": "short", "min_members": 17},
         {"pace": "short", "min_members": "eight"},
@@ -380,15 +389,15 @@ def test_gm_options_left_out_take_the_pace_defaults() -> None:
 )
 def test_gm_bad_options_are_one_clear_japanese_sentence(event: dict[str, object]) -> None:
     with pytest.raises(SetupError) as refused:
-        setup.options(event)
+        setup.checked(event.pop("pace"), event)
     assert JAPANESE.search(str(refused.value))
 
 
 def test_gm_template_is_trimmed_and_bounded() -> None:
-    assert setup.template("  この村のルール\n") == "この村のルール"
-    assert setup.template(None) == ""
+    assert setup.checked("short", {"template": "  この村のルール\r\n"})[1] == "この村のルール"
+    assert setup.checked("short", {"template": None})[1] == ""
     with pytest.raises(SetupError):
-        setup.template("あ" * (setup.TEMPLATE_LENGTH + 1))
+        setup.checked("short", {"template": "あ" * (setup.TEMPLATE_LENGTH + 1)})
 
 
 # ----- words -----

@@ -1,0 +1,56 @@
+"""The GM's role and log: who may host villages, and what each GM did (who, when, what).
+
+A GM action's log item is written in the same transaction as the action (``log`` of
+``villages.create_village`` and ``villages.commit_step``; ``set_gm`` here), so an action is
+never without its line and a line never without its action.
+"""
+
+import secrets
+from datetime import datetime, timedelta
+
+from pynamodb.exceptions import TransactWriteError
+
+from .db import ensure_configured, transaction
+from .errors import TransactionRefused
+from .keys import account_pk, gm_log_pk, time_key
+from .models import AccountItem, GmLogItem
+
+
+def log_item(actor: str, action: str, target: str, detail: str | None, at: datetime) -> GmLogItem:
+    return GmLogItem(
+        gm_log_pk(at),
+        f"{time_key(at)}#{secrets.token_hex(4)}",  # two actions in one microsecond both stay
+        actor=actor,
+        action=action,
+        target=target,
+        detail=detail,
+        at=at,
+    )
+
+
+def set_gm(account_id: str, gm: bool, log: GmLogItem) -> None:
+    """Makes the account a GM, or no longer one, with its log line (``TransactionRefused``:
+    no such account)."""
+    ensure_configured()
+    try:
+        with transaction() as t:
+            t.update(
+                AccountItem(account_pk(account_id), "ACCOUNT"),
+                actions=[AccountItem.gm.set(gm)],
+                condition=AccountItem.pk.exists(),
+                add_version_condition=False,  # the role alone: no other field is read or set
+            )
+            t.save(log, condition=GmLogItem.pk.does_not_exist())
+    except TransactWriteError as error:
+        raise TransactionRefused("set_gm", error) from error
+
+
+def recent(now: datetime, limit: int = 50) -> list[GmLogItem]:
+    """The latest GM actions, newest first: this month's and last month's."""
+    ensure_configured()
+    found: list[GmLogItem] = []
+    for month in (now, now.replace(day=1) - timedelta(days=1)):
+        found += GmLogItem.query(gm_log_pk(month), scan_index_forward=False, limit=limit)
+        if len(found) >= limit:
+            break
+    return found[:limit]
