@@ -14,11 +14,11 @@ import random
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from .. import rulesets, timecontrol
+from .. import rulesets, runtime, timecontrol
 from ..rulesets.base import MatchRules
 from ..storage import matches as store
 from ..storage.errors import Refused
@@ -33,6 +33,9 @@ OPPONENTS = ("cpu", "invite")  # a new game's other side: the computer, or a per
 # (match id, the move count it watches, the flag time).
 Watch = Callable[[str, int, datetime], None]
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
+# A game no account plays is kept this long after its last write, then DynamoDB's TTL deletes
+# it (decision 58): as long as a guest's cookie lasts, after which nobody can reach it.
+GUEST_KEPT = timedelta(days=30)
 
 
 STALE = "ページが古くなっていたため、この手は送られませんでした。盤面を確かめてください"
@@ -113,9 +116,22 @@ class Match:
 
 def load(match_id: str) -> Match:
     item = store.load_match(match_id)
-    if item is None:
+    if item is None or _expired(item.expires_at, runtime.now()):
         raise NotFound("その対局は見つかりません")
     return Match(item)
+
+
+def _expired(expires_at: datetime | None, now: datetime) -> bool:
+    """Past its TTL: gone, though DynamoDB deletes it only within a few days after."""
+    return expires_at is not None and expires_at <= now
+
+
+def kept(players: Mapping[str, str], now: datetime) -> store.Kept:
+    """How long a game's items are kept after a write at ``now``: a game no account plays
+    goes 30 days after its last write (finished or abandoned alike), so do guests' lists."""
+    until = now + GUEST_KEPT
+    accounts = any(not store.is_guest(p) and p not in (COMPUTER, OPEN) for p in players.values())
+    return store.Kept(game=None if accounts else until, guests=until)
 
 
 def _replies(
@@ -209,7 +225,7 @@ def start(
     meta.banks, meta.byoyomi, meta.turn_since, meta.flag_at = banks, byoyomi, since, flag
     if rules.to_move(game) is None:
         meta.state, meta.ended_at = "ended", now
-    store.create_match(meta, opening, {side: player})
+    store.create_match(meta, opening, {side: player}, kept(players, now))
     if flag is not None and watch is not None:
         watch(match_id, len(opening), flag)
     return match_id
@@ -235,6 +251,7 @@ def flag_if_due(match: Match, now: datetime) -> bool:
             turn_since=None,
             flag_at=None,
             now=flag,
+            kept=kept(match.players, now),
         )
     except Refused:
         return False
@@ -294,6 +311,7 @@ def move(
             turn_since=since,
             flag_at=flag,
             now=now,
+            kept=kept(players, now),
         )
     except Refused:
         raise Stale(STALE) from None
@@ -314,7 +332,9 @@ def join(match: Match, player: str, now: datetime, watch: Watch | None = None) -
         match.rules, match.game, players, match.banks, int(match.item.byoyomi), now
     )
     try:
-        store.take_seat(match.item, side, player, turn_since=since, flag_at=flag)
+        store.take_seat(
+            match.item, side, player, turn_since=since, flag_at=flag, kept=kept(players, now)
+        )
     except Refused:
         raise Conflict("この対局にはもう空いている席がありません") from None
     if flag is not None and watch is not None:
@@ -327,7 +347,7 @@ def look(match_id: str, moves: int, now: datetime, watch: Watch) -> bool:
     is still the game of ``moves`` moves and its flag has fallen; a flag still ahead (a bank
     longer than a message can wait) is watched again. True if the game ended on time now."""
     found = store.load_match(match_id)
-    if found is None:
+    if found is None or _expired(found.expires_at, now):
         return False
     match = Match(found)
     if match.ended or match.moves != moves or match.item.flag_at is None:
@@ -353,7 +373,13 @@ MY_GAMES = 10  # the top page lists a player's latest games
 
 def games_of(players: list[str]) -> list[Listed]:
     """The latest games of this browser's identities (its account, its guest id)."""
-    found = [item for player in players for item in store.matches_of(player, MY_GAMES)]
+    now = runtime.now()
+    found = [
+        item
+        for player in players
+        for item in store.matches_of(player, MY_GAMES)
+        if not _expired(item.expires_at, now)
+    ]
     found.sort(key=lambda item: item.created_at, reverse=True)
     listed = []
     for item in found[:MY_GAMES]:
@@ -367,6 +393,6 @@ def games_of(players: list[str]) -> list[Listed]:
 
 def progress(match_id: str) -> store.Progress:
     found = store.match_progress(match_id)
-    if found is None:
+    if found is None or _expired(found.expires_at, runtime.now()):
         raise NotFound("その対局は見つかりません")
     return found

@@ -18,6 +18,7 @@ from .db import ensure_configured, transaction
 from .errors import TransactionRefused
 from .keys import MATCH_SK, PLAYER_MATCH_PREFIX, match_pk, move_sk, player_match_sk, player_pk
 from .models import MatchItem, MoveItem, PlayerMatchItem
+from .repository import plain
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Progress:
     moves: int
     state: str
     flag_at: datetime | None
+    expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
 
 
 def new_match(
@@ -65,7 +67,21 @@ def new_match(
     )
 
 
-def _move_item(match_id: str, number: int, move: NewMove) -> MoveItem:
+@dataclass(frozen=True)
+class Kept:
+    """Until when DynamoDB keeps a game's items (its TTL, decision 58): ``game`` the META and
+    the moves written now (None: kept, a game an account plays), ``guests`` each guest's
+    place in its list (a guest's games go with its cookie)."""
+
+    game: datetime | None
+    guests: datetime
+
+
+def is_guest(player: str) -> bool:
+    return player.startswith("g:")
+
+
+def _move_item(match_id: str, number: int, move: NewMove, kept: Kept) -> MoveItem:
     return MoveItem(
         match_pk(match_id),
         move_sk(number),
@@ -74,10 +90,11 @@ def _move_item(match_id: str, number: int, move: NewMove) -> MoveItem:
         side=move.side,
         move=move.move,
         played_at=move.at,
+        expires_at=kept.game,
     )
 
 
-def _listed(meta: MatchItem, side: str, player: str) -> PlayerMatchItem:
+def _listed(meta: MatchItem, side: str, player: str, kept: Kept) -> PlayerMatchItem:
     return PlayerMatchItem(
         player_pk(player),
         player_match_sk(meta.created_at, meta.match_id),
@@ -86,12 +103,33 @@ def _listed(meta: MatchItem, side: str, player: str) -> PlayerMatchItem:
         side=side,
         setup=meta.setup,
         created_at=meta.created_at,
+        expires_at=kept.guests if is_guest(player) else None,
     )
 
 
-def _save_moves(t: TransactWrite, match_id: str, first: int, moves: Sequence[NewMove]) -> None:
+def _save_moves(
+    t: TransactWrite, match_id: str, first: int, moves: Sequence[NewMove], kept: Kept
+) -> None:
     for number, move in enumerate(moves, start=first):
-        t.save(_move_item(match_id, number, move), condition=MoveItem.pk.does_not_exist())
+        t.save(_move_item(match_id, number, move, kept), condition=MoveItem.pk.does_not_exist())
+
+
+def _keep(kept: Kept) -> Action:
+    return MatchItem.expires_at.set(kept.game) if kept.game else MatchItem.expires_at.remove()
+
+
+def _keep_guests(t: TransactWrite, meta: MatchItem, kept: Kept) -> None:
+    """Each guest's place in its list is kept as long as the game's last write."""
+    for player in plain(meta.players).values():
+        if is_guest(str(player)):
+            listed = PlayerMatchItem(
+                player_pk(str(player)), player_match_sk(meta.created_at, meta.match_id)
+            )
+            t.update(
+                listed,
+                actions=[PlayerMatchItem.expires_at.set(kept.guests)],
+                condition=PlayerMatchItem.pk.exists(),
+            )
 
 
 def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action]:
@@ -102,16 +140,22 @@ def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action
     ]
 
 
-def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, str]) -> None:
+def create_match(
+    meta: MatchItem, moves: Sequence[NewMove], people: dict[str, str], kept: Kept
+) -> None:
     """A new game with the moves already played (the computer's, when it opens) and its place
     in each person's list (``people``: side → player), at once."""
     meta.moves = len(moves)
+    meta.expires_at = kept.game
     try:
         with transaction() as t:
             t.save(meta, condition=MatchItem.pk.does_not_exist())
             for side, player in people.items():
-                t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
-            _save_moves(t, meta.match_id, 1, moves)
+                t.save(
+                    _listed(meta, side, player, kept),
+                    condition=PlayerMatchItem.pk.does_not_exist(),
+                )
+            _save_moves(t, meta.match_id, 1, moves, kept)
     except TransactWriteError as error:
         raise TransactionRefused("the game exists already", error) from error
 
@@ -126,6 +170,7 @@ def commit_moves(
     turn_since: datetime | None,
     flag_at: datetime | None,
     now: datetime,
+    kept: Kept,
 ) -> None:
     """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
     transaction conditioned on that count: a second request that read the same count (a
@@ -138,6 +183,7 @@ def commit_moves(
         MatchItem.banks.set(banks),
         MatchItem.updated_at.set(now),
         *_clock(turn_since, flag_at),
+        _keep(kept),
     ]
     if state == "ended":
         actions.append(MatchItem.ended_at.set(now))
@@ -148,7 +194,8 @@ def commit_moves(
                 actions=actions,
                 condition=(MatchItem.moves == read) & (MatchItem.state == "running"),
             )
-            _save_moves(t, meta.match_id, read + 1, moves)
+            _save_moves(t, meta.match_id, read + 1, moves, kept)
+            _keep_guests(t, meta, kept)
     except TransactWriteError as error:
         raise TransactionRefused("the game moved on since it was read", error) from error
 
@@ -160,10 +207,15 @@ def take_seat(
     *,
     turn_since: datetime | None,
     flag_at: datetime | None,
+    kept: Kept,
 ) -> None:
     """The invited player sits at ``side`` if it is still open (two people following the
     link at once: one sits), with the clocks that start now, and the game on their list."""
-    actions: list[Action] = [MatchItem.players[side].set(player), *_clock(turn_since, flag_at)]
+    actions: list[Action] = [
+        MatchItem.players[side].set(player),
+        *_clock(turn_since, flag_at),
+        _keep(kept),
+    ]
     try:
         with transaction() as t:
             t.update(
@@ -171,7 +223,8 @@ def take_seat(
                 actions=actions,
                 condition=(MatchItem.players[side] == "open") & (MatchItem.state == "running"),
             )
-            t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
+            t.save(_listed(meta, side, player, kept), condition=PlayerMatchItem.pk.does_not_exist())
+            _keep_guests(t, meta, kept)
     except TransactWriteError as error:
         raise TransactionRefused("the seat was taken", error) from error
 
@@ -185,18 +238,18 @@ def load_match(match_id: str) -> MatchItem | None:
 
 
 def match_progress(match_id: str) -> Progress | None:
-    """One GetItem of three small attributes: the live page's "anything new?" question."""
+    """One GetItem of four small attributes: the live page's "anything new?" question."""
     ensure_configured()
     try:
         item = MatchItem.get(
             match_pk(match_id),
             MATCH_SK,
             consistent_read=True,
-            attributes_to_get=["moves", "state", "flag_at"],
+            attributes_to_get=["moves", "state", "flag_at", "expires_at"],
         )
     except DoesNotExist:
         return None
-    return Progress(int(item.moves), item.state, item.flag_at)
+    return Progress(int(item.moves), item.state, item.flag_at, item.expires_at)
 
 
 def match_moves(match_id: str) -> list[MoveItem]:
