@@ -182,6 +182,11 @@ def match_join(match_id: str) -> Response:
     return matches.join(_request(), match_id)
 
 
+@app.route("/matches/{match_id}/pass/{token}", methods=["GET"])
+def match_pass(match_id: str, token: str) -> Response:
+    return matches.mail_pass(_request(), match_id, token)
+
+
 @app.route("/matches/{match_id}/view", methods=["GET"])
 def match_view(match_id: str) -> Response:
     return matches.seen(_request(), match_id)

@@ -320,8 +320,9 @@ class MatchRules(Protocol):
     """
 
     name: str  # stored on the game item
-    label: str  # how pages name the game
+    label: str  # how pages name the game (and, after the site's name, its mail)
     page_template: str
+    notice_templates: tuple[str, str]  # a player's mail: text, HTML
     sides: tuple[str, ...]  # in the order the game names them
 
     def offer(self) -> Offer: ...
@@ -339,3 +340,5 @@ class MatchRules(Protocol):
     def seen(self, game: Any, side: str) -> dict[str, Any]: ...  # the side's JSON view
     def page(self, game: Any, side: str) -> dict[str, Any]: ...  # the template context
     def outcome(self, game: Any, side: str) -> str | None: ...  # "win" | "loss" | None
+    # A player's mail of ``kind`` ("turn", "reminder", "end"), from the side's view only.
+    def notice(self, game: Any, side: str, kind: str) -> NoticeText: ...

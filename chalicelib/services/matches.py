@@ -21,8 +21,9 @@ from typing import Any
 from .. import rulesets, runtime, timecontrol
 from ..rulesets.base import MatchRules
 from ..storage import matches as store
+from ..storage import outbox as mailbox
 from ..storage.errors import Refused
-from ..storage.models import MatchItem
+from ..storage.models import MatchItem, OutboxItem
 from ..storage.repository import plain
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 
@@ -32,6 +33,10 @@ OPPONENTS = ("cpu", "invite")  # a new game's other side: the computer, or a per
 # Asks a worker to look at a game when its side to move would lose on time (decision 49):
 # (match id, the move count it watches, the flag time).
 Watch = Callable[[str, int, datetime], None]
+# Hands the mail a write owed to the mail workers (its outbox partition), after the write.
+HandOver = Callable[[str], None]
+# In a correspondence game the side to move is reminded this long before its deadline.
+REMIND_BEFORE = timedelta(hours=3)
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
 # A game no account plays is kept this long after its last write, then DynamoDB's TTL deletes
 # it (decision 58): as long as a guest's cookie lasts, after which nobody can reach it.
@@ -85,6 +90,12 @@ class Match:
             if player not in (COMPUTER, OPEN) and player in who:
                 return side
         return None
+
+    @property
+    def correspondence(self) -> bool:
+        """Played by mail (one day per move): turns and reminders are mailed."""
+        control = timecontrol.CONTROLS.get(str(plain(self.item.setup).get("clock", "none")))
+        return control is not None and control.correspondence
 
     @property
     def open_side(self) -> str | None:
@@ -231,9 +242,46 @@ def start(
     return match_id
 
 
-def flag_if_due(match: Match, now: datetime) -> bool:
+def _account(player: str) -> str | None:
+    return player.removeprefix("a:") if player.startswith("a:") else None
+
+
+def _owed(
+    match: Match,
+    players: Mapping[str, str],
+    game: Any,
+    present: str | None,
+    number: int,
+    now: datetime,
+) -> list[OutboxItem]:
+    """The mail a write of the game owes (decision 56), keyed by the game's move count
+    after it: the end to each player with an account who did not make the write (the one who
+    did was on the page), and, played by mail, the turn to the person now to move."""
+    to_move = match.rules.to_move(game)
+    if to_move is None:
+        wanted = [(side, "end") for side in players if side != present]
+    elif match.correspondence and to_move != present:
+        wanted = [(to_move, "turn")]
+    else:
+        wanted = []
+    return [
+        mailbox.match_mail_item(match.match_id, number, kind, account, now)
+        for side, kind in wanted
+        if (account := _account(players[side])) is not None
+    ]
+
+
+def flag_if_due(
+    match: Match,
+    now: datetime,
+    present: str | None = None,
+    hand_over: HandOver | None = None,
+) -> bool:
     """Ends the game if the side to move ran out of time (on any read, write or worker's
-    look). Conditioned on the moves read: a move that beat the flag wins. True if it wrote."""
+    look). Conditioned on the moves read: a move that beat the flag wins. True if it wrote.
+
+    ``present``: the side whose player's request found it (a worker's look: nobody); the
+    others are mailed the end."""
     flag = match.item.flag_at
     if match.ended or flag is None or now < flag:
         return False
@@ -241,6 +289,7 @@ def flag_if_due(match: Match, now: datetime) -> bool:
     if side is None:
         return False
     ended = match.rules.lose_on_time(match.game, side)
+    mail = _owed(match, match.players, ended, present, match.moves, now)
     try:
         store.commit_moves(
             match.item,
@@ -252,10 +301,17 @@ def flag_if_due(match: Match, now: datetime) -> bool:
             flag_at=None,
             now=flag,
             kept=kept(match.players, now),
+            mail=mail,
         )
     except Refused:
         return False
+    _hand_over(match, mail, hand_over)
     return True
+
+
+def _hand_over(match: Match, mail: list[OutboxItem], hand_over: HandOver | None) -> None:
+    if mail and hand_over is not None:
+        hand_over(mailbox.match_mail(match.match_id))
 
 
 def move(
@@ -266,6 +322,7 @@ def move(
     form: Mapping[str, str] | None,
     now: datetime,
     watch: Watch | None = None,
+    hand_over: HandOver | None = None,
 ) -> None:
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
@@ -273,7 +330,7 @@ def move(
     side = match.side_of(who)
     if side is None:
         raise Forbidden("この対局の対局者ではありません")
-    if flag_if_due(match, now):
+    if flag_if_due(match, now, side, hand_over):
         raise Conflict("時間切れで対局が終わりました")
     if match.ended:
         raise Conflict("対局はもう終わっています")
@@ -301,6 +358,7 @@ def move(
     )
     since, flag = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now)
     new_moves = [store.NewMove(side, played.move, now), *replies]
+    mail = _owed(match, players, after, side, match.moves + len(new_moves), now)
     try:
         store.commit_moves(
             match.item,
@@ -312,14 +370,22 @@ def move(
             flag_at=flag,
             now=now,
             kept=kept(players, now),
+            mail=mail,
         )
     except Refused:
         raise Stale(STALE) from None
+    _hand_over(match, mail, hand_over)
     if flag is not None and watch is not None:
         watch(match.match_id, match.moves + len(new_moves), flag)
 
 
-def join(match: Match, player: str, now: datetime, watch: Watch | None = None) -> str:
+def join(
+    match: Match,
+    player: str,
+    now: datetime,
+    watch: Watch | None = None,
+    hand_over: HandOver | None = None,
+) -> str:
     """The invited person takes the open seat (once: the seat must still be open); the
     clocks start now. Returns the side taken."""
     side = match.open_side
@@ -331,21 +397,36 @@ def join(match: Match, player: str, now: datetime, watch: Watch | None = None) -
     since, flag = _clock_after(
         match.rules, match.game, players, match.banks, int(match.item.byoyomi), now
     )
+    mail = _owed(match, players, match.game, side, match.moves, now)
     try:
         store.take_seat(
-            match.item, side, player, turn_since=since, flag_at=flag, kept=kept(players, now)
+            match.item,
+            side,
+            player,
+            turn_since=since,
+            flag_at=flag,
+            kept=kept(players, now),
+            mail=mail,
         )
     except Refused:
         raise Conflict("この対局にはもう空いている席がありません") from None
+    _hand_over(match, mail, hand_over)
     if flag is not None and watch is not None:
         watch(match.match_id, match.moves, flag)
     return side
 
 
-def look(match_id: str, moves: int, now: datetime, watch: Watch) -> bool:
+def look(
+    match_id: str,
+    moves: int,
+    now: datetime,
+    watch: Watch,
+    hand_over: HandOver | None = None,
+) -> bool:
     """A worker's look at a game it was asked to watch: the side to move loses on time if it
     is still the game of ``moves`` moves and its flag has fallen; a flag still ahead (a bank
-    longer than a message can wait) is watched again. True if the game ended on time now."""
+    longer than a message can wait) is watched again, and a game played by mail reminds its
+    player once the deadline is near. True if the game ended on time now."""
     found = store.load_match(match_id)
     if found is None or _expired(found.expires_at, now):
         return False
@@ -353,9 +434,22 @@ def look(match_id: str, moves: int, now: datetime, watch: Watch) -> bool:
     if match.ended or match.moves != moves or match.item.flag_at is None:
         return False
     if now < match.item.flag_at:
+        if match.correspondence and now >= match.item.flag_at - REMIND_BEFORE:
+            _remind(match, now, hand_over)
         watch(match_id, moves, match.item.flag_at)
         return False
-    return flag_if_due(match, now)
+    return flag_if_due(match, now, None, hand_over)
+
+
+def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:
+    """The side to move's player is reminded of the deadline, once for this move count."""
+    side = match.rules.to_move(match.game)
+    account = _account(match.players[side]) if side else None
+    if account is None:
+        return
+    item = mailbox.match_mail_item(match.match_id, match.moves, "reminder", account, now)
+    if mailbox.owe_once(item):
+        _hand_over(match, [item], hand_over)
 
 
 @dataclass(frozen=True)

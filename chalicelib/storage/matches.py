@@ -17,7 +17,7 @@ from pynamodb.transactions import TransactWrite
 from .db import ensure_configured, transaction
 from .errors import TransactionRefused
 from .keys import MATCH_SK, PLAYER_MATCH_PREFIX, match_pk, move_sk, player_match_sk, player_pk
-from .models import MatchItem, MoveItem, PlayerMatchItem
+from .models import MatchItem, MoveItem, OutboxItem, PlayerMatchItem
 from .repository import plain
 
 
@@ -114,6 +114,12 @@ def _save_moves(
         t.save(_move_item(match_id, number, move, kept), condition=MoveItem.pk.does_not_exist())
 
 
+def _owe(t: TransactWrite, mail: Sequence[OutboxItem]) -> None:
+    """The mail a write owes (a turn, the end), in its transaction: nothing owed is lost."""
+    for item in mail:
+        t.save(item, condition=OutboxItem.pk.does_not_exist())
+
+
 def _keep(kept: Kept) -> Action:
     return MatchItem.expires_at.set(kept.game) if kept.game else MatchItem.expires_at.remove()
 
@@ -171,6 +177,7 @@ def commit_moves(
     flag_at: datetime | None,
     now: datetime,
     kept: Kept,
+    mail: Sequence[OutboxItem] = (),
 ) -> None:
     """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
     transaction conditioned on that count: a second request that read the same count (a
@@ -196,6 +203,7 @@ def commit_moves(
             )
             _save_moves(t, meta.match_id, read + 1, moves, kept)
             _keep_guests(t, meta, kept)
+            _owe(t, mail)
     except TransactWriteError as error:
         raise TransactionRefused("the game moved on since it was read", error) from error
 
@@ -208,6 +216,7 @@ def take_seat(
     turn_since: datetime | None,
     flag_at: datetime | None,
     kept: Kept,
+    mail: Sequence[OutboxItem] = (),
 ) -> None:
     """The invited player sits at ``side`` if it is still open (two people following the
     link at once: one sits), with the clocks that start now, and the game on their list."""
@@ -225,6 +234,7 @@ def take_seat(
             )
             t.save(_listed(meta, side, player, kept), condition=PlayerMatchItem.pk.does_not_exist())
             _keep_guests(t, meta, kept)
+            _owe(t, mail)
     except TransactWriteError as error:
         raise TransactionRefused("the seat was taken", error) from error
 

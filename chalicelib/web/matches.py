@@ -13,11 +13,13 @@ from typing import Any
 from chalice import Response
 
 from .. import jobs, runtime
+from ..links import match_scope, read_match_token
 from ..services import matches
 from ..services.errors import InvalidInput, NotFound
 from .http import SECURITY_HEADERS, BadRequest, redirect
 from .pages import Ctx, Request, page
 
+EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 NUMBER = re.compile(r"[0-9]{1,6}")
 
@@ -36,12 +38,12 @@ def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
     visitor of a game with an open seat is shown the invitation instead)."""
     _check_id(match_id)
     match = ctx.unit.match(match_id)
-    side = match.side_of(ctx.players())
+    side = match.side_of(ctx.players(match_id))
     if side is None:
         if match.open_side is not None and not match.ended:
             raise Invited
         raise BadRequest("この対局の対局者ではありません", 403)
-    if matches.flag_if_due(match, ctx.now):
+    if matches.flag_if_due(match, ctx.now, side, jobs.hand_over_mail):
         match = ctx.unit.reload_match(match_id)
     return match, side
 
@@ -88,11 +90,24 @@ def match_page(ctx: Ctx, match_id: str) -> Response:
 
 
 @page
+def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
+    """A player's signed way in from a game's mail: a narrow session for this game only,
+    until the link's end (a forwarded mail lends nothing more), then the game's page."""
+    _check_id(match_id)
+    found = read_match_token(token, match_id, ctx.now)
+    match = ctx.unit.match(match_id)
+    if found is None or match.side_of([f"a:{found.account_id}"]) is None:
+        raise BadRequest(EXPIRED_LINK, 400)
+    ctx.village_pass(found.account_id, match_scope(match_id), found.until)
+    return redirect(f"/matches/{match_id}", ctx.set_cookie)
+
+
+@page
 def join(ctx: Ctx, match_id: str) -> Response:
     """The invited person sits (a guest without registering, or their account)."""
     _check_id(match_id)
     match = ctx.unit.match(match_id)
-    matches.join(match, ctx.player(), ctx.now, jobs.watch_clock)
+    matches.join(match, ctx.player(), ctx.now, jobs.watch_clock, jobs.hand_over_mail)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
@@ -121,12 +136,13 @@ def move(ctx: Ctx, match_id: str) -> Response:
     try:
         matches.move(
             match,
-            ctx.players(),
+            ctx.players(match_id),
             int(seen),
             given,
             None if given is not None else form,
             ctx.now,
             jobs.watch_clock,
+            jobs.hand_over_mail,
         )
     except matches.Stale:
         return redirect(f"/matches/{match_id}?stale=1", ctx.set_cookie)

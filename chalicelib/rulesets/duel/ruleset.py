@@ -17,10 +17,17 @@ from chalicelib.rules.duel import PRESETS, Duel, MoveError, play, preset, view
 from chalicelib.rules.duel.draws import Draws
 from chalicelib.rules.duel.legal import Legal, legal_moves
 
-from ..base import Offer, Played
+from ..base import NoticeText, Offer, Played
 from . import computer, forms, labels
 
 SIDES = ("A", "B")
+# A player's mail, after the game's title (decision 56); the reminder's hours are the
+# platform's (services/matches.py REMIND_BEFORE).
+SUBJECTS = {
+    "turn": "あなたの番です",
+    "reminder": "〆切が近づいています",
+    "end": "対局が終わりました",
+}
 ENDINGS_BY_FORFEIT = ("resign", "time")
 
 
@@ -28,6 +35,7 @@ class DuelRules:
     name = "duel"
     label = labels.GAME_LABEL
     page_template = "duel.html"
+    notice_templates = ("mail/match_notice.txt", "mail/match_notice.html")
     sides = SIDES
 
     # ----- a new game -----
@@ -129,6 +137,22 @@ class DuelRules:
             return None
         won = {"A": "village", "B": "wolves"}[side] == game.ending["winner"]
         return "win" if won else "loss"
+
+    def notice(self, game: Duel, side: str, kind: str) -> NoticeText:
+        """A player's mail: the game's title and side, the turn or the result — from the
+        side's view only, like its page."""
+        seen = view(game, side)
+        title = labels.PRESET_LABELS.get(seen["rules"]["preset"] or "", "カスタム")
+        return NoticeText(
+            subject=f"{title} {labels.SIDE_SHORT[side]}：{SUBJECTS[kind]}",
+            context={
+                "title": title,
+                "side_label": labels.SIDE_LABELS[side],
+                "day": seen["day"],
+                "turn": labels.TURN_LABELS.get(seen["next"] or "", ""),
+                "ending": _ending(seen, side),
+            },
+        )
 
     def page(self, game: Duel, side: str) -> dict[str, Any]:
         seen = view(game, side)
