@@ -300,6 +300,8 @@ class Offer:
     presets: tuple[tuple[str, str], ...]
     sides: tuple[tuple[str, str], ...]
     strengths: tuple[tuple[str, str], ...]
+    # The game's own further choices: (form name, words, ((value, words), …)), first the default.
+    choices: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -322,11 +324,17 @@ class MatchRules(Protocol):
     name: str  # stored on the game item
     label: str  # how pages name the game (and, after the site's name, its mail)
     page_template: str
+    setup_template: str  # the page of ``further_setup``
     notice_templates: tuple[str, str]  # a player's mail: text, HTML
     sides: tuple[str, ...]  # in the order the game names them
 
     def offer(self) -> Offer: ...
+    # The setup as picked, checked; its ``private`` entry (a side's secret choice, e.g. the
+    # duel's hand placement) reaches ``create`` and ``further_setup`` only, never stored.
     def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]: ...
+    # What the person taking ``side`` still has to choose before the game exists (the page
+    # ``setup_template`` shows, with a refusal's ``message``), or None: the game can start.
+    def further_setup(self, setup: Mapping[str, Any], side: str) -> dict[str, Any] | None: ...
     def create(self, setup: Mapping[str, Any], rng: Random) -> Any: ...
     def parse(self, data: Any) -> Any: ...
     def dump(self, game: Any) -> Any: ...

@@ -50,6 +50,15 @@ class Stale(Conflict):
     """The page was made before the game's last move: nothing was applied."""
 
 
+class MoreSetup(Exception):
+    """The person must choose more before the game exists (the rule set's ``further_setup``):
+    its page's template and context, and the choices made so far (the side drawn fixed)."""
+
+    def __init__(self, template: str, context: dict[str, Any], given: dict[str, str]) -> None:
+        super().__init__(template)
+        self.template, self.context, self.given = template, context, given
+
+
 @dataclass
 class Match:
     """One game as a request sees it: the stored item and its game, parsed once."""
@@ -214,6 +223,9 @@ def start(
     if opponent not in OPPONENTS:
         raise InvalidInput("相手を CPU か招待する人から選んでください")
     other = COMPUTER if opponent == "cpu" else OPEN
+    further = rules.further_setup(setup, side)
+    if further is not None:
+        raise MoreSetup(rules.setup_template, further, {**given, "side": side})
     players = {s: (player if s == side else other) for s in rules.sides}
     strength = setup["strength"] if opponent == "cpu" else None
     seed = secrets.randbits(62)
@@ -229,7 +241,11 @@ def start(
         seed=seed,
         game=rules.dump(game),
         players=players,
-        setup={**setup, "side": side, "clock": control_key},
+        setup={
+            **{k: v for k, v in setup.items() if k != "private"},
+            "side": side,
+            "clock": control_key,
+        },
         strength=strength,
         now=now,
     )

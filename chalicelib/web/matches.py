@@ -51,7 +51,14 @@ def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
 @page
 def start(ctx: Ctx) -> Response:
     rules = ctx.form.get("rules", "")
-    match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now, jobs.watch_clock)
+    try:
+        match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now, jobs.watch_clock)
+    except matches.MoreSetup as more:
+        # The choices so far ride along as hidden fields (the side drawn now fixed); a
+        # refusal of what this page chose comes back on it, with its sentence.
+        kept = {k: v for k, v in more.given.items() if k != "csrf" and "." not in k}
+        status = 400 if more.context.get("message") else 200
+        return ctx.page(more.template, status, fields=kept, **more.context)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 

@@ -1,5 +1,6 @@
 """「CPUと対戦」 on a 360 px phone: from the top page to the reveal (感想戦), a whole std9 game
-as A with JavaScript on, and a whole 12B game as B with JavaScript off (forms only)."""
+as A with JavaScript on, and a whole 12B game as B with JavaScript off (forms only), its
+werewolves placed by hand (RULES-DUEL §3.1)."""
 
 import re
 
@@ -12,7 +13,10 @@ pytestmark = pytest.mark.browser
 MOST_MOVES = 150  # a whole game is far fewer pages than this
 
 
-def start_from_top(me: Phone, preset: str, side: str) -> None:
+def start_from_top(
+    me: Phone, preset: str, side: str, wolves: tuple[int, ...] | None = None
+) -> None:
+    """From the top page; ``wolves``: B places its werewolves by hand on these cards."""
     page = me.page
     me.goto("/")
     me.check("top")
@@ -20,7 +24,15 @@ def start_from_top(me: Phone, preset: str, side: str) -> None:
     form.locator("select[name=preset]").select_option(preset)
     form.locator("select[name=side]").select_option(side)
     form.locator("select[name=strength]").select_option("normal")
+    if wolves:
+        form.locator("select[name=placement]").select_option("hand")
     form.get_by_role("button", name="対局を始める").click()
+    if wolves:
+        page.get_by_role("heading", name="人狼の配置").wait_for()
+        me.check("place")
+        for c in wolves:
+            page.get_by_label(f"#{c}", exact=True).check()
+        page.get_by_role("button", name="この配置で対局を始める").click()
     page.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
     me.check("board")
 
@@ -116,9 +128,9 @@ def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
     context.set_default_timeout(10_000)
     try:
         me = Phone(context.new_page(), server.url, f"{request.node.name}-nojs")
-        start_from_top(me, "12B", "B")
+        start_from_top(me, "12B", "B", wolves=(3, 8))
         assert me.page.locator("#board li.duel-card").count() == 11
-        assert "人狼:" in me.page.locator("#knowledge").inner_text()
+        assert "人狼: #3・#8" in me.page.locator("#knowledge").inner_text()
         play_b(me)
         check_reveal(me, 11)
     finally:

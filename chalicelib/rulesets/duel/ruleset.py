@@ -15,7 +15,9 @@ from typing import Any
 
 from chalicelib.rules.duel import PRESETS, Duel, MoveError, play, preset, view
 from chalicelib.rules.duel.draws import Draws
+from chalicelib.rules.duel.errors import SetupError
 from chalicelib.rules.duel.legal import Legal, legal_moves
+from chalicelib.rules.duel.state import checked_wolves
 
 from ..base import NoticeText, Offer, Played
 from . import computer, forms, labels
@@ -35,6 +37,7 @@ class DuelRules:
     name = "duel"
     label = labels.GAME_LABEL
     page_template = "duel.html"
+    setup_template = "duel_place.html"
     notice_templates = ("mail/match_notice.txt", "mail/match_notice.html")
     sides = SIDES
 
@@ -51,6 +54,7 @@ class DuelRules:
                 ("random", "ランダム"),
             ),
             strengths=tuple(labels.STRENGTH_LABELS.items()),
+            choices=(("placement", "人狼の配置(B のとき)", tuple(labels.PLACEMENTS.items())),),
         )
 
     def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]:
@@ -63,10 +67,44 @@ class DuelRules:
         strength = given.get("strength", "")
         if strength not in computer.STRENGTHS:
             raise ValueError("CPUの強さを選んでください")
-        return {"preset": name, "side": side, "strength": strength}
+        placement = given.get("placement", "random")
+        if placement not in labels.PLACEMENTS:
+            raise ValueError("人狼の配置を完全ランダムか手動配置から選んでください")
+        wolves = forms.ticked(given, "wolf") if placement == "hand" else []
+        if wolves and side != "B":
+            raise ValueError("人狼を置けるのは B(人狼陣営)を持つときだけです")
+        return {
+            "preset": name,
+            "side": side,
+            "strength": strength,
+            "placement": placement,
+            "private": wolves or None,  # B's werewolves placed by hand (§3.1), never stored
+        }
+
+    def further_setup(self, setup: Mapping[str, Any], side: str) -> dict[str, Any] | None:
+        """§3.1 手動配置: a person playing B puts the werewolves on cards of the board before
+        the deal; the engine's own check of a placement is the refusal."""
+        if side != "B" or setup.get("placement") != "hand":
+            return None
+        rules = preset(setup["preset"])
+        message = None
+        if setup.get("private"):
+            try:
+                checked_wolves(rules, setup["private"])
+                return None
+            except SetupError as refusal:
+                message = str(refusal)
+        return {
+            "preset_label": labels.PRESET_LABELS[setup["preset"]],
+            "board": rules.board,
+            "wolves": rules.wolves,
+            "columns": 4 if rules.board >= 16 else 3,
+            "chosen": setup.get("private") or [],
+            "message": message,
+        }
 
     def create(self, setup: Mapping[str, Any], rng: random.Random) -> Duel:
-        return Duel.setup(preset(setup["preset"]), Draws(rng))
+        return Duel.setup(preset(setup["preset"]), Draws(rng), wolves=setup.get("private"))
 
     def parse(self, data: Any) -> Duel:
         return Duel.from_json(data)
