@@ -29,7 +29,11 @@ from .errors import Conflict, Forbidden, InvalidInput, NotFound
 
 COMPUTER = "cpu"
 OPEN = "open"  # a seat waiting for the person the game's link was sent to
-OPPONENTS = ("cpu", "invite")  # a new game's other side: the computer, or a person invited
+# A new game's other side: the computer, a person invited by the link, or anyone taking the
+# seat from the public rooms' list (「ルームに参加」).
+OPPONENTS = ("cpu", "invite", "room")
+ROOMS_LISTED = 20  # the top page lists the latest rooms waiting
+ROOM_WAITS = timedelta(hours=24)  # a room nobody took in this long leaves the list
 # Asks a worker to look at a game when its side to move would lose on time (decision 49):
 # (match id, the move count it watches, the flag time).
 Watch = Callable[[str, int, datetime], None]
@@ -99,6 +103,11 @@ class Match:
             if player not in (COMPUTER, OPEN) and player in who:
                 return side
         return None
+
+    @property
+    def room(self) -> bool:
+        """Listed among the public rooms while its seat waits (「ルームに参加」)."""
+        return plain(self.item.setup).get("opponent") == "room"
 
     @property
     def correspondence(self) -> bool:
@@ -221,7 +230,7 @@ def start(
     side = setup["side"] if setup["side"] in rules.sides else chance.choice(rules.sides)
     opponent = given.get("opponent", "cpu")
     if opponent not in OPPONENTS:
-        raise InvalidInput("相手を CPU か招待する人から選んでください")
+        raise InvalidInput("相手を CPU・招待する人・ルームに公開から選んでください")
     other = COMPUTER if opponent == "cpu" else OPEN
     further = rules.further_setup(setup, side)
     if further is not None:
@@ -245,6 +254,7 @@ def start(
             **{k: v for k, v in setup.items() if k != "private"},
             "side": side,
             "clock": control_key,
+            "opponent": opponent,
         },
         strength=strength,
         now=now,
@@ -252,7 +262,7 @@ def start(
     meta.banks, meta.byoyomi, meta.turn_since, meta.flag_at = banks, byoyomi, since, flag
     if rules.to_move(game) is None:
         meta.state, meta.ended_at = "ended", now
-    store.create_match(meta, opening, {side: player}, kept(players, now))
+    store.create_match(meta, opening, {side: player}, kept(players, now), room=opponent == "room")
     if flag is not None and watch is not None:
         watch(match_id, len(opening), flag)
     return match_id
@@ -499,6 +509,40 @@ def games_of(players: list[str]) -> list[Listed]:
         side = dict(offer.sides).get(str(item.side), str(item.side))
         listed.append(Listed(str(item.match_id), title, side, item.created_at))
     return listed
+
+
+@dataclass(frozen=True)
+class Room:
+    """A public room on the top page: the game, the seat it offers, its clock, since when."""
+
+    match_id: str
+    title: str
+    side: str  # the open seat, in its rule set's words
+    clock: str
+    created_at: datetime
+
+
+def rooms(players: list[str], now: datetime) -> list[Room]:
+    """Public rooms still waiting for an opponent (not this browser's own), newest first."""
+    found = []
+    for item in store.rooms(now - ROOM_WAITS, ROOMS_LISTED):
+        match = Match(item)
+        side = match.open_side
+        if match.ended or side is None or match.side_of(players) or _expired(item.expires_at, now):
+            continue
+        offer = match.rules.offer()
+        setup = plain(item.setup)
+        preset = dict(offer.presets).get(str(setup.get("preset", "")), "")
+        found.append(
+            Room(
+                match.match_id,
+                f"{offer.label}・{preset}" if preset else offer.label,
+                dict(offer.sides).get(side, side),
+                timecontrol.LABELS.get(str(setup.get("clock", "none")), ""),
+                item.created_at,
+            )
+        )
+    return found
 
 
 def progress(match_id: str) -> store.Progress:

@@ -178,6 +178,13 @@ def move_sk(number: int) -> str:
 
 
 PLAYER_MATCH_PREFIX = "MATCH#"
+# The index partition of public rooms (「ルームに参加」): games whose other seat waits for anyone.
+# One partition, not sharded: rooms are few and each is listed only while it waits.
+ROOMS_INDEX = "ROOMS"
+
+
+def room_index_sk(created: datetime, match_id: str) -> str:
+    return f"{time_key(created)}#{match_id}"
 
 
 def player_pk(player: str) -> str:

@@ -16,7 +16,17 @@ from pynamodb.transactions import TransactWrite
 
 from .db import ensure_configured, transaction
 from .errors import TransactionRefused
-from .keys import MATCH_SK, PLAYER_MATCH_PREFIX, match_pk, move_sk, player_match_sk, player_pk
+from .keys import (
+    MATCH_SK,
+    PLAYER_MATCH_PREFIX,
+    ROOMS_INDEX,
+    match_pk,
+    move_sk,
+    player_match_sk,
+    player_pk,
+    room_index_sk,
+    time_key,
+)
 from .models import MatchItem, MoveItem, OutboxItem, PlayerMatchItem
 from .repository import plain
 
@@ -114,6 +124,12 @@ def _save_moves(
         t.save(_move_item(match_id, number, move, kept), condition=MoveItem.pk.does_not_exist())
 
 
+def _unlisted() -> list[Action]:
+    """Out of the public rooms' index (a seat taken, an end): removing what a game that was
+    never listed has not is a no-op."""
+    return [MatchItem.gsi1pk.remove(), MatchItem.gsi1sk.remove()]
+
+
 def _owe(t: TransactWrite, mail: Sequence[OutboxItem]) -> None:
     """The mail a write owes (a turn, the end), in its transaction: nothing owed is lost."""
     for item in mail:
@@ -147,12 +163,19 @@ def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action
 
 
 def create_match(
-    meta: MatchItem, moves: Sequence[NewMove], people: dict[str, str], kept: Kept
+    meta: MatchItem,
+    moves: Sequence[NewMove],
+    people: dict[str, str],
+    kept: Kept,
+    room: bool = False,
 ) -> None:
     """A new game with the moves already played (the computer's, when it opens) and its place
-    in each person's list (``people``: side → player), at once."""
+    in each person's list (``people``: side → player), at once; ``room``: listed among the
+    public rooms (the index) until its seat is taken or it ends."""
     meta.moves = len(moves)
     meta.expires_at = kept.game
+    if room:
+        meta.gsi1pk, meta.gsi1sk = ROOMS_INDEX, room_index_sk(meta.created_at, meta.match_id)
     try:
         with transaction() as t:
             t.save(meta, condition=MatchItem.pk.does_not_exist())
@@ -193,7 +216,7 @@ def commit_moves(
         _keep(kept),
     ]
     if state == "ended":
-        actions.append(MatchItem.ended_at.set(now))
+        actions += [MatchItem.ended_at.set(now), *_unlisted()]
     try:
         with transaction() as t:
             t.update(
@@ -224,6 +247,7 @@ def take_seat(
         MatchItem.players[side].set(player),
         *_clock(turn_since, flag_at),
         _keep(kept),
+        *_unlisted(),
     ]
     try:
         with transaction() as t:
@@ -267,6 +291,20 @@ def match_moves(match_id: str) -> list[MoveItem]:
     ensure_configured()
     return list(
         MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#"), consistent_read=True)
+    )
+
+
+def rooms(since: datetime, limit: int) -> list[MatchItem]:
+    """Public rooms waiting for an opponent, created since ``since``, newest first (one
+    query of the index's one rooms partition)."""
+    ensure_configured()
+    return list(
+        MatchItem.by_state.query(
+            ROOMS_INDEX,
+            MatchItem.gsi1sk >= time_key(since),
+            scan_index_forward=False,
+            limit=limit,
+        )
     )
 
 

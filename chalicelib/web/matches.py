@@ -73,6 +73,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         ended=match.ended,
         clocks=match.clocks(ctx.now),
         opponent=match.opponent,
+        room=match.room,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         **context,
         **extra,
