@@ -182,6 +182,11 @@ def match_join(match_id: str) -> Response:
     return matches.join(_request(), match_id)
 
 
+@app.route("/matches/{match_id}/chat", methods=["POST"], content_types=FORM)
+def match_chat(match_id: str) -> Response:
+    return matches.chat(_request(), match_id)
+
+
 @app.route("/matches/{match_id}/pass/{token}", methods=["GET"])
 def match_pass(match_id: str, token: str) -> Response:
     return matches.mail_pass(_request(), match_id, token)

@@ -177,6 +177,14 @@ def move_sk(number: int) -> str:
     return f"{MOVE_PREFIX}{number:05d}"
 
 
+CHAT_PREFIX = "CHAT#"
+
+
+def chat_sk(at: datetime, token: str) -> str:
+    """A chat message's place in its game, oldest first."""
+    return f"{CHAT_PREFIX}{time_key(at)}#{token}"
+
+
 PLAYER_MATCH_PREFIX = "MATCH#"
 # The index partition of public rooms (「ルームに参加」): games whose other seat waits for anyone.
 # One partition, not sharded: rooms are few and each is listed only while it waits.

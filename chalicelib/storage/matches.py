@@ -5,9 +5,10 @@ A game's META holds its state (so a load is one GetItem) and each move is its ow
 append-only item, written in the same transaction as the META it advances.
 """
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pynamodb.exceptions import DoesNotExist, TransactWriteError
@@ -17,9 +18,11 @@ from pynamodb.transactions import TransactWrite
 from .db import ensure_configured, transaction
 from .errors import TransactionRefused
 from .keys import (
+    CHAT_PREFIX,
     MATCH_SK,
     PLAYER_MATCH_PREFIX,
     ROOMS_INDEX,
+    chat_sk,
     match_pk,
     move_sk,
     player_match_sk,
@@ -27,7 +30,7 @@ from .keys import (
     room_index_sk,
     time_key,
 )
-from .models import MatchItem, MoveItem, OutboxItem, PlayerMatchItem
+from .models import ChatItem, MatchItem, MoveItem, OutboxItem, PlayerMatchItem
 from .repository import plain
 
 
@@ -46,6 +49,7 @@ class Progress:
     state: str
     flag_at: datetime | None
     expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
+    chats: int  # chat messages so far (the page shows that new ones came)
 
 
 def new_match(
@@ -74,6 +78,8 @@ def new_match(
         strength=strength,
         created_at=now,
         updated_at=now,
+        chats=0,
+        chat_at={},
     )
 
 
@@ -263,6 +269,48 @@ def take_seat(
         raise TransactionRefused("the seat was taken", error) from error
 
 
+CHAT_INTERVAL = timedelta(seconds=5)  # one chat message per player per 5 s, as a village post
+
+
+def add_chat(meta: MatchItem, side: str, player: str, text: str, now: datetime, kept: Kept) -> None:
+    """A chat message of ``side`` (still ``player``'s seat), at most one per 5 s: the META's
+    count and the side's last moment under that condition, and the message, in one
+    transaction (``Refused`` within 5 s). The game's moves are untouched."""
+    message = ChatItem(
+        match_pk(meta.match_id),
+        chat_sk(now, secrets.token_hex(4)),
+        match_id=meta.match_id,
+        side=side,
+        text=text,
+        posted_at=now,
+        expires_at=kept.game,
+    )
+    last = MatchItem.chat_at[side]
+    try:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=[MatchItem.chats.add(1), last.set(time_key(now))],
+                condition=(MatchItem.players[side] == player)
+                & (last.does_not_exist() | (last <= time_key(now - CHAT_INTERVAL))),
+            )
+            t.save(message, condition=ChatItem.pk.does_not_exist())
+    except TransactWriteError as error:
+        raise TransactionRefused("too soon, or not this seat's player", error) from error
+
+
+def chats_of(match_id: str, limit: int) -> list[ChatItem]:
+    """The latest ``limit`` chat messages, oldest first (one query)."""
+    ensure_configured()
+    latest = ChatItem.query(
+        match_pk(match_id),
+        ChatItem.sk.startswith(CHAT_PREFIX),
+        scan_index_forward=False,
+        limit=limit,
+    )
+    return list(reversed(list(latest)))
+
+
 def load_match(match_id: str) -> MatchItem | None:
     ensure_configured()
     try:
@@ -272,18 +320,20 @@ def load_match(match_id: str) -> MatchItem | None:
 
 
 def match_progress(match_id: str) -> Progress | None:
-    """One GetItem of four small attributes: the live page's "anything new?" question."""
+    """One GetItem of five small attributes: the live page's "anything new?" question."""
     ensure_configured()
     try:
         item = MatchItem.get(
             match_pk(match_id),
             MATCH_SK,
             consistent_read=True,
-            attributes_to_get=["moves", "state", "flag_at", "expires_at"],
+            attributes_to_get=["moves", "state", "flag_at", "expires_at", "chats"],
         )
     except DoesNotExist:
         return None
-    return Progress(int(item.moves), item.state, item.flag_at, item.expires_at)
+    return Progress(
+        int(item.moves), item.state, item.flag_at, item.expires_at, int(item.chats or 0)
+    )
 
 
 def match_moves(match_id: str) -> list[MoveItem]:

@@ -304,6 +304,10 @@ class MatchItem(Item, discriminator="match"):
     created_at = UTCDateTimeAttribute()
     updated_at = UTCDateTimeAttribute()
     ended_at = UTCDateTimeAttribute(null=True)
+    # Chat between two people (not part of the record): how many messages (the live poll
+    # reads it) and each side's last one, as time-sortable text (the 5 s pace's condition).
+    chats = NumberAttribute(default=0)
+    chat_at: MapAttribute[str, Any] = MapAttribute(default=dict)
 
 
 class PlayerMatchItem(Item, discriminator="player_match"):
@@ -327,6 +331,15 @@ class MoveItem(Item, discriminator="move"):
     played_at = UTCDateTimeAttribute()
 
 
+class ChatItem(Item, discriminator="chat"):
+    """sk = "CHAT#<time>#<random>": one chat message of a game between two people."""
+
+    match_id = UnicodeAttribute()
+    side = UnicodeAttribute()
+    text = UnicodeAttribute()
+    posted_at = UTCDateTimeAttribute()
+
+
 MODELS = (
     VillageItem,
     LookItem,
@@ -341,4 +354,5 @@ MODELS = (
     MatchItem,
     MoveItem,
     PlayerMatchItem,
+    ChatItem,
 )

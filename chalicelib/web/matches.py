@@ -74,6 +74,9 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         clocks=match.clocks(ctx.now),
         opponent=match.opponent,
         room=match.room,
+        chat_open=match.between_people,
+        chats=matches.chats(match),
+        chat_count=int(match.item.chats or 0),
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         **context,
         **extra,
@@ -161,6 +164,14 @@ def move(ctx: Ctx, match_id: str) -> Response:
 
 
 @page
+def chat(ctx: Ctx, match_id: str) -> Response:
+    """A chat message to the other player; the page comes back at its chat."""
+    match, _ = _seat(ctx, match_id)
+    matches.chat(match, ctx.players(match_id), ctx.form.get("text", ""), ctx.now)
+    return redirect(f"/matches/{match_id}#chat", ctx.set_cookie)
+
+
+@page
 def seen(ctx: Ctx, match_id: str) -> Response:
     """The side's view as JSON (the same view the page shows)."""
     match, side = _seat(ctx, match_id)
@@ -180,7 +191,7 @@ def progress(request: Request, match_id: str, since: str) -> Response:
         return _json({"error": "not found"}, 404)
     flagged = found.flag_at is not None and runtime.now() >= found.flag_at
     new = found.moves != int(since) or found.state != "running" or flagged
-    return _json({"new": new, "moves": found.moves, "state": found.state})
+    return _json({"new": new, "moves": found.moves, "state": found.state, "chats": found.chats})
 
 
 def _json(body: dict[str, Any], status: int = 200) -> Response:

@@ -33,9 +33,9 @@ def check_served(browser, match_id: str, side: str) -> None:
     assert not HIDDEN_KEYS[side] & set(answer["view"])
     if not ended:
         assert not AFTER_END_KEYS & set(answer["view"])
-    # The poll says only how many moves and whether the game runs.
+    # The poll says only how many moves and chat messages, and whether the game runs.
     poll = json.loads(text(browser.get(f"/matches/{match_id}/since/0")))
-    assert set(poll) == {"new", "moves", "state"}
+    assert set(poll) == {"new", "moves", "state", "chats"}
     # The page marks exactly the side's own knowledge, and the truth only after the end.
     page = text(browser.get(f"/matches/{match_id}"))
     marked = {(kind, int(card)) for kind, card in KNOWN_CLASS.findall(page)}

@@ -330,7 +330,7 @@ def test_the_poll_says_whether_anything_is_new_and_a_fallen_flag_is_new(browser,
     from datetime import timedelta
 
     match_id = start(browser, clock="3m")
-    assert poll(browser, match_id, 0) == {"new": False, "moves": 0, "state": "running"}
+    assert poll(browser, match_id, 0) == {"new": False, "moves": 0, "state": "running", "chats": 0}
     assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
     assert poll(browser, match_id, 0)["new"] is True  # a page showing move 0 reloads
     assert poll(browser, match_id, 2)["new"] is False
