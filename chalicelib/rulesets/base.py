@@ -325,6 +325,7 @@ class MatchRules(Protocol):
     label: str  # how pages name the game (and, after the site's name, its mail)
     page_template: str
     setup_template: str  # the page of ``further_setup``
+    record_template: str  # an ended game's shared record (``record``)
     notice_templates: tuple[str, str]  # a player's mail: text, HTML
     sides: tuple[str, ...]  # in the order the game names them
 
@@ -348,5 +349,7 @@ class MatchRules(Protocol):
     def seen(self, game: Any, side: str) -> dict[str, Any]: ...  # the side's JSON view
     def page(self, game: Any, side: str) -> dict[str, Any]: ...  # the template context
     def outcome(self, game: Any, side: str) -> str | None: ...  # "win" | "loss" | None
+    # An ended game's public record (棋譜を共有): nothing of the players, no side's secrets.
+    def record(self, game: Any) -> dict[str, Any]: ...
     # A player's mail of ``kind`` ("turn", "reminder", "end"), from the side's view only.
     def notice(self, game: Any, side: str, kind: str) -> NoticeText: ...

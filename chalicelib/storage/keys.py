@@ -178,6 +178,12 @@ def move_sk(number: int) -> str:
 
 
 CHAT_PREFIX = "CHAT#"
+SHARE_SK = "SHARE"
+
+
+def share_pk(token: str) -> str:
+    """A shared record's link (棋譜を共有): its random token is the key."""
+    return f"S#{token}"
 
 
 def chat_sk(at: datetime, token: str) -> str:

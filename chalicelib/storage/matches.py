@@ -22,15 +22,17 @@ from .keys import (
     MATCH_SK,
     PLAYER_MATCH_PREFIX,
     ROOMS_INDEX,
+    SHARE_SK,
     chat_sk,
     match_pk,
     move_sk,
     player_match_sk,
     player_pk,
     room_index_sk,
+    share_pk,
     time_key,
 )
-from .models import ChatItem, MatchItem, MoveItem, OutboxItem, PlayerMatchItem
+from .models import ChatItem, MatchItem, MoveItem, OutboxItem, PlayerMatchItem, ShareItem
 from .repository import plain
 
 
@@ -309,6 +311,47 @@ def chats_of(match_id: str, limit: int) -> list[ChatItem]:
         limit=limit,
     )
     return list(reversed(list(latest)))
+
+
+def share(meta: MatchItem, token: str, now: datetime) -> None:
+    """The ended game's record gets a public link (``token``), unless it has one: the META
+    says which, the link's item says which game; both at once (a guest game's TTL kept)."""
+    link = ShareItem(
+        share_pk(token),
+        SHARE_SK,
+        match_id=meta.match_id,
+        created_at=now,
+        expires_at=meta.expires_at,
+    )
+    try:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=[MatchItem.share.set(token)],
+                condition=MatchItem.share.does_not_exist() & (MatchItem.state == "ended"),
+            )
+            t.save(link, condition=ShareItem.pk.does_not_exist())
+    except TransactWriteError as error:
+        raise TransactionRefused("shared already, or not ended", error) from error
+
+
+def withdraw_share(meta: MatchItem, token: str) -> None:
+    """The link stops working: the META forgets it and its item goes, at once."""
+    try:
+        with transaction() as t:
+            t.update(meta, actions=[MatchItem.share.remove()], condition=MatchItem.share == token)
+            t.delete(ShareItem(share_pk(token), SHARE_SK))
+    except TransactWriteError as error:
+        raise TransactionRefused("withdrawn already", error) from error
+
+
+def shared_match(token: str) -> str | None:
+    """The game a shared record's link names (None: no such link, or withdrawn)."""
+    ensure_configured()
+    try:
+        return str(ShareItem.get(share_pk(token), SHARE_SK).match_id)
+    except DoesNotExist:
+        return None
 
 
 def load_match(match_id: str) -> MatchItem | None:

@@ -308,6 +308,7 @@ class MatchItem(Item, discriminator="match"):
     # reads it) and each side's last one, as time-sortable text (the 5 s pace's condition).
     chats = NumberAttribute(default=0)
     chat_at: MapAttribute[str, Any] = MapAttribute(default=dict)
+    share = UnicodeAttribute(null=True)  # the token of its shared record's link, while shared
 
 
 class PlayerMatchItem(Item, discriminator="player_match"):
@@ -340,6 +341,13 @@ class ChatItem(Item, discriminator="chat"):
     posted_at = UTCDateTimeAttribute()
 
 
+class ShareItem(Item, discriminator="share"):
+    """pk = "S#<token>", sk = "SHARE": a game's shared record (棋譜), reached by its link only."""
+
+    match_id = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+
+
 MODELS = (
     VillageItem,
     LookItem,
@@ -355,4 +363,5 @@ MODELS = (
     MoveItem,
     PlayerMatchItem,
     ChatItem,
+    ShareItem,
 )

@@ -21,6 +21,7 @@ from .pages import Ctx, Request, page
 
 EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
+SHARE_TOKEN = MATCH_ID  # 12 random bytes, URL-safe
 NUMBER = re.compile(r"[0-9]{1,6}")
 
 
@@ -77,6 +78,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         chat_open=match.between_people,
         chats=matches.chats(match),
         chat_count=int(match.item.chats or 0),
+        share_url=f"{runtime.base_url()}/records/{match.item.share}" if match.item.share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         **context,
         **extra,
@@ -169,6 +171,33 @@ def chat(ctx: Ctx, match_id: str) -> Response:
     match, _ = _seat(ctx, match_id)
     matches.chat(match, ctx.players(match_id), ctx.form.get("text", ""), ctx.now)
     return redirect(f"/matches/{match_id}#chat", ctx.set_cookie)
+
+
+@page
+def share(ctx: Ctx, match_id: str) -> Response:
+    """棋譜を共有: either player makes (or takes back) the ended game's public link."""
+    match, _ = _seat(ctx, match_id)
+    if ctx.form.get("do") == "withdraw":
+        matches.withdraw_share(match, ctx.players(match_id))
+    else:
+        matches.share(match, ctx.players(match_id), ctx.now)
+    return redirect(f"/matches/{match_id}#share", ctx.set_cookie)
+
+
+@page
+def record(ctx: Ctx, token: str) -> Response:
+    """A shared record, read-only, for anyone (logged out too): no chat, no player."""
+    if not SHARE_TOKEN.fullmatch(token):
+        raise BadRequest("この棋譜は見つかりません", 404)
+    match = matches.shared(token)
+    context = match.rules.record(match.game)
+    return ctx.page(
+        match.rules.record_template,
+        public=True,
+        share_url=f"{runtime.base_url()}/records/{token}",
+        ended_at=match.item.ended_at,
+        **context,
+    )
 
 
 @page

@@ -53,6 +53,10 @@ def check_served(browser, match_id: str, side: str) -> None:
         assert 'id="review"' in page
         for c in range(1, duel.board + 1):
             assert f'id="card-{c}"' in page
+        # The shared record (decision 62): what both see after the end, no side's own secrets.
+        record = DUEL.record(duel)
+        assert not (HIDDEN_KEYS["A"] | {"guesses"}) & set(record["seen"])
+        assert all(card["known"] is None for card in record["board"])
     # A player's mail (decision 56) says the game, the side, the day, whose turn, the result:
     # read from the side's view, nothing of the cards.
     for kind in SUBJECTS:

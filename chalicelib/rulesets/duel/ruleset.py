@@ -38,6 +38,7 @@ class DuelRules:
     label = labels.GAME_LABEL
     page_template = "duel.html"
     setup_template = "duel_place.html"
+    record_template = "duel_record.html"
     notice_templates = ("mail/match_notice.txt", "mail/match_notice.html")
     sides = SIDES
 
@@ -191,6 +192,32 @@ class DuelRules:
                 "ending": _ending(seen, side),
             },
         )
+
+    def record(self, game: Duel) -> dict[str, Any]:
+        """An ended game's public record (棋譜を共有): what both sides are shown after the end —
+        every card, the review, the public log — never a side's own marks, B's PP guesses or
+        anything of the players."""
+        if game.phase != "end":
+            raise ValueError("終わった対局だけを共有できます")
+        seen = view(game, "A")  # after the end: the public record, the cards and the review
+        ending = seen["ending"]
+        by = ending.get("by")
+        summary = (
+            f"{labels.WINNER_LABELS[ending['winner']]}"
+            f"({ending['day']}日目・{labels.AT_LABELS.get(ending['at'], ending['at'])}"
+            f"{':' + labels.SIDE_SHORT[by] if by else ''})"
+        )
+        return {
+            "seen": seen,
+            "board": [{**c, "known": None} for c in _board(seen, "A")],
+            "columns": 4 if seen["board"] >= 16 else 3,
+            "log": _log(seen),
+            "review": _review(seen),
+            "title": labels.PRESET_LABELS.get(seen["rules"]["preset"] or "", "カスタム"),
+            "summary": summary,
+            "rules_line": _rules_line(seen),
+            "L": labels,
+        }
 
     def page(self, game: Duel, side: str) -> dict[str, Any]:
         seen = view(game, side)
