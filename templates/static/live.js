@@ -22,6 +22,14 @@
       .catch(function () { window.setTimeout(ask, every * 2); });
   }
   window.setTimeout(ask, every);
+  var told = document.getElementById("chat-new");
+  if (told) {  // the same address with #chat would only scroll: load the page again
+    told.querySelector("a").addEventListener("click", function (event) {
+      event.preventDefault();
+      window.location.hash = "chat";
+      window.location.reload();
+    });
+  }
   var running = document.querySelector(".clock.running");
   if (running) {
     var bank = Number(running.dataset.bank), byoyomi = Number(running.dataset.byoyomi);

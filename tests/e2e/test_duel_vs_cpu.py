@@ -138,7 +138,9 @@ def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
 
 
 def test_two_phones_play_a_private_game_live(phone):
-    """B invites A by the game's link; A's question shows on B's phone without a reload."""
+    """B invites A by the game's link; A's question shows on B's phone without a reload, and so
+    does A's chat message (as a link: B's half-filled answer stays); B resigns and shares the
+    record, which a third phone reads logged out."""
     from playwright.sync_api import expect
 
     b = phone("inviter")
@@ -162,3 +164,23 @@ def test_two_phones_play_a_private_game_live(phone):
     expect(page_b.locator("#turn")).to_contain_text("あなたの番")
     expect(page_b.locator("#form-answer")).to_be_visible()
     b.check("answer")
+    # Chat (decision 61): A's message is announced on B's page by its poll (15 s on B's move).
+    a.page.locator("#chat textarea").fill("よろしくお願いします")
+    a.page.locator("#chat").get_by_role("button", name="発言する").click()
+    a.page.wait_for_load_state("load")
+    expect(page_b.locator("#chat-new")).to_be_visible(timeout=25_000)
+    page_b.locator("#chat-new a").click()
+    page_b.wait_for_load_state("load")
+    expect(page_b.locator("#chat")).to_contain_text("よろしくお願いします")
+    b.check("chat")
+    # 投了, then 棋譜を共有 (decision 62): the link opens logged out on another phone.
+    page_b.get_by_role("button", name="投了する").click()
+    page_b.get_by_role("button", name="はい").click()
+    page_b.get_by_role("button", name="棋譜を共有する").click()
+    record = page_b.get_by_role("textbox", name="棋譜のリンク").input_value()
+    reader = phone("reader")
+    reader.goto(record)
+    expect(reader.page.locator("h1")).to_have_text("2人で遊ぶ人狼の棋譜")
+    assert reader.page.locator("#board .truth").count() == 9
+    assert reader.page.locator("#chat").count() == 0
+    reader.check("record")
