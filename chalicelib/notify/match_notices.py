@@ -8,10 +8,9 @@ from datetime import datetime, timedelta
 
 from ..labels import SITE_NAME
 from ..links import match_url, unsubscribe_url
-from ..render import render
 from ..rulesets.base import MatchRules
 from ..storage.models import AccountItem
-from .notices import Notice, tidy
+from .notices import Notice, rendered
 
 # The end's link opens the revealed board this long; a turn's and a reminder's until the
 # deadline (the game is lost on time after it).
@@ -41,11 +40,5 @@ def compose(
         "link_until": expires,
         "unsubscribe": unsubscribe,
     }
-    text_template, html_template = rules.notice_templates
-    return Notice(
-        to=account.email,
-        subject=f"【{SITE_NAME}・{rules.label}】{said.subject}",
-        text=tidy(render(text_template, **context)),
-        html=render(html_template, **context),
-        unsubscribe=unsubscribe,
-    )
+    subject = f"【{SITE_NAME}・{rules.label}】{said.subject}"
+    return rendered(account.email, subject, rules.notice_templates, context, unsubscribe)

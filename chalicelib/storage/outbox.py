@@ -47,19 +47,24 @@ def match_mail_item(
     with the move (or the end) that owes it, conditioned on not existing, so a retry or a
     duplicate message owes it once (decision 56)."""
     ensure_configured()
-    partition = match_mail(match_id)
+    return owed_item(match_mail(match_id), number, kind, account_id, now)
+
+
+def owed_item(owner: str, day: int, kind: str, account_id: str, now: datetime) -> OutboxItem:
+    """One mail owed in ``owner``'s outbox partition (a village, a game), listed for the tick
+    until it is sent."""
     return OutboxItem(
-        outbox_pk(partition),
-        outbox_sk(number, kind, account_id),
-        village_id=partition,
-        day=number,
+        outbox_pk(owner),
+        outbox_sk(day, kind, account_id),
+        village_id=owner,
+        day=day,
         mail_kind=kind,
         account_id=account_id,
         status="pending",
         attempts=0,
         created_at=now,
-        gsi1pk=outbox_index_key(partition),
-        gsi1sk=outbox_index_sk(now, partition),
+        gsi1pk=outbox_index_key(owner),
+        gsi1sk=outbox_index_sk(now, owner),
     )
 
 
