@@ -187,6 +187,11 @@ def match_chat(match_id: str) -> Response:
     return matches.chat(_request(), match_id)
 
 
+@app.route("/matches/{match_id}/cancel", methods=["POST"], content_types=FORM)
+def match_cancel(match_id: str) -> Response:
+    return matches.cancel(_request(), match_id)
+
+
 @app.route("/matches/{match_id}/share", methods=["POST"], content_types=FORM)
 def match_share(match_id: str) -> Response:
     return matches.share(_request(), match_id)

@@ -556,6 +556,26 @@ def chats(match: Match) -> list[Chat]:
     ]
 
 
+MOST_MOVES_CANCELLED = 90  # a transaction writes at most 100 items
+
+
+def cancel(match: Match, who: list[str]) -> None:
+    """The person who made an invitation (or a room) takes it back while its seat waits: the
+    game is gone and its link leads nowhere (decision 63)."""
+    side = match.side_of(who)
+    if side is None:
+        raise Forbidden("この対局の対局者ではありません")
+    waiting = match.open_side
+    if waiting is None or match.ended:
+        raise Conflict("相手がもう席に着いたので、招待は取り消せません")
+    if match.moves > MOST_MOVES_CANCELLED:
+        raise Conflict("この対局は手が進んでいるため取り消せません。投了してください")
+    try:
+        store.cancel(match.item, match.players[side], waiting)
+    except Refused:
+        raise Conflict("相手がもう席に着いたので、招待は取り消せません") from None
+
+
 def share(match: Match, who: list[str], now: datetime) -> str:
     """An ended game's public read-only link (棋譜を共有), made by either player; the same
     token again while it is shared. Returns the token."""

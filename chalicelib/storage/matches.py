@@ -313,6 +313,24 @@ def chats_of(match_id: str, limit: int) -> list[ChatItem]:
     return list(reversed(list(latest)))
 
 
+def cancel(meta: MatchItem, player: str, side: str) -> None:
+    """An invitation taken back while its seat waits: the game, its moves and its place in
+    its creator's list go, at once, conditioned on the seat still open and no move since."""
+    try:
+        with transaction() as t:
+            t.delete(
+                meta,
+                condition=(MatchItem.players[side] == "open") & (MatchItem.moves == meta.moves),
+            )
+            t.delete(
+                PlayerMatchItem(player_pk(player), player_match_sk(meta.created_at, meta.match_id))
+            )
+            for number in range(1, int(meta.moves) + 1):
+                t.delete(MoveItem(match_pk(meta.match_id), move_sk(number)))
+    except TransactWriteError as error:
+        raise TransactionRefused("the seat was taken, or a move came", error) from error
+
+
 def share(meta: MatchItem, token: str, now: datetime) -> None:
     """The ended game's record gets a public link (``token``), unless it has one: the META
     says which, the link's item says which game; both at once (a guest game's TTL kept)."""

@@ -34,14 +34,15 @@ class Invited(Exception):
     """A visitor of a game with an open seat: the link was their invitation."""
 
 
-def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
+def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, str]:
     """The game and the side this browser plays in it; nobody else sees a game's page (a
-    visitor of a game with an open seat is shown the invitation instead)."""
+    visitor of a game's ``page`` with an open seat is shown the invitation instead) or acts
+    in it (403)."""
     _check_id(match_id)
     match = ctx.unit.match(match_id)
     side = match.side_of(ctx.players(match_id))
     if side is None:
-        if match.open_side is not None and not match.ended:
+        if page and match.open_side is not None and not match.ended:
             raise Invited
         raise BadRequest("この対局の対局者ではありません", 403)
     if matches.flag_if_due(match, ctx.now, side, jobs.hand_over_mail):
@@ -88,7 +89,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
 @page
 def match_page(ctx: Ctx, match_id: str) -> Response:
     try:
-        match, side = _seat(ctx, match_id)
+        match, side = _seat(ctx, match_id, page=True)
     except Invited:
         match = ctx.unit.match(match_id)
         return ctx.page(
@@ -171,6 +172,14 @@ def chat(ctx: Ctx, match_id: str) -> Response:
     match, _ = _seat(ctx, match_id)
     matches.chat(match, ctx.players(match_id), ctx.form.get("text", ""), ctx.now)
     return redirect(f"/matches/{match_id}#chat", ctx.set_cookie)
+
+
+@page
+def cancel(ctx: Ctx, match_id: str) -> Response:
+    """The invitation taken back (its seat still waiting): back to the top page."""
+    match, _ = _seat(ctx, match_id)
+    matches.cancel(match, ctx.players(match_id))
+    return redirect("/", ctx.set_cookie)
 
 
 @page
