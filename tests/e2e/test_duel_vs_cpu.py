@@ -152,7 +152,7 @@ def test_two_phones_play_a_private_game_live(phone):
     form.locator("select[name=opponent]").select_option("invite")
     form.get_by_role("button", name="対局を始める").click()
     page_b.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
-    link = page_b.locator("#invite input").input_value()
+    link = page_b.get_by_role("textbox", name="招待リンク").input_value()
     b.check("invite")
     a = phone("invited")
     a.goto(link)
