@@ -199,6 +199,31 @@ def match_join(match_id: str) -> Response:
     return matches.join(_request(), match_id)
 
 
+@app.route("/matches/{match_id}/chat", methods=["POST"], content_types=FORM)
+def match_chat(match_id: str) -> Response:
+    return matches.chat(_request(), match_id)
+
+
+@app.route("/matches/{match_id}/cancel", methods=["POST"], content_types=FORM)
+def match_cancel(match_id: str) -> Response:
+    return matches.cancel(_request(), match_id)
+
+
+@app.route("/matches/{match_id}/share", methods=["POST"], content_types=FORM)
+def match_share(match_id: str) -> Response:
+    return matches.share(_request(), match_id)
+
+
+@app.route("/records/{token}", methods=["GET"])
+def match_record(token: str) -> Response:
+    return matches.record(_request(), token)
+
+
+@app.route("/matches/{match_id}/pass/{token}", methods=["GET"])
+def match_pass(match_id: str, token: str) -> Response:
+    return matches.mail_pass(_request(), match_id, token)
+
+
 @app.route("/matches/{match_id}/view", methods=["GET"])
 def match_view(match_id: str) -> Response:
     return matches.seen(_request(), match_id)

@@ -18,7 +18,7 @@ from moto import mock_aws
 
 from chalicelib import rulesets, runtime
 from chalicelib.rules.duel import Duel, view
-from chalicelib.rules.duel.cpu import deceiver, deducer
+from chalicelib.rules.duel.cpu import choose
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.storage import db
 from chalicelib.storage import matches as store
@@ -65,7 +65,7 @@ class Phone:
 
 
 def _whole_game(phone: Phone, rng: random.Random) -> dict[str, Any]:
-    """A std9 game as A, the person's moves chosen by the deducer; what each request cost."""
+    """A std9 game as A, the person's moves chosen by the strong CPU-A; what each request cost."""
     phone.get("/")
     started = phone.post(
         "/matches",
@@ -79,7 +79,7 @@ def _whole_game(phone: Phone, rng: random.Random) -> dict[str, Any]:
         if item.state == "ended":
             break
         duel = Duel.from_json(item.game)
-        move = deducer(view(duel, "A"), legal_moves(duel, "A"), rng)
+        move = choose(view(duel, "A"), legal_moves(duel, "A"), rng)
         form = {"moves": str(item.moves), "move": json.dumps(move)}
         with counting() as calls:
             began = time.perf_counter()
@@ -127,7 +127,7 @@ def _reply_latency() -> dict[str, Any]:
             while rules.to_move(duel) is not None:
                 side = rules.to_move(duel)
                 if side == "A":  # the person
-                    move = deducer(view(duel, "A"), legal_moves(duel, "A"), rng)
+                    move = choose(view(duel, "A"), legal_moves(duel, "A"), rng)
                     duel = rules.play(duel, "A", move, rng).game
                     continue
                 began = time.perf_counter()
@@ -141,7 +141,6 @@ def _reply_latency() -> dict[str, Any]:
             "cpu_reply_ms_p95": round(statistics.quantiles(times, n=20)[-1], 2),
             "replies": len(times),
         }
-    assert deceiver  # the computer B is the engine's deceiver (rulesets/duel/computer.py)
     return out
 
 

@@ -43,6 +43,20 @@ def watch_clock(match_id: str, moves: int, flag_at: datetime) -> None:
     queues.send_later(queue_url, f"{WATCH_PREFIX}{match_id}:{moves}", min(MAX_DELAY, max(0, wait)))
 
 
+def hand_over_mail(owner: str) -> None:
+    """Mail a game's write just owed goes to the mail workers (deployed: one SQS message), or
+    is sent here (locally, where there are none). A hand-over that fails leaves the mail
+    owed, where the next tick finds it."""
+    try:
+        mail_queue = queues.mail_queue()
+        if mail_queue:
+            queues.send_to(mail_queue, [owner])
+        else:
+            scheduler.send_owed_mail(owner, runtime.now())
+    except Exception:
+        log.exception("mail of %s left owed to the next tick", owner)
+
+
 def dispatch(village_ids: list[str]) -> None:
     """Fans the due villages out to the SQS workers; without a queue, processes them here."""
     queue_url = os.environ.get("MOBIUS_QUEUE_URL")
@@ -110,7 +124,7 @@ def process(village_ids: list[str]) -> None:
         try:
             if village_id.startswith(WATCH_PREFIX):
                 match_id, _, moves = village_id.removeprefix(WATCH_PREFIX).rpartition(":")
-                matches.look(match_id, int(moves), runtime.now(), watch_clock)
+                matches.look(match_id, int(moves), runtime.now(), watch_clock, hand_over_mail)
                 continue
             scheduler.process_village(
                 village_id, runtime.now(), mail_later=owing.append if mail_queue else None

@@ -12,7 +12,7 @@ GET on a link only shows a confirmation page; the POST there acts.
 import json
 import re
 from dataclasses import astuple, dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from . import runtime, signing
 
@@ -75,6 +75,36 @@ def used_key(link: MemberLink) -> str:
     village, day, choice, what it was, when the mail was made), never the token's text, which
     base64 lets be spelled several ways (decision 80)."""
     return json.dumps(astuple(link), ensure_ascii=False)
+
+
+def match_scope(match_id: str) -> str:
+    """A match link's narrow session's scope (a village's is its number: never the same)."""
+    return f"M:{match_id}"
+
+
+def match_url(account_id: str, match_id: str, expires_at: datetime) -> str:
+    """A player's signed way into one game from its mail: that game only, until it expires."""
+    payload = {"a": account_id, "m": match_id, "u": int(expires_at.timestamp())}
+    token = signing.sign("match", payload, expires_at)
+    return f"{runtime.base_url()}/matches/{match_id}/pass/{token}"
+
+
+@dataclass(frozen=True)
+class MatchPass:
+    account_id: str
+    until: datetime
+
+
+def read_match_token(token: str, match_id: str, now: datetime) -> MatchPass | None:
+    """Whom a match link was made for and until when, if it is this game's, signed and not
+    expired."""
+    payload = signing.unsign("match", token, now)
+    if not isinstance(payload, dict) or payload.get("m") != match_id:
+        return None
+    account, until = payload.get("a"), payload.get("u")
+    if not isinstance(account, str) or not isinstance(until, int):
+        return None
+    return MatchPass(account, datetime.fromtimestamp(until, UTC))
 
 
 def unsubscribe_url(account_id: str, now: datetime) -> str:

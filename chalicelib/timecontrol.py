@@ -17,6 +17,8 @@ class TimeControl:
     label: str
     bank: int  # seconds per side
     byoyomi: int  # seconds per move once the bank is spent
+    # Played by mail (通信対局): each turn and a reminder before its deadline are mailed.
+    correspondence: bool = False
 
 
 # The choices a new game offers, in order; "none" keeps no clock at all.
@@ -24,7 +26,7 @@ CONTROLS: dict[str, TimeControl | None] = {
     "none": None,
     "10m": TimeControl("10m", "持ち時間10分・秒読み30秒", 600, 30),
     "3m": TimeControl("3m", "持ち時間3分・秒読み20秒", 180, 20),
-    "day": TimeControl("day", "1手1日(通信対局)", 0, 86400),
+    "day": TimeControl("day", "1手1日(通信対局)", 0, 86400, correspondence=True),
 }
 LABELS = {key: (c.label if c else "持ち時間なし") for key, c in CONTROLS.items()}
 

@@ -98,13 +98,32 @@ def compose(
         "unsubscribe": unsubscribe,
         "gm_reason": meta.gm_reason if kind == "abandoned" else None,
     }
-    text_template, html_template = rules.notice_templates
-    return Notice(
-        to=account.email,
+    return rendered(
+        account.email,
         # The site, then the game: each rule set names its own mail (its label).
-        subject=f"【{SITE_NAME}・{rules.label}】{village_id}番 {meta.name}：{said.subject}",
+        f"【{SITE_NAME}・{rules.label}】{village_id}番 {meta.name}：{said.subject}",
+        rules.notice_templates,
+        context,
+        unsubscribe,
+        said.concerns,
+    )
+
+
+def rendered(
+    to: str,
+    subject: str,
+    templates: tuple[str, str],
+    context: dict[str, Any],
+    unsubscribe: str,
+    concerns: bool = True,
+) -> Notice:
+    """A game's mail made from its rule set's two templates (text, HTML) and their context."""
+    text_template, html_template = templates
+    return Notice(
+        to=to,
+        subject=subject,
         text=tidy(render(text_template, **context)),
         html=render(html_template, **context),
         unsubscribe=unsubscribe,
-        concerns=said.concerns,
+        concerns=concerns,
     )

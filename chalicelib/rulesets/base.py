@@ -353,6 +353,8 @@ class Offer:
     presets: tuple[tuple[str, str], ...]
     sides: tuple[tuple[str, str], ...]
     strengths: tuple[tuple[str, str], ...]
+    # The game's own further choices: (form name, words, ((value, words), …)), first the default.
+    choices: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -373,12 +375,20 @@ class MatchRules(Protocol):
     """
 
     name: str  # stored on the game item
-    label: str  # how pages name the game
+    label: str  # how pages name the game (and, after the site's name, its mail)
     page_template: str
+    setup_template: str  # the page of ``further_setup``
+    record_template: str  # an ended game's shared record (``record``)
+    notice_templates: tuple[str, str]  # a player's mail: text, HTML
     sides: tuple[str, ...]  # in the order the game names them
 
     def offer(self) -> Offer: ...
+    # The setup as picked, checked; its ``private`` entry (a side's secret choice, e.g. the
+    # duel's hand placement) reaches ``create`` and ``further_setup`` only, never stored.
     def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]: ...
+    # What the person taking ``side`` still has to choose before the game exists (the page
+    # ``setup_template`` shows, with a refusal's ``message``), or None: the game can start.
+    def further_setup(self, setup: Mapping[str, Any], side: str) -> dict[str, Any] | None: ...
     def create(self, setup: Mapping[str, Any], rng: Random) -> Any: ...
     def parse(self, data: Any) -> Any: ...
     def dump(self, game: Any) -> Any: ...
@@ -392,3 +402,7 @@ class MatchRules(Protocol):
     def seen(self, game: Any, side: str) -> dict[str, Any]: ...  # the side's JSON view
     def page(self, game: Any, side: str) -> dict[str, Any]: ...  # the template context
     def outcome(self, game: Any, side: str) -> str | None: ...  # "win" | "loss" | None
+    # An ended game's public record (棋譜を共有): nothing of the players, no side's secrets.
+    def record(self, game: Any) -> dict[str, Any]: ...
+    # A player's mail of ``kind`` ("turn", "reminder", "end"), from the side's view only.
+    def notice(self, game: Any, side: str, kind: str) -> NoticeText: ...

@@ -13,26 +13,39 @@ The computer plays through the same rule set with its own randomness
 import random
 import secrets
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from .. import rulesets, timecontrol
+from .. import rulesets, runtime, timecontrol
 from ..rulesets.base import MatchRules
 from ..storage import matches as store
+from ..storage import outbox as mailbox
 from ..storage.errors import Refused
-from ..storage.models import MatchItem
+from ..storage.models import MatchItem, OutboxItem
 from ..storage.repository import plain
-from .errors import Conflict, Forbidden, InvalidInput, NotFound
+from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
 
 COMPUTER = "cpu"
 OPEN = "open"  # a seat waiting for the person the game's link was sent to
-OPPONENTS = ("cpu", "invite")  # a new game's other side: the computer, or a person invited
+# A new game's other side: the computer, a person invited by the link, or anyone taking the
+# seat from the public rooms' list (「ルームに参加」).
+OPPONENTS = ("cpu", "invite", "room")
+ROOMS_LISTED = 20  # the top page lists the latest rooms waiting
+ROOM_WAITS = timedelta(hours=24)  # a room nobody took in this long leaves the list
 # Asks a worker to look at a game when its side to move would lose on time (decision 49):
 # (match id, the move count it watches, the flag time).
 Watch = Callable[[str, int, datetime], None]
+# Hands the mail a write owed to the mail workers (its outbox partition), after the write.
+HandOver = Callable[[str], None]
+# In a correspondence game the side to move is reminded this long before its deadline.
+REMIND_BEFORE = timedelta(hours=3)
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
+# A game no account plays is kept this long after its last write, then DynamoDB's TTL deletes
+# it (decision 58): as long as a guest's cookie lasts, after which nobody can reach it.
+GUEST_KEPT = timedelta(days=30)
 
 
 STALE = "ページが古くなっていたため、この手は送られませんでした。盤面を確かめてください"
@@ -40,6 +53,15 @@ STALE = "ページが古くなっていたため、この手は送られませ�
 
 class Stale(Conflict):
     """The page was made before the game's last move: nothing was applied."""
+
+
+class MoreSetup(Exception):
+    """The person must choose more before the game exists (the rule set's ``further_setup``):
+    its page's template and context, and the choices made so far (the side drawn fixed)."""
+
+    def __init__(self, template: str, context: dict[str, Any], given: dict[str, str]) -> None:
+        super().__init__(template)
+        self.template, self.context, self.given = template, context, given
 
 
 @dataclass
@@ -84,6 +106,22 @@ class Match:
         return None
 
     @property
+    def between_people(self) -> bool:
+        """Both seats are people's: the two may chat (never against the computer)."""
+        return not {COMPUTER, OPEN} & set(self.players.values())
+
+    @property
+    def room(self) -> bool:
+        """Listed among the public rooms while its seat waits (「ルームに参加」)."""
+        return plain(self.item.setup).get("opponent") == "room"
+
+    @property
+    def correspondence(self) -> bool:
+        """Played by mail (one day per move): turns and reminders are mailed."""
+        control = timecontrol.CONTROLS.get(str(plain(self.item.setup).get("clock", "none")))
+        return control is not None and control.correspondence
+
+    @property
     def open_side(self) -> str | None:
         """The side still waiting for its invited player, if any."""
         return next((s for s, who in self.players.items() if who == OPEN), None)
@@ -113,9 +151,22 @@ class Match:
 
 def load(match_id: str) -> Match:
     item = store.load_match(match_id)
-    if item is None:
+    if item is None or _expired(item.expires_at, runtime.now()):
         raise NotFound("その対局は見つかりません")
     return Match(item)
+
+
+def _expired(expires_at: datetime | None, now: datetime) -> bool:
+    """Past its TTL: gone, though DynamoDB deletes it only within a few days after."""
+    return expires_at is not None and expires_at <= now
+
+
+def kept(players: Mapping[str, str], now: datetime) -> store.Kept:
+    """How long a game's items are kept after a write at ``now``: a game no account plays
+    goes 30 days after its last write (finished or abandoned alike), so do guests' lists."""
+    until = now + GUEST_KEPT
+    accounts = any(not store.is_guest(p) and p not in (COMPUTER, OPEN) for p in players.values())
+    return store.Kept(game=None if accounts else until, guests=until)
 
 
 def _replies(
@@ -185,8 +236,11 @@ def start(
     side = setup["side"] if setup["side"] in rules.sides else chance.choice(rules.sides)
     opponent = given.get("opponent", "cpu")
     if opponent not in OPPONENTS:
-        raise InvalidInput("相手を CPU か招待する人から選んでください")
+        raise InvalidInput("相手を CPU・招待する人・ルームに公開から選んでください")
     other = COMPUTER if opponent == "cpu" else OPEN
+    further = rules.further_setup(setup, side)
+    if further is not None:
+        raise MoreSetup(rules.setup_template, further, {**given, "side": side})
     players = {s: (player if s == side else other) for s in rules.sides}
     strength = setup["strength"] if opponent == "cpu" else None
     seed = secrets.randbits(62)
@@ -202,22 +256,64 @@ def start(
         seed=seed,
         game=rules.dump(game),
         players=players,
-        setup={**setup, "side": side, "clock": control_key},
+        setup={
+            **{k: v for k, v in setup.items() if k != "private"},
+            "side": side,
+            "clock": control_key,
+            "opponent": opponent,
+        },
         strength=strength,
         now=now,
     )
     meta.banks, meta.byoyomi, meta.turn_since, meta.flag_at = banks, byoyomi, since, flag
     if rules.to_move(game) is None:
         meta.state, meta.ended_at = "ended", now
-    store.create_match(meta, opening, {side: player})
+    store.create_match(meta, opening, {side: player}, kept(players, now), room=opponent == "room")
     if flag is not None and watch is not None:
         watch(match_id, len(opening), flag)
     return match_id
 
 
-def flag_if_due(match: Match, now: datetime) -> bool:
+def _account(player: str) -> str | None:
+    return player.removeprefix("a:") if player.startswith("a:") else None
+
+
+def _owed(
+    match: Match,
+    players: Mapping[str, str],
+    game: Any,
+    present: str | None,
+    number: int,
+    now: datetime,
+) -> list[OutboxItem]:
+    """The mail a write of the game owes (decision 56), keyed by the game's move count
+    after it: the end to each player with an account who did not make the write (the one who
+    did was on the page), and, played by mail, the turn to the person now to move."""
+    to_move = match.rules.to_move(game)
+    if to_move is None:
+        wanted = [(side, "end") for side in players if side != present]
+    elif match.correspondence and to_move != present:
+        wanted = [(to_move, "turn")]
+    else:
+        wanted = []
+    return [
+        mailbox.match_mail_item(match.match_id, number, kind, account, now)
+        for side, kind in wanted
+        if (account := _account(players[side])) is not None
+    ]
+
+
+def flag_if_due(
+    match: Match,
+    now: datetime,
+    present: str | None = None,
+    hand_over: HandOver | None = None,
+) -> bool:
     """Ends the game if the side to move ran out of time (on any read, write or worker's
-    look). Conditioned on the moves read: a move that beat the flag wins. True if it wrote."""
+    look). Conditioned on the moves read: a move that beat the flag wins. True if it wrote.
+
+    ``present``: the side whose player's request found it (a worker's look: nobody); the
+    others are mailed the end."""
     flag = match.item.flag_at
     if match.ended or flag is None or now < flag:
         return False
@@ -225,6 +321,7 @@ def flag_if_due(match: Match, now: datetime) -> bool:
     if side is None:
         return False
     ended = match.rules.lose_on_time(match.game, side)
+    mail = _owed(match, match.players, ended, present, match.moves, now)
     try:
         store.commit_moves(
             match.item,
@@ -235,10 +332,18 @@ def flag_if_due(match: Match, now: datetime) -> bool:
             turn_since=None,
             flag_at=None,
             now=flag,
+            kept=kept(match.players, now),
+            mail=mail,
         )
     except Refused:
         return False
+    _hand_over(match, mail, hand_over)
     return True
+
+
+def _hand_over(match: Match, mail: list[OutboxItem], hand_over: HandOver | None) -> None:
+    if mail and hand_over is not None:
+        hand_over(mailbox.match_mail(match.match_id))
 
 
 def move(
@@ -249,6 +354,7 @@ def move(
     form: Mapping[str, str] | None,
     now: datetime,
     watch: Watch | None = None,
+    hand_over: HandOver | None = None,
 ) -> None:
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
@@ -256,7 +362,7 @@ def move(
     side = match.side_of(who)
     if side is None:
         raise Forbidden("この対局の対局者ではありません")
-    if flag_if_due(match, now):
+    if flag_if_due(match, now, side, hand_over):
         raise Conflict("時間切れで対局が終わりました")
     if match.ended:
         raise Conflict("対局はもう終わっています")
@@ -284,6 +390,7 @@ def move(
     )
     since, flag = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now)
     new_moves = [store.NewMove(side, played.move, now), *replies]
+    mail = _owed(match, players, after, side, match.moves + len(new_moves), now)
     try:
         store.commit_moves(
             match.item,
@@ -294,14 +401,23 @@ def move(
             turn_since=since,
             flag_at=flag,
             now=now,
+            kept=kept(players, now),
+            mail=mail,
         )
     except Refused:
         raise Stale(STALE) from None
+    _hand_over(match, mail, hand_over)
     if flag is not None and watch is not None:
         watch(match.match_id, match.moves + len(new_moves), flag)
 
 
-def join(match: Match, player: str, now: datetime, watch: Watch | None = None) -> str:
+def join(
+    match: Match,
+    player: str,
+    now: datetime,
+    watch: Watch | None = None,
+    hand_over: HandOver | None = None,
+) -> str:
     """The invited person takes the open seat (once: the seat must still be open); the
     clocks start now. Returns the side taken."""
     side = match.open_side
@@ -313,29 +429,59 @@ def join(match: Match, player: str, now: datetime, watch: Watch | None = None) -
     since, flag = _clock_after(
         match.rules, match.game, players, match.banks, int(match.item.byoyomi), now
     )
+    mail = _owed(match, players, match.game, side, match.moves, now)
     try:
-        store.take_seat(match.item, side, player, turn_since=since, flag_at=flag)
+        store.take_seat(
+            match.item,
+            side,
+            player,
+            turn_since=since,
+            flag_at=flag,
+            kept=kept(players, now),
+            mail=mail,
+        )
     except Refused:
         raise Conflict("この対局にはもう空いている席がありません") from None
+    _hand_over(match, mail, hand_over)
     if flag is not None and watch is not None:
         watch(match.match_id, match.moves, flag)
     return side
 
 
-def look(match_id: str, moves: int, now: datetime, watch: Watch) -> bool:
+def look(
+    match_id: str,
+    moves: int,
+    now: datetime,
+    watch: Watch,
+    hand_over: HandOver | None = None,
+) -> bool:
     """A worker's look at a game it was asked to watch: the side to move loses on time if it
     is still the game of ``moves`` moves and its flag has fallen; a flag still ahead (a bank
-    longer than a message can wait) is watched again. True if the game ended on time now."""
+    longer than a message can wait) is watched again, and a game played by mail reminds its
+    player once the deadline is near. True if the game ended on time now."""
     found = store.load_match(match_id)
-    if found is None:
+    if found is None or _expired(found.expires_at, now):
         return False
     match = Match(found)
     if match.ended or match.moves != moves or match.item.flag_at is None:
         return False
     if now < match.item.flag_at:
+        if match.correspondence and now >= match.item.flag_at - REMIND_BEFORE:
+            _remind(match, now, hand_over)
         watch(match_id, moves, match.item.flag_at)
         return False
-    return flag_if_due(match, now)
+    return flag_if_due(match, now, None, hand_over)
+
+
+def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:
+    """The side to move's player is reminded of the deadline, once for this move count."""
+    side = match.rules.to_move(match.game)
+    account = _account(match.players[side]) if side else None
+    if account is None:
+        return
+    item = mailbox.match_mail_item(match.match_id, match.moves, "reminder", account, now)
+    if mailbox.owe_once(item):
+        _hand_over(match, [item], hand_over)
 
 
 @dataclass(frozen=True)
@@ -353,7 +499,13 @@ MY_GAMES = 10  # the top page lists a player's latest games
 
 def games_of(players: list[str]) -> list[Listed]:
     """The latest games of this browser's identities (its account, its guest id)."""
-    found = [item for player in players for item in store.matches_of(player, MY_GAMES)]
+    now = runtime.now()
+    found = [
+        item
+        for player in players
+        for item in store.matches_of(player, MY_GAMES)
+        if not _expired(item.expires_at, now)
+    ]
     found.sort(key=lambda item: item.created_at, reverse=True)
     listed = []
     for item in found[:MY_GAMES]:
@@ -365,8 +517,142 @@ def games_of(players: list[str]) -> list[Listed]:
     return listed
 
 
+MAX_CHAT = 1000  # characters in one chat message, as a village post
+CHATS_SHOWN = 50  # the page shows the latest messages
+
+
+@dataclass(frozen=True)
+class Chat:
+    side: str
+    text: str
+    at: datetime
+
+
+def chat(match: Match, who: list[str], text: str, now: datetime) -> None:
+    """One chat message between the two people of a game (not part of its record): a village
+    post's limits (1,000 characters, one per 5 s); none in a game against the computer."""
+    side = match.side_of(who)
+    if side is None:
+        raise Forbidden("この対局の対局者ではありません")
+    if not match.between_people:
+        raise Forbidden("チャットは人どうしの対局でだけ使えます")
+    if not text.strip():
+        raise InvalidInput("本文を書いてください")
+    if len(text) > MAX_CHAT:
+        raise InvalidInput(f"1回の発言は{MAX_CHAT}文字までです（いま{len(text)}文字）")
+    try:
+        store.add_chat(match.item, side, match.players[side], text, now, kept(match.players, now))
+    except Refused:
+        raise RateLimited("連続して書き込めません。少し待ってからどうぞ") from None
+
+
+def chats(match: Match) -> list[Chat]:
+    """The latest messages, oldest first; nothing to read in a game against the computer."""
+    if not match.between_people:
+        return []
+    return [
+        Chat(str(c.side), str(c.text), c.posted_at)
+        for c in store.chats_of(match.match_id, CHATS_SHOWN)
+    ]
+
+
+MOST_MOVES_CANCELLED = 90  # a transaction writes at most 100 items
+
+
+def cancel(match: Match, who: list[str]) -> None:
+    """The person who made an invitation (or a room) takes it back while its seat waits: the
+    game is gone and its link leads nowhere (decision 63)."""
+    side = match.side_of(who)
+    if side is None:
+        raise Forbidden("この対局の対局者ではありません")
+    waiting = match.open_side
+    if waiting is None or match.ended:
+        raise Conflict("相手がもう席に着いたので、招待は取り消せません")
+    if match.moves > MOST_MOVES_CANCELLED:
+        raise Conflict("この対局は手が進んでいるため取り消せません。投了してください")
+    try:
+        store.cancel(match.item, match.players[side], waiting)
+    except Refused:
+        raise Conflict("相手がもう席に着いたので、招待は取り消せません") from None
+
+
+def share(match: Match, who: list[str], now: datetime) -> str:
+    """An ended game's public read-only link (棋譜を共有), made by either player; the same
+    token again while it is shared. Returns the token."""
+    if match.side_of(who) is None:
+        raise Forbidden("この対局の対局者ではありません")
+    if not match.ended:
+        raise Conflict("棋譜は対局が終わってから共有できます")
+    if match.item.share:
+        return str(match.item.share)
+    token = secrets.token_urlsafe(12)
+    try:
+        store.share(match.item, token, now)
+    except Refused:
+        raise Conflict("ページが古くなっていました。読み込み直してください") from None
+    return token
+
+
+def withdraw_share(match: Match, who: list[str]) -> None:
+    """Either player takes the link back: it stops working at once (a new share is a new
+    link). Nothing to take back is no error."""
+    if match.side_of(who) is None:
+        raise Forbidden("この対局の対局者ではありません")
+    if match.item.share:
+        with suppress(Refused):  # taken back by the other player a moment ago
+            store.withdraw_share(match.item, str(match.item.share))
+
+
+def shared(token: str) -> Match:
+    """The game a shared record's link shows, if the link is still shared."""
+    match_id = store.shared_match(token)
+    if match_id is None:
+        raise NotFound("この棋譜は見つかりません(共有が取り消されたかもしれません)")
+    try:
+        match = load(match_id)
+    except NotFound:
+        raise NotFound("この棋譜は見つかりません(共有が取り消されたかもしれません)") from None
+    if match.item.share != token:
+        raise NotFound("この棋譜は見つかりません(共有が取り消されたかもしれません)")
+    return match
+
+
+@dataclass(frozen=True)
+class Room:
+    """A public room on the top page: the game, the seat it offers, its clock, since when."""
+
+    match_id: str
+    title: str
+    side: str  # the open seat, in its rule set's words
+    clock: str
+    created_at: datetime
+
+
+def rooms(players: list[str], now: datetime) -> list[Room]:
+    """Public rooms still waiting for an opponent (not this browser's own), newest first."""
+    found = []
+    for item in store.rooms(now - ROOM_WAITS, ROOMS_LISTED):
+        match = Match(item)
+        side = match.open_side
+        if match.ended or side is None or match.side_of(players) or _expired(item.expires_at, now):
+            continue
+        offer = match.rules.offer()
+        setup = plain(item.setup)
+        preset = dict(offer.presets).get(str(setup.get("preset", "")), "")
+        found.append(
+            Room(
+                match.match_id,
+                f"{offer.label}・{preset}" if preset else offer.label,
+                dict(offer.sides).get(side, side),
+                timecontrol.LABELS.get(str(setup.get("clock", "none")), ""),
+                item.created_at,
+            )
+        )
+    return found
+
+
 def progress(match_id: str) -> store.Progress:
     found = store.match_progress(match_id)
-    if found is None:
+    if found is None or _expired(found.expires_at, runtime.now()):
         raise NotFound("その対局は見つかりません")
     return found

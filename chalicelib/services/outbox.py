@@ -17,13 +17,14 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from .. import queues
-from ..notify import notices, ses
+from ..notify import match_notices, notices, ses
 from ..storage import outbox as store
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.shards import Answered
 from ..storage.villages import owed_items
 from . import account_notices
+from .errors import NotFound
 from .unit import Unit
 
 log = logging.getLogger("mobius.outbox")
@@ -125,7 +126,12 @@ def _mail(
         if composed is None:
             return None
         return Outgoing(composed.to, composed.subject, composed.text, composed.html)
-    notice = _notice(unit.village(item.village_id), accounts.get(item.account_id), item, now)
+    match_id = store.match_of(item)
+    account = accounts.get(item.account_id)
+    if match_id is not None:
+        notice = _match_notice(unit, account, item, match_id, now)
+    else:
+        notice = _notice(unit.village(item.village_id), account, item, now)
     if notice is None:
         return None
     headers = {
@@ -173,18 +179,48 @@ def villages_owed_mail(items: list[OutboxItem]) -> list[str]:
 def _notice(
     record: VillageRecord | None, account: AccountItem | None, item: OutboxItem, now: datetime
 ) -> notices.Notice | None:
-    if record is None or item.attempts > MAX_ATTEMPTS:
-        return None
-    if account is None or account.undeliverable or not account.email_verified:
-        return None
-    preferences = plain(account.preferences)
-    wanted = "reminder_mail" if item.mail_kind == "reminder" else "morning_mail"
-    if not preferences.get(wanted, True):
-        return None
-    level = account.mail_level or "all"
-    if level == "none":
+    if record is None or account is None or not _wanted(account, item):
         return None
     notice = notices.compose(record, account, item.mail_kind, int(item.day), now)
-    if notice is not None and level == "mine" and not notice.concerns:
+    if notice is not None and account.mail_level == "mine" and not notice.concerns:
         return None
     return notice
+
+
+def _wanted(account: AccountItem, item: OutboxItem) -> bool:
+    """Whether the account still takes this mail: a deliverable, verified address, the kind
+    not switched off (reminders apart from the rest), some game mail wanted at all."""
+    if item.attempts > MAX_ATTEMPTS or account.undeliverable or not account.email_verified:
+        return False
+    wanted = "reminder_mail" if item.mail_kind == "reminder" else "morning_mail"
+    if not plain(account.preferences).get(wanted, True):
+        return False
+    return (account.mail_level or "all") != "none"
+
+
+def _match_notice(
+    unit: Unit, account: AccountItem | None, item: OutboxItem, match_id: str, now: datetime
+) -> notices.Notice | None:
+    """A game's mail to one of its players (every kind concerns them), or None: not wanted,
+    the game gone, or a turn already played (the player came back before the mail left)."""
+    if account is None or not _wanted(account, item):
+        return None
+    try:
+        match = unit.match(match_id)
+    except NotFound:
+        return None
+    side = match.side_of([f"a:{account.account_id}"])
+    if side is None:
+        return None
+    if item.mail_kind != "end" and (match.ended or match.moves != int(item.day)):
+        return None
+    return match_notices.compose(
+        match.rules,
+        match.game,
+        match_id,
+        side,
+        account,
+        item.mail_kind,
+        match.item.flag_at,
+        now,
+    )

@@ -190,7 +190,28 @@ def move_sk(number: int) -> str:
     return f"{MOVE_PREFIX}{number:05d}"
 
 
+CHAT_PREFIX = "CHAT#"
+SHARE_SK = "SHARE"
+
+
+def share_pk(token: str) -> str:
+    """A shared record's link (棋譜を共有): its random token is the key."""
+    return f"S#{token}"
+
+
+def chat_sk(at: datetime, token: str) -> str:
+    """A chat message's place in its game, oldest first."""
+    return f"{CHAT_PREFIX}{time_key(at)}#{token}"
+
+
 PLAYER_MATCH_PREFIX = "MATCH#"
+# The index partition of public rooms (「ルームに参加」): games whose other seat waits for anyone.
+# One partition, not sharded: rooms are few and each is listed only while it waits.
+ROOMS_INDEX = "ROOMS"
+
+
+def room_index_sk(created: datetime, match_id: str) -> str:
+    return f"{time_key(created)}#{match_id}"
 
 
 def player_pk(player: str) -> str:

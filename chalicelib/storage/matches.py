@@ -5,19 +5,36 @@ A game's META holds its state (so a load is one GetItem) and each move is its ow
 append-only item, written in the same transaction as the META it advances.
 """
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pynamodb.exceptions import DoesNotExist
+from pynamodb.expressions.condition import size
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
 from .db import ensure_configured, transaction
 from .errors import conditioned
-from .keys import MATCH_SK, PLAYER_MATCH_PREFIX, match_pk, move_sk, player_match_sk, player_pk
-from .models import MatchItem, MoveItem, PlayerMatchItem
+from .keys import (
+    CHAT_PREFIX,
+    MATCH_SK,
+    PLAYER_MATCH_PREFIX,
+    ROOMS_INDEX,
+    SHARE_SK,
+    chat_sk,
+    match_pk,
+    move_sk,
+    player_match_sk,
+    player_pk,
+    room_index_sk,
+    share_pk,
+    time_key,
+)
+from .models import ChatItem, MatchItem, MoveItem, OutboxItem, PlayerMatchItem, ShareItem
+from .repository import plain
 
 
 @dataclass(frozen=True)
@@ -34,6 +51,8 @@ class Progress:
     moves: int
     state: str
     flag_at: datetime | None
+    expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
+    chats: int  # chat messages so far (the page shows that new ones came)
 
 
 def new_match(
@@ -62,10 +81,26 @@ def new_match(
         strength=strength,
         created_at=now,
         updated_at=now,
+        chats=0,
+        chat_at={},
     )
 
 
-def _move_item(match_id: str, number: int, move: NewMove) -> MoveItem:
+@dataclass(frozen=True)
+class Kept:
+    """Until when DynamoDB keeps a game's items (its TTL, decision 58): ``game`` the META and
+    the moves written now (None: kept, a game an account plays), ``guests`` each guest's
+    place in its list (a guest's games go with its cookie)."""
+
+    game: datetime | None
+    guests: datetime
+
+
+def is_guest(player: str) -> bool:
+    return player.startswith("g:")
+
+
+def _move_item(match_id: str, number: int, move: NewMove, kept: Kept) -> MoveItem:
     return MoveItem(
         match_pk(match_id),
         move_sk(number),
@@ -74,10 +109,11 @@ def _move_item(match_id: str, number: int, move: NewMove) -> MoveItem:
         side=move.side,
         move=move.move,
         played_at=move.at,
+        expires_at=kept.game,
     )
 
 
-def _listed(meta: MatchItem, side: str, player: str) -> PlayerMatchItem:
+def _listed(meta: MatchItem, side: str, player: str, kept: Kept) -> PlayerMatchItem:
     return PlayerMatchItem(
         player_pk(player),
         player_match_sk(meta.created_at, meta.match_id),
@@ -86,12 +122,45 @@ def _listed(meta: MatchItem, side: str, player: str) -> PlayerMatchItem:
         side=side,
         setup=meta.setup,
         created_at=meta.created_at,
+        expires_at=kept.guests if is_guest(player) else None,
     )
 
 
-def _save_moves(t: TransactWrite, match_id: str, first: int, moves: Sequence[NewMove]) -> None:
+def _save_moves(
+    t: TransactWrite, match_id: str, first: int, moves: Sequence[NewMove], kept: Kept
+) -> None:
     for number, move in enumerate(moves, start=first):
-        t.save(_move_item(match_id, number, move), condition=MoveItem.pk.does_not_exist())
+        t.save(_move_item(match_id, number, move, kept), condition=MoveItem.pk.does_not_exist())
+
+
+def _unlisted() -> list[Action]:
+    """Out of the public rooms' index (a seat taken, an end): removing what a game that was
+    never listed has not is a no-op."""
+    return [MatchItem.gsi1pk.remove(), MatchItem.gsi1sk.remove()]
+
+
+def _owe(t: TransactWrite, mail: Sequence[OutboxItem]) -> None:
+    """The mail a write owes (a turn, the end), in its transaction: nothing owed is lost."""
+    for item in mail:
+        t.save(item, condition=OutboxItem.pk.does_not_exist())
+
+
+def _keep(kept: Kept) -> Action:
+    return MatchItem.expires_at.set(kept.game) if kept.game else MatchItem.expires_at.remove()
+
+
+def _keep_guests(t: TransactWrite, meta: MatchItem, kept: Kept) -> None:
+    """Each guest's place in its list is kept as long as the game's last write."""
+    for player in plain(meta.players).values():
+        if is_guest(str(player)):
+            listed = PlayerMatchItem(
+                player_pk(str(player)), player_match_sk(meta.created_at, meta.match_id)
+            )
+            t.update(
+                listed,
+                actions=[PlayerMatchItem.expires_at.set(kept.guests)],
+                condition=PlayerMatchItem.pk.exists(),
+            )
 
 
 def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action]:
@@ -102,17 +171,30 @@ def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action
     ]
 
 
-def create_match(meta: MatchItem, moves: Sequence[NewMove], people: dict[str, str]) -> None:
+def create_match(
+    meta: MatchItem,
+    moves: Sequence[NewMove],
+    people: dict[str, str],
+    kept: Kept,
+    room: bool = False,
+) -> None:
     """A new game with the moves already played (the computer's, when it opens) and its place
-    in each person's list (``people``: side → player), at once."""
+    in each person's list (``people``: side → player), at once; ``room``: listed among the
+    public rooms (the index) until its seat is taken or it ends."""
     meta.moves = len(moves)
+    meta.expires_at = kept.game
+    if room:
+        meta.gsi1pk, meta.gsi1sk = ROOMS_INDEX, room_index_sk(meta.created_at, meta.match_id)
 
     def write() -> None:
         with transaction() as t:
             t.save(meta, condition=MatchItem.pk.does_not_exist())
             for side, player in people.items():
-                t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
-            _save_moves(t, meta.match_id, 1, moves)
+                t.save(
+                    _listed(meta, side, player, kept),
+                    condition=PlayerMatchItem.pk.does_not_exist(),
+                )
+            _save_moves(t, meta.match_id, 1, moves, kept)
 
     conditioned("the game exists already", write)
 
@@ -127,6 +209,8 @@ def commit_moves(
     turn_since: datetime | None,
     flag_at: datetime | None,
     now: datetime,
+    kept: Kept,
+    mail: Sequence[OutboxItem] = (),
 ) -> None:
     """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
     transaction conditioned on that count: a second request that read the same count (a
@@ -139,9 +223,10 @@ def commit_moves(
         MatchItem.banks.set(banks),
         MatchItem.updated_at.set(now),
         *_clock(turn_since, flag_at),
+        _keep(kept),
     ]
     if state == "ended":
-        actions.append(MatchItem.ended_at.set(now))
+        actions += [MatchItem.ended_at.set(now), *_unlisted()]
 
     def write() -> None:
         with transaction() as t:
@@ -150,7 +235,9 @@ def commit_moves(
                 actions=actions,
                 condition=(MatchItem.moves == read) & (MatchItem.state == "running"),
             )
-            _save_moves(t, meta.match_id, read + 1, moves)
+            _save_moves(t, meta.match_id, read + 1, moves, kept)
+            _keep_guests(t, meta, kept)
+            _owe(t, mail)
 
     conditioned("the game moved on since it was read", write)
 
@@ -162,10 +249,17 @@ def take_seat(
     *,
     turn_since: datetime | None,
     flag_at: datetime | None,
+    kept: Kept,
+    mail: Sequence[OutboxItem] = (),
 ) -> None:
     """The invited player sits at ``side`` if it is still open (two people following the
     link at once: one sits), with the clocks that start now, and the game on their list."""
-    actions: list[Action] = [MatchItem.players[side].set(player), *_clock(turn_since, flag_at)]
+    actions: list[Action] = [
+        MatchItem.players[side].set(player),
+        *_clock(turn_since, flag_at),
+        _keep(kept),
+        *_unlisted(),
+    ]
 
     def write() -> None:
         with transaction() as t:
@@ -174,9 +268,124 @@ def take_seat(
                 actions=actions,
                 condition=(MatchItem.players[side] == "open") & (MatchItem.state == "running"),
             )
-            t.save(_listed(meta, side, player), condition=PlayerMatchItem.pk.does_not_exist())
+            t.save(_listed(meta, side, player, kept), condition=PlayerMatchItem.pk.does_not_exist())
+            _keep_guests(t, meta, kept)
+            _owe(t, mail)
 
     conditioned("the seat was taken", write)
+
+
+CHAT_INTERVAL = timedelta(seconds=5)  # one chat message per player per 5 s, as a village post
+
+
+def add_chat(meta: MatchItem, side: str, player: str, text: str, now: datetime, kept: Kept) -> None:
+    """A chat message of ``side`` (still ``player``'s seat), at most one per 5 s: the META's
+    count and the side's last moment under that condition, and the message, in one
+    transaction (``Refused`` within 5 s). The game's moves are untouched."""
+    message = ChatItem(
+        match_pk(meta.match_id),
+        chat_sk(now, secrets.token_hex(4)),
+        match_id=meta.match_id,
+        side=side,
+        text=text,
+        posted_at=now,
+        expires_at=kept.game,
+    )
+    last = MatchItem.chat_at[side]
+    # The game's first message (a game stored before chat has no ``chat_at`` map to set a
+    # side in): the whole map, conditioned on nobody having written one since the read.
+    first = not meta.chat_at
+    moment = MatchItem.chat_at.set({side: time_key(now)}) if first else last.set(time_key(now))
+    pace = (
+        MatchItem.chat_at.does_not_exist() | (size(MatchItem.chat_at) == 0)
+        if first
+        else last.does_not_exist() | (last <= time_key(now - CHAT_INTERVAL))
+    )
+
+    def write() -> None:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=[MatchItem.chats.add(1), moment],
+                condition=(MatchItem.players[side] == player) & pace,
+            )
+            t.save(message, condition=ChatItem.pk.does_not_exist())
+
+    conditioned("too soon, or not this seat's player", write)
+
+
+def chats_of(match_id: str, limit: int) -> list[ChatItem]:
+    """The latest ``limit`` chat messages, oldest first (one query)."""
+    ensure_configured()
+    latest = ChatItem.query(
+        match_pk(match_id),
+        ChatItem.sk.startswith(CHAT_PREFIX),
+        scan_index_forward=False,
+        limit=limit,
+    )
+    return list(reversed(list(latest)))
+
+
+def cancel(meta: MatchItem, player: str, side: str) -> None:
+    """An invitation taken back while its seat waits: the game, its moves and its place in
+    its creator's list go, at once, conditioned on the seat still open and no move since."""
+
+    def write() -> None:
+        with transaction() as t:
+            t.delete(
+                meta,
+                condition=(MatchItem.players[side] == "open") & (MatchItem.moves == meta.moves),
+            )
+            t.delete(
+                PlayerMatchItem(player_pk(player), player_match_sk(meta.created_at, meta.match_id))
+            )
+            for number in range(1, int(meta.moves) + 1):
+                t.delete(MoveItem(match_pk(meta.match_id), move_sk(number)))
+
+    conditioned("the seat was taken, or a move came", write)
+
+
+def share(meta: MatchItem, token: str, now: datetime) -> None:
+    """The ended game's record gets a public link (``token``), unless it has one: the META
+    says which, the link's item says which game; both at once (a guest game's TTL kept)."""
+    link = ShareItem(
+        share_pk(token),
+        SHARE_SK,
+        match_id=meta.match_id,
+        created_at=now,
+        expires_at=meta.expires_at,
+    )
+
+    def write() -> None:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=[MatchItem.share.set(token)],
+                condition=MatchItem.share.does_not_exist() & (MatchItem.state == "ended"),
+            )
+            t.save(link, condition=ShareItem.pk.does_not_exist())
+
+    conditioned("shared already, or not ended", write)
+
+
+def withdraw_share(meta: MatchItem, token: str) -> None:
+    """The link stops working: the META forgets it and its item goes, at once."""
+
+    def write() -> None:
+        with transaction() as t:
+            t.update(meta, actions=[MatchItem.share.remove()], condition=MatchItem.share == token)
+            t.delete(ShareItem(share_pk(token), SHARE_SK))
+
+    conditioned("withdrawn already", write)
+
+
+def shared_match(token: str) -> str | None:
+    """The game a shared record's link names (None: no such link, or withdrawn)."""
+    ensure_configured()
+    try:
+        return str(ShareItem.get(share_pk(token), SHARE_SK).match_id)
+    except DoesNotExist:
+        return None
 
 
 def load_match(match_id: str) -> MatchItem | None:
@@ -188,18 +397,20 @@ def load_match(match_id: str) -> MatchItem | None:
 
 
 def match_progress(match_id: str) -> Progress | None:
-    """One GetItem of three small attributes: the live page's "anything new?" question."""
+    """One GetItem of five small attributes: the live page's "anything new?" question."""
     ensure_configured()
     try:
         item = MatchItem.get(
             match_pk(match_id),
             MATCH_SK,
             consistent_read=True,
-            attributes_to_get=["moves", "state", "flag_at"],
+            attributes_to_get=["moves", "state", "flag_at", "expires_at", "chats"],
         )
     except DoesNotExist:
         return None
-    return Progress(int(item.moves), item.state, item.flag_at)
+    return Progress(
+        int(item.moves), item.state, item.flag_at, item.expires_at, int(item.chats or 0)
+    )
 
 
 def match_moves(match_id: str) -> list[MoveItem]:
@@ -207,6 +418,20 @@ def match_moves(match_id: str) -> list[MoveItem]:
     ensure_configured()
     return list(
         MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#"), consistent_read=True)
+    )
+
+
+def rooms(since: datetime, limit: int) -> list[MatchItem]:
+    """Public rooms waiting for an opponent, created since ``since``, newest first (one
+    query of the index's one rooms partition)."""
+    ensure_configured()
+    return list(
+        MatchItem.by_state.query(
+            ROOMS_INDEX,
+            MatchItem.gsi1sk >= time_key(since),
+            scan_index_forward=False,
+            limit=limit,
+        )
     )
 
 

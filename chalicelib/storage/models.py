@@ -324,6 +324,11 @@ class MatchItem(Item, discriminator="match"):
     created_at = UTCDateTimeAttribute()
     updated_at = UTCDateTimeAttribute()
     ended_at = UTCDateTimeAttribute(null=True)
+    # Chat between two people (not part of the record): how many messages (the live poll
+    # reads it) and each side's last one, as time-sortable text (the 5 s pace's condition).
+    chats = NumberAttribute(default=0)
+    chat_at: MapAttribute[str, Any] = MapAttribute(default=dict)
+    share = UnicodeAttribute(null=True)  # the token of its shared record's link, while shared
 
 
 class PlayerMatchItem(Item, discriminator="player_match"):
@@ -347,6 +352,22 @@ class MoveItem(Item, discriminator="move"):
     played_at = UTCDateTimeAttribute()
 
 
+class ChatItem(Item, discriminator="chat"):
+    """sk = "CHAT#<time>#<random>": one chat message of a game between two people."""
+
+    match_id = UnicodeAttribute()
+    side = UnicodeAttribute()
+    text = UnicodeAttribute()
+    posted_at = UTCDateTimeAttribute()
+
+
+class ShareItem(Item, discriminator="share"):
+    """pk = "S#<token>", sk = "SHARE": a game's shared record (棋譜), reached by its link only."""
+
+    match_id = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+
+
 MODELS = (
     VillageItem,
     LookItem,
@@ -362,4 +383,6 @@ MODELS = (
     MatchItem,
     MoveItem,
     PlayerMatchItem,
+    ChatItem,
+    ShareItem,
 )

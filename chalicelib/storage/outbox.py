@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from pynamodb.exceptions import UpdateError
+from pynamodb.exceptions import PutError, UpdateError
 
 from .db import ensure_configured
 from .keys import (
@@ -27,6 +27,54 @@ from .shards import Answered, every_shard_answering
 
 ACCOUNT_MAIL = "accounts"  # the outbox partition of account mail (no village id is a word)
 ACCOUNT_MAIL_KEPT = timedelta(days=2)  # an account mail never sent is dropped after this
+MATCH_MAIL = "M:"  # a game's outbox partition is "M:<match id>" (a village's is its number)
+
+
+def match_mail(match_id: str) -> str:
+    return f"{MATCH_MAIL}{match_id}"
+
+
+def match_of(item: OutboxItem) -> str | None:
+    """The game a mail is about (None: a village's or an account mail)."""
+    owner = str(item.village_id)
+    return owner.removeprefix(MATCH_MAIL) if owner.startswith(MATCH_MAIL) else None
+
+
+def match_mail_item(
+    match_id: str, number: int, kind: str, account_id: str, now: datetime
+) -> OutboxItem:
+    """One mail a game owes a player, keyed by the game, its move count and the kind: written
+    with the move (or the end) that owes it, conditioned on not existing, so a retry or a
+    duplicate message owes it once (decision 56)."""
+    ensure_configured()
+    return owed_item(match_mail(match_id), number, kind, account_id, now)
+
+
+def owed_item(owner: str, day: int, kind: str, account_id: str, now: datetime) -> OutboxItem:
+    """One mail owed in ``owner``'s outbox partition (a village, a game), listed for the tick
+    until it is sent."""
+    return OutboxItem(
+        outbox_pk(owner),
+        outbox_sk(day, kind, account_id),
+        village_id=owner,
+        day=day,
+        mail_kind=kind,
+        account_id=account_id,
+        status="pending",
+        attempts=0,
+        created_at=now,
+        gsi1pk=outbox_index_key(owner),
+        gsi1sk=outbox_index_sk(now, owner),
+    )
+
+
+def owe_once(item: OutboxItem) -> bool:
+    """Writes a mail item unless it exists (a reminder a duplicate look owes again)."""
+    try:
+        item.save(condition=OutboxItem.pk.does_not_exist())
+    except PutError:
+        return False
+    return True
 
 
 def is_account_mail(item: OutboxItem) -> bool:

@@ -14,12 +14,15 @@ from typing import Any
 from chalice import Response
 
 from .. import jobs, runtime
+from ..links import match_scope, read_match_token
 from ..services import matches
 from ..services.errors import InvalidInput, NotFound
 from .http import BadRequest, json_response, redirect
 from .pages import Ctx, Request, json_api, page
 
+EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
+SHARE_TOKEN = MATCH_ID  # 12 random bytes, URL-safe
 NUMBER = re.compile(r"[0-9]{1,6}")
 
 
@@ -32,17 +35,18 @@ class Invited(Exception):
     """A visitor of a game with an open seat: the link was their invitation."""
 
 
-def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
+def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, str]:
     """The game and the side this browser plays in it; nobody else sees a game's page (a
-    visitor of a game with an open seat is shown the invitation instead)."""
+    visitor of a game's ``page`` with an open seat is shown the invitation instead) or acts
+    in it (403)."""
     _check_id(match_id)
     match = ctx.unit.match(match_id)
-    side = match.side_of(ctx.players())
+    side = match.side_of(ctx.players(match_id))
     if side is None:
-        if match.open_side is not None and not match.ended:
+        if page and match.open_side is not None and not match.ended:
             raise Invited
         raise BadRequest("この対局の対局者ではありません", 403)
-    if matches.flag_if_due(match, ctx.now):
+    if matches.flag_if_due(match, ctx.now, side, jobs.hand_over_mail):
         match = ctx.unit.reload_match(match_id)
     return match, side
 
@@ -50,7 +54,14 @@ def _seat(ctx: Ctx, match_id: str) -> tuple[matches.Match, str]:
 @page
 def start(ctx: Ctx) -> Response:
     rules = ctx.form.get("rules", "")
-    match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now, jobs.watch_clock)
+    try:
+        match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now, jobs.watch_clock)
+    except matches.MoreSetup as more:
+        # The choices so far ride along as hidden fields (the side drawn now fixed); a
+        # refusal of what this page chose comes back on it, with its sentence.
+        kept = {k: v for k, v in more.given.items() if k != "csrf" and "." not in k}
+        status = 400 if more.context.get("message") else 200
+        return ctx.page(more.template, status, fields=kept, **more.context)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
@@ -65,6 +76,11 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         ended=match.ended,
         clocks=match.clocks(ctx.now),
         opponent=match.opponent,
+        room=match.room,
+        chat_open=match.between_people,
+        chats=matches.chats(match),
+        chat_count=int(match.item.chats or 0),
+        share_url=f"{runtime.base_url()}/records/{match.item.share}" if match.item.share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         **context,
         **extra,
@@ -74,7 +90,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
 @page
 def match_page(ctx: Ctx, match_id: str) -> Response:
     try:
-        match, side = _seat(ctx, match_id)
+        match, side = _seat(ctx, match_id, page=True)
     except Invited:
         match = ctx.unit.match(match_id)
         return ctx.page(
@@ -89,11 +105,24 @@ def match_page(ctx: Ctx, match_id: str) -> Response:
 
 
 @page
+def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
+    """A player's signed way in from a game's mail: a narrow session for this game only,
+    until the link's end (a forwarded mail lends nothing more), then the game's page."""
+    _check_id(match_id)
+    found = read_match_token(token, match_id, ctx.now)
+    match = ctx.unit.match(match_id)
+    if found is None or match.side_of([f"a:{found.account_id}"]) is None:
+        raise BadRequest(EXPIRED_LINK, 400)
+    ctx.village_pass(found.account_id, match_scope(match_id), found.until)
+    return redirect(f"/matches/{match_id}", ctx.set_cookie)
+
+
+@page
 def join(ctx: Ctx, match_id: str) -> Response:
     """The invited person sits (a guest without registering, or their account)."""
     _check_id(match_id)
     match = ctx.unit.match(match_id)
-    matches.join(match, ctx.player(), ctx.now, jobs.watch_clock)
+    matches.join(match, ctx.player(), ctx.now, jobs.watch_clock, jobs.hand_over_mail)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
@@ -122,12 +151,13 @@ def move(ctx: Ctx, match_id: str) -> Response:
     try:
         matches.move(
             match,
-            ctx.players(),
+            ctx.players(match_id),
             int(seen),
             given,
             None if given is not None else form,
             ctx.now,
             jobs.watch_clock,
+            jobs.hand_over_mail,
         )
     except matches.Stale:
         return redirect(f"/matches/{match_id}?stale=1", ctx.set_cookie)
@@ -135,6 +165,49 @@ def move(ctx: Ctx, match_id: str) -> Response:
         match = ctx.unit.reload_match(match_id)
         return _page(ctx, match, side, status=400, message=str(refusal), form=form)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
+
+
+@page
+def chat(ctx: Ctx, match_id: str) -> Response:
+    """A chat message to the other player; the page comes back at its chat."""
+    match, _ = _seat(ctx, match_id)
+    matches.chat(match, ctx.players(match_id), ctx.form.get("text", ""), ctx.now)
+    return redirect(f"/matches/{match_id}#chat", ctx.set_cookie)
+
+
+@page
+def cancel(ctx: Ctx, match_id: str) -> Response:
+    """The invitation taken back (its seat still waiting): back to the top page."""
+    match, _ = _seat(ctx, match_id)
+    matches.cancel(match, ctx.players(match_id))
+    return redirect("/", ctx.set_cookie)
+
+
+@page
+def share(ctx: Ctx, match_id: str) -> Response:
+    """棋譜を共有: either player makes (or takes back) the ended game's public link."""
+    match, _ = _seat(ctx, match_id)
+    if ctx.form.get("do") == "withdraw":
+        matches.withdraw_share(match, ctx.players(match_id))
+    else:
+        matches.share(match, ctx.players(match_id), ctx.now)
+    return redirect(f"/matches/{match_id}#share", ctx.set_cookie)
+
+
+@page
+def record(ctx: Ctx, token: str) -> Response:
+    """A shared record, read-only, for anyone (logged out too): no chat, no player."""
+    if not SHARE_TOKEN.fullmatch(token):
+        raise BadRequest("この棋譜は見つかりません", 404)
+    match = matches.shared(token)
+    context = match.rules.record(match.game)
+    return ctx.page(
+        match.rules.record_template,
+        public=True,
+        share_url=f"{runtime.base_url()}/records/{token}",
+        ended_at=match.item.ended_at,
+        **context,
+    )
 
 
 @partial(page, answers_json=True)
@@ -158,4 +231,5 @@ def progress(request: Request, match_id: str, since: str) -> Response:
         return json_response({"error": "not found"}, 404)
     flagged = found.flag_at is not None and runtime.now() >= found.flag_at
     new = found.moves != int(since) or found.state != "running" or flagged
-    return json_response({"new": new, "moves": found.moves, "state": found.state})
+    body = {"new": new, "moves": found.moves, "state": found.state, "chats": found.chats}
+    return json_response(body)

@@ -16,6 +16,7 @@ from chalice import Response
 from pynamodb.exceptions import PynamoDBException
 
 from .. import runtime
+from ..links import match_scope
 from ..render import render
 from ..services import sessions
 from ..services.errors import ServiceError
@@ -159,9 +160,14 @@ class Ctx:
         self.session = replace(fresh_session(grant), guest=self.session.guest)
         self.set_cookie = self.session.cookie(self.now)
 
-    def players(self) -> list[str]:
-        """Who this browser plays games of two sides as: its account, its guest id."""
-        found = [f"a:{self.account_id}"] if self.account_id else []
+    def players(self, match_id: str | None = None) -> list[str]:
+        """Who this browser plays games of two sides as: its account (or, in ``match_id``,
+        the account a mail link of that game let in), its guest id."""
+        grant = self.grant
+        account = self.account_id
+        if account is None and grant is not None and match_id is not None:
+            account = grant.account_id if grant.village_id == match_scope(match_id) else None
+        found = [f"a:{account}"] if account else []
         return found + ([f"g:{self.session.guest}"] if self.session.guest else [])
 
     def player(self) -> str:

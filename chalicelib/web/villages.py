@@ -50,6 +50,7 @@ def lounge(ctx: Ctx) -> Response:
         offers=rulesets.offers(),
         clock_labels=timecontrol.LABELS,
         my_games=matches.games_of(ctx.players()) if not state else [],
+        rooms=matches.rooms(ctx.players(), ctx.now) if not state else [],
         next_words=rulesets.next_update_words(),
     )
 

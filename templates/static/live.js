@@ -1,7 +1,9 @@
 // The live game page: asks "anything new since move N?" (one small JSON answer) and reloads
 // when the other side has moved or the game has ended. Every 2 s while waiting for the other
 // side, every 15 s on your own move (a second tab, a fallen flag). Counts the running clock
-// down between answers. Without JavaScript the page refreshes itself while waiting.
+// down between answers. A chat message from the other player only shows a link to it (a
+// reload would lose a move half filled in). Without JavaScript the page refreshes itself
+// while waiting.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -13,11 +15,21 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (answer) {
         if (answer && answer.new) { window.location.reload(); return; }
+        var told = document.getElementById("chat-new");
+        if (answer && told && answer.chats > Number(live.dataset.chats)) { told.hidden = false; }
         window.setTimeout(ask, every);
       })
       .catch(function () { window.setTimeout(ask, every * 2); });
   }
   window.setTimeout(ask, every);
+  var told = document.getElementById("chat-new");
+  if (told) {  // the same address with #chat would only scroll: load the page again
+    told.querySelector("a").addEventListener("click", function (event) {
+      event.preventDefault();
+      window.location.hash = "chat";
+      window.location.reload();
+    });
+  }
   var running = document.querySelector(".clock.running");
   if (running) {
     var bank = Number(running.dataset.bank), byoyomi = Number(running.dataset.byoyomi);

@@ -1,5 +1,6 @@
 """「CPUと対戦」 on a 360 px phone: from the top page to the reveal (感想戦), a whole std9 game
-as A with JavaScript on, and a whole 12B game as B with JavaScript off (forms only)."""
+as A with JavaScript on, and a whole 12B game as B with JavaScript off (forms only), its
+werewolves placed by hand (RULES-DUEL §3.1)."""
 
 import re
 
@@ -12,7 +13,10 @@ pytestmark = pytest.mark.browser
 MOST_MOVES = 150  # a whole game is far fewer pages than this
 
 
-def start_from_top(me: Phone, preset: str, side: str) -> None:
+def start_from_top(
+    me: Phone, preset: str, side: str, wolves: tuple[int, ...] | None = None
+) -> None:
+    """From the top page; ``wolves``: B places its werewolves by hand on these cards."""
     page = me.page
     me.goto("/")
     me.check("top")
@@ -20,7 +24,15 @@ def start_from_top(me: Phone, preset: str, side: str) -> None:
     form.locator("select[name=preset]").select_option(preset)
     form.locator("select[name=side]").select_option(side)
     form.locator("select[name=strength]").select_option("normal")
+    if wolves:
+        form.locator("select[name=placement]").select_option("hand")
     form.get_by_role("button", name="対局を始める").click()
+    if wolves:
+        page.get_by_role("heading", name="人狼の配置").wait_for()
+        me.check("place")
+        for c in wolves:
+            page.get_by_label(f"#{c}", exact=True).check()
+        page.get_by_role("button", name="この配置で対局を始める").click()
     page.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
     me.check("board")
 
@@ -116,9 +128,9 @@ def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
     context.set_default_timeout(10_000)
     try:
         me = Phone(context.new_page(), server.url, f"{request.node.name}-nojs")
-        start_from_top(me, "12B", "B")
+        start_from_top(me, "12B", "B", wolves=(3, 8))
         assert me.page.locator("#board li.duel-card").count() == 11
-        assert "人狼:" in me.page.locator("#knowledge").inner_text()
+        assert "人狼: #3・#8" in me.page.locator("#knowledge").inner_text()
         play_b(me)
         check_reveal(me, 11)
     finally:
@@ -126,7 +138,9 @@ def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
 
 
 def test_two_phones_play_a_private_game_live(phone):
-    """B invites A by the game's link; A's question shows on B's phone without a reload."""
+    """B invites A by the game's link; A's question shows on B's phone without a reload, and so
+    does A's chat message (as a link: B's half-filled answer stays); B resigns and shares the
+    record, which a third phone reads logged out."""
     from playwright.sync_api import expect
 
     b = phone("inviter")
@@ -138,7 +152,7 @@ def test_two_phones_play_a_private_game_live(phone):
     form.locator("select[name=opponent]").select_option("invite")
     form.get_by_role("button", name="対局を始める").click()
     page_b.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
-    link = page_b.locator("#invite input").input_value()
+    link = page_b.get_by_role("textbox", name="招待リンク").input_value()
     b.check("invite")
     a = phone("invited")
     a.goto(link)
@@ -150,3 +164,23 @@ def test_two_phones_play_a_private_game_live(phone):
     expect(page_b.locator("#turn")).to_contain_text("あなたの番")
     expect(page_b.locator("#form-answer")).to_be_visible()
     b.check("answer")
+    # Chat (decision 61): A's message is announced on B's page by its poll (15 s on B's move).
+    a.page.locator("#chat textarea").fill("よろしくお願いします")
+    a.page.locator("#chat").get_by_role("button", name="発言する").click()
+    a.page.wait_for_load_state("load")
+    expect(page_b.locator("#chat-new")).to_be_visible(timeout=25_000)
+    page_b.locator("#chat-new a").click()
+    page_b.wait_for_load_state("load")
+    expect(page_b.locator("#chat")).to_contain_text("よろしくお願いします")
+    b.check("chat")
+    # 投了, then 棋譜を共有 (decision 62): the link opens logged out on another phone.
+    page_b.get_by_role("button", name="投了する").click()
+    page_b.get_by_role("button", name="はい").click()
+    page_b.get_by_role("button", name="棋譜を共有する").click()
+    record = page_b.get_by_role("textbox", name="棋譜のリンク").input_value()
+    reader = phone("reader")
+    reader.goto(record)
+    expect(reader.page.locator("h1")).to_have_text("2人で遊ぶ人狼の棋譜")
+    assert reader.page.locator("#board .truth").count() == 9
+    assert reader.page.locator("#chat").count() == 0
+    reader.check("record")

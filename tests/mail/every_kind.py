@@ -10,8 +10,17 @@ import re
 from datetime import timedelta
 
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
+from chalicelib.rulesets.duel.ruleset import SUBJECTS as DUEL_SUBJECTS
 from chalicelib.rulesets.mobius import ruleset as mobius
-from chalicelib.services import account_mail, account_notices, actions, hosting, villages
+from chalicelib.services import (
+    account_mail,
+    account_notices,
+    actions,
+    hosting,
+    matches,
+    scheduler,
+    villages,
+)
 from chalicelib.storage.repository import load_village
 from tests.integration.classic_helpers import account_of, join_all, living_seats, start
 from tests.integration.conftest import make_account
@@ -29,7 +38,8 @@ CLASSIC_KINDS = (
     "classic:reminder-night",
 )
 ACCOUNT_KINDS = tuple(f"account:{kind}" for kind in account_notices.SUBJECTS)
-KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS
+DUEL_KINDS = tuple(f"duel:{kind}" for kind in DUEL_SUBJECTS)
+KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS
 
 assert len(VILLAGE_NAME) == 30
 assert len(LONG_ID.format(0)) == 20
@@ -43,6 +53,7 @@ def every_kind(clock, rng) -> dict[str, list[Mail]]:
     made.update(_mobius(clock, rng, box))
     made.update(_classic(clock, rng, box))
     made.update(_account(clock, box))
+    made.update(_duel(clock, box))
     return made
 
 
@@ -148,3 +159,22 @@ def _account(clock, box: MailBox) -> dict[str, list[Mail]]:
     already = box.new()
     account_mail.send_login_link(LONG_ID.format(1), "192.0.2.1", now)
     return {"account:verify": verify, "account:already": already, "account:login": box.new()}
+
+
+def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
+    """A game played by mail (1手1日) between two accounts: a turn, a reminder, the end."""
+
+    def hand_over(owner: str) -> None:
+        scheduler.send_owed_mail(owner, clock())
+
+    a, b = (make_account(LONG_ID.format(n), clock()) for n in (60, 61))
+    given = {"preset": "17A", "side": "A", "strength": "normal", "clock": "day"}
+    match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{a}", clock())
+    matches.join(matches.load(match_id), f"a:{b}", clock(), hand_over=hand_over)
+    turn = box.new()  # A's turn (A is away: B sat)
+    clock.advance(timedelta(hours=21, minutes=1))
+    matches.look(match_id, 0, clock(), lambda *_: None, hand_over)
+    reminder = box.new()
+    game = matches.load(match_id)
+    matches.move(game, [f"a:{b}"], 0, {"do": "resign"}, None, clock(), hand_over=hand_over)
+    return {"duel:turn": turn, "duel:reminder": reminder, "duel:end": box.new()}

@@ -17,9 +17,17 @@ import pytest
 from chalicelib import rulesets
 from chalicelib.labels import SITE_NAME
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
+from chalicelib.rulesets.duel.ruleset import SUBJECTS as DUEL_SUBJECTS
 from chalicelib.rulesets.mobius.ruleset import SUBJECTS as MOBIUS_SUBJECTS
 from chalicelib.services import account_notices
-from tests.mail.every_kind import ACCOUNT_KINDS, CLASSIC_KINDS, KINDS, VILLAGE_NAME, every_kind
+from tests.mail.every_kind import (
+    ACCOUNT_KINDS,
+    CLASSIC_KINDS,
+    DUEL_KINDS,
+    KINDS,
+    VILLAGE_NAME,
+    every_kind,
+)
 
 ENCODED_WORD = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
 URL = re.compile(r"https?://\S+")
@@ -38,7 +46,7 @@ def mails(clock, rng) -> dict[str, list[bytes]]:
 
 
 def test_every_kind_of_mail_is_checked(mails):
-    assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3
+    assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3 and len(DUEL_KINDS) == 3
     assert set(mails) == set(KINDS)
     for kind in KINDS:
         assert mails[kind], f"no {kind} mail was sent"
@@ -81,6 +89,11 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
         if rules == "account":
             assert subject == account_notices.SUBJECTS[name]
             assert message["List-Unsubscribe"] is None
+        elif rules == "duel":  # a game's own title and the player's side (decision 56)
+            brand = f"【{SITE_NAME}・{rulesets.match_rules(rules).label}】"
+            wording = DUEL_SUBJECTS[name]
+            assert re.fullmatch(rf"{re.escape(brand)}17A [AB]\(.+\)：{re.escape(wording)}", subject)
+            assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")
         else:
             day = re.search(r"(\d+)日目", subject)
             wording = SUBJECTS[rules][name.split("-")[0]].format(day=day.group(1) if day else "")

@@ -1,5 +1,5 @@
 """RULES-DUEL §8 through every route that serves a game: over random games of every preset and
-side, no page, JSON answer or poll shows a side what §8 keeps from it before the end; the
+side, no page, JSON answer, poll or mail shows a side what §8 keeps from it before the end; the
 computer opponent sees only its side's view and its own randomness."""
 
 import json
@@ -12,6 +12,7 @@ from chalicelib.rules.duel import Duel, view
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rulesets.duel import computer
+from chalicelib.rulesets.duel.ruleset import DUEL, SUBJECTS
 from tests.web.conftest import text
 from tests.web.test_matches import person_side, play_json, random_legal, start, stored
 
@@ -32,9 +33,9 @@ def check_served(browser, match_id: str, side: str) -> None:
     assert not HIDDEN_KEYS[side] & set(answer["view"])
     if not ended:
         assert not AFTER_END_KEYS & set(answer["view"])
-    # The poll says only how many moves and whether the game runs.
+    # The poll says only how many moves and chat messages, and whether the game runs.
     poll = json.loads(text(browser.get(f"/matches/{match_id}/since/0")))
-    assert set(poll) == {"new", "moves", "state"}
+    assert set(poll) == {"new", "moves", "state", "chats"}
     # The page marks exactly the side's own knowledge, and the truth only after the end.
     page = text(browser.get(f"/matches/{match_id}"))
     marked = {(kind, int(card)) for kind, card in KNOWN_CLASS.findall(page)}
@@ -52,6 +53,17 @@ def check_served(browser, match_id: str, side: str) -> None:
         assert 'id="review"' in page
         for c in range(1, duel.board + 1):
             assert f'id="card-{c}"' in page
+        # The shared record (decision 62): what both see after the end, no side's own secrets.
+        record = DUEL.record(duel)
+        assert not (HIDDEN_KEYS["A"] | {"guesses"}) & set(record["seen"])
+        assert all(card["known"] is None for card in record["board"])
+    # A player's mail (decision 56) says the game, the side, the day, whose turn, the result:
+    # read from the side's view, nothing of the cards.
+    for kind in SUBJECTS:
+        said = DUEL.notice(duel, side, kind)
+        assert set(said.context) == {"title", "side_label", "day", "turn", "ending"}
+        assert (said.context["ending"] is None) == (not ended)
+        assert said.context["day"] == view(duel, side)["day"]
 
 
 @pytest.mark.parametrize("preset", ["std9", "10A", "12A", "12B", "17A"])

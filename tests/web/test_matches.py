@@ -330,7 +330,7 @@ def test_the_poll_says_whether_anything_is_new_and_a_fallen_flag_is_new(browser,
     from datetime import timedelta
 
     match_id = start(browser, clock="3m")
-    assert poll(browser, match_id, 0) == {"new": False, "moves": 0, "state": "running"}
+    assert poll(browser, match_id, 0) == {"new": False, "moves": 0, "state": "running", "chats": 0}
     assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
     assert poll(browser, match_id, 0)["new"] is True  # a page showing move 0 reloads
     assert poll(browser, match_id, 2)["new"] is False
@@ -402,3 +402,17 @@ def test_an_invited_person_cannot_join_their_own_game(browser):
     response = browser.post(f"/matches/{match_id}/join")
     assert response.status_code == 409
     assert stored(match_id).players.as_dict()["B"] == "open"
+
+
+def test_a_visitor_acting_in_a_game_with_a_waiting_seat_is_refused_not_an_error(
+    browser, new_browser
+):
+    """The invitation is the page's answer to a visitor; a move, the view or a chat is 403."""
+    match_id = start(browser, opponent="invite")
+    visitor = new_browser()
+    visitor.get("/")
+    assert visitor.get(f"/matches/{match_id}/view").status_code == 403
+    response = visitor.post(f"/matches/{match_id}/moves", {"moves": "0", "do": "resign"})
+    assert response.status_code == 403
+    assert visitor.post(f"/matches/{match_id}/chat", {"text": "やあ"}).status_code == 403
+    assert stored(match_id).moves == 0

@@ -21,7 +21,7 @@ def _int(value: str | None, what: str) -> int:
     return int(text)
 
 
-def _ticked(form: Mapping[str, str], prefix: str) -> list[int]:
+def ticked(form: Mapping[str, str], prefix: str) -> list[int]:
     """The cards ``<prefix>.<card>`` ticked on, ascending."""
     found = []
     for key, value in form.items():
@@ -74,12 +74,12 @@ def _a_day(do: str, form: Mapping[str, str]) -> dict[str, Any]:
     if do == "co":
         roles = [r for r in ("seer", "medium", "hunter", "gidra") if form.get(f"role.{r}")]
         move: dict[str, Any] = {"do": "co", "roles": roles}
-        cards = _ticked(form, "card")
+        cards = ticked(form, "card")
         if form.get("scope") == "range":
             move["cards"] = cards
         return move
     if do == "named":
-        return {"do": "named", "cards": _ticked(form, "card"), "gidra": bool(form.get("gidra"))}
+        return {"do": "named", "cards": ticked(form, "card"), "gidra": bool(form.get("gidra"))}
     if do in ("black_seer_co", "release"):
         return {"do": do}
     if do == "execute":
@@ -90,14 +90,14 @@ def _a_day(do: str, form: Mapping[str, str]) -> dict[str, Any]:
 def _a_night(legal: Mapping[str, Any], form: Mapping[str, str]) -> dict[str, Any]:
     move: dict[str, Any] = {
         "do": "night",
-        "divine": [{"card": s, "to": _ticked(form, f"divine.{s}")} for s in legal["seers"]],
+        "divine": [{"card": s, "to": ticked(form, f"divine.{s}")} for s in legal["seers"]],
         "guard": [],
     }
     for h in legal["hunters"]:
         to, weights = _weights(form, f"guard.{h}")
         move["guard"].append({"card": h, "to": to, "weights": weights})
     if legal["latent_divine"]:
-        latent = _ticked(form, "latent_divine")
+        latent = ticked(form, "latent_divine")
         if latent:
             move["latent_divine"] = latent
     if legal["latent_guard"]:

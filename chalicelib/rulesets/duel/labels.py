@@ -13,6 +13,7 @@ PRESET_LABELS = {
 }
 SIDE_LABELS = {"A": "A(村人陣営・推理する側)", "B": "B(人狼陣営・騙す側)"}
 SIDE_SHORT = {"A": "A(村人陣営)", "B": "B(人狼陣営)"}
+PLACEMENTS = {"random": "完全ランダム", "hand": "手動配置(自分で置く)"}  # §3.1
 STRENGTH_LABELS = {"beginner": "入門", "normal": "普通", "strong": "強い"}
 ROLE_LABELS = {
     "villager": "村人",

@@ -15,12 +15,21 @@ from typing import Any
 
 from chalicelib.rules.duel import PRESETS, Duel, MoveError, play, preset, view
 from chalicelib.rules.duel.draws import Draws
+from chalicelib.rules.duel.errors import SetupError
 from chalicelib.rules.duel.legal import Legal, legal_moves
+from chalicelib.rules.duel.state import checked_wolves
 
-from ..base import Offer, Played
+from ..base import NoticeText, Offer, Played
 from . import computer, forms, labels
 
 SIDES = ("A", "B")
+# A player's mail, after the game's title (decision 56); the reminder's hours are the
+# platform's (services/matches.py REMIND_BEFORE).
+SUBJECTS = {
+    "turn": "あなたの番です",
+    "reminder": "〆切が近づいています",
+    "end": "対局が終わりました",
+}
 ENDINGS_BY_FORFEIT = ("resign", "time")
 
 
@@ -28,6 +37,9 @@ class DuelRules:
     name = "duel"
     label = labels.GAME_LABEL
     page_template = "duel.html"
+    setup_template = "duel_place.html"
+    record_template = "duel_record.html"
+    notice_templates = ("mail/match_notice.txt", "mail/match_notice.html")
     sides = SIDES
 
     # ----- a new game -----
@@ -43,6 +55,7 @@ class DuelRules:
                 ("random", "ランダム"),
             ),
             strengths=tuple(labels.STRENGTH_LABELS.items()),
+            choices=(("placement", "人狼の配置(B のとき)", tuple(labels.PLACEMENTS.items())),),
         )
 
     def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]:
@@ -55,10 +68,44 @@ class DuelRules:
         strength = given.get("strength", "")
         if strength not in computer.STRENGTHS:
             raise ValueError("CPUの強さを選んでください")
-        return {"preset": name, "side": side, "strength": strength}
+        placement = given.get("placement", "random")
+        if placement not in labels.PLACEMENTS:
+            raise ValueError("人狼の配置を完全ランダムか手動配置から選んでください")
+        wolves = forms.ticked(given, "wolf") if placement == "hand" else []
+        if wolves and side != "B":
+            raise ValueError("人狼を置けるのは B(人狼陣営)を持つときだけです")
+        return {
+            "preset": name,
+            "side": side,
+            "strength": strength,
+            "placement": placement,
+            "private": wolves or None,  # B's werewolves placed by hand (§3.1), never stored
+        }
+
+    def further_setup(self, setup: Mapping[str, Any], side: str) -> dict[str, Any] | None:
+        """§3.1 手動配置: a person playing B puts the werewolves on cards of the board before
+        the deal; the engine's own check of a placement is the refusal."""
+        if side != "B" or setup.get("placement") != "hand":
+            return None
+        rules = preset(setup["preset"])
+        message = None
+        if setup.get("private"):
+            try:
+                checked_wolves(rules, setup["private"])
+                return None
+            except SetupError as refusal:
+                message = str(refusal)
+        return {
+            "preset_label": labels.PRESET_LABELS[setup["preset"]],
+            "board": rules.board,
+            "wolves": rules.wolves,
+            "columns": 4 if rules.board >= 16 else 3,
+            "chosen": setup.get("private") or [],
+            "message": message,
+        }
 
     def create(self, setup: Mapping[str, Any], rng: random.Random) -> Duel:
-        return Duel.setup(preset(setup["preset"]), Draws(rng))
+        return Duel.setup(preset(setup["preset"]), Draws(rng), wolves=setup.get("private"))
 
     def parse(self, data: Any) -> Duel:
         return Duel.from_json(data)
@@ -129,6 +176,48 @@ class DuelRules:
             return None
         won = {"A": "village", "B": "wolves"}[side] == game.ending["winner"]
         return "win" if won else "loss"
+
+    def notice(self, game: Duel, side: str, kind: str) -> NoticeText:
+        """A player's mail: the game's title and side, the turn or the result — from the
+        side's view only, like its page."""
+        seen = view(game, side)
+        title = labels.PRESET_LABELS.get(seen["rules"]["preset"] or "", "カスタム")
+        return NoticeText(
+            subject=f"{title} {labels.SIDE_SHORT[side]}：{SUBJECTS[kind]}",
+            context={
+                "title": title,
+                "side_label": labels.SIDE_LABELS[side],
+                "day": seen["day"],
+                "turn": labels.TURN_LABELS.get(seen["next"] or "", ""),
+                "ending": _ending(seen, side),
+            },
+        )
+
+    def record(self, game: Duel) -> dict[str, Any]:
+        """An ended game's public record (棋譜を共有): what both sides are shown after the end —
+        every card, the review, the public log — never a side's own marks, B's PP guesses or
+        anything of the players."""
+        if game.phase != "end":
+            raise ValueError("終わった対局だけを共有できます")
+        seen = view(game, "A")  # after the end: the public record, the cards and the review
+        ending = seen["ending"]
+        by = ending.get("by")
+        summary = (
+            f"{labels.WINNER_LABELS[ending['winner']]}"
+            f"({ending['day']}日目・{labels.AT_LABELS.get(ending['at'], ending['at'])}"
+            f"{':' + labels.SIDE_SHORT[by] if by else ''})"
+        )
+        return {
+            "seen": seen,
+            "board": [{**c, "known": None} for c in _board(seen, "A")],
+            "columns": 4 if seen["board"] >= 16 else 3,
+            "log": _log(seen),
+            "review": _review(seen),
+            "title": labels.PRESET_LABELS.get(seen["rules"]["preset"] or "", "カスタム"),
+            "summary": summary,
+            "rules_line": _rules_line(seen),
+            "L": labels,
+        }
 
     def page(self, game: Duel, side: str) -> dict[str, Any]:
         seen = view(game, side)
