@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..inbound import words
 from ..labels import SITE_NAME
 from ..links import MemberLink, member_url, unsubscribe_url
 from ..render import render
@@ -24,6 +25,7 @@ class Notice:
     html: str
     unsubscribe: str
     concerns: bool = True
+    reply_to: str | None = None  # the member's reply address while the game takes choices
 
 
 def tidy(text: str) -> str:
@@ -85,6 +87,9 @@ def compose(
             ]
             quick.append({"key": choice.key, "links": links})
     unsubscribe = unsubscribe_url(account.account_id, now)
+    # Replies act while the game is open: each mail says how, with a command valid today.
+    replying = record.state.value in ("opening", "running")
+    reply_to = words.reply_address(record, slot) if replying else None
     context = {
         **said.context,
         "kind": kind,
@@ -96,6 +101,8 @@ def compose(
         "signed_link": record.next_update is not None,
         "quick": quick,
         "unsubscribe": unsubscribe,
+        "replying": replying,
+        "reply_example": words.example(record, slot) if replying else None,
     }
     text_template, html_template = rules.notice_templates
     return Notice(
@@ -106,4 +113,5 @@ def compose(
         html=render(html_template, **context),
         unsubscribe=unsubscribe,
         concerns=said.concerns,
+        reply_to=reply_to,
     )

@@ -22,7 +22,7 @@ from ..storage import outbox as store
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.villages import owed_items
-from . import account_notices
+from . import account_notices, receipts
 from .unit import Unit
 
 log = logging.getLogger("mobius.outbox")
@@ -123,6 +123,13 @@ def _mail(
         if composed is None:
             return None
         return Outgoing(composed.to, composed.subject, composed.text, composed.html)
+    if item.mail_kind == store.REPLY:  # a reply mail's receipt: an answer, sent whatever the level
+        receipt = receipts.compose(
+            unit.village(item.village_id), accounts.get(item.account_id), item, now
+        )
+        if receipt is None or item.attempts > MAX_ATTEMPTS:
+            return None
+        return Outgoing(receipt.to, receipt.subject, receipt.text, receipt.html, receipt.headers)
     notice = _notice(unit.village(item.village_id), accounts.get(item.account_id), item, now)
     if notice is None:
         return None
@@ -130,6 +137,8 @@ def _mail(
         "List-Unsubscribe": f"<{notice.unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
+    if notice.reply_to is not None:
+        headers["Reply-To"] = notice.reply_to
     return Outgoing(notice.to, notice.subject, notice.text, notice.html, headers)
 
 
@@ -145,6 +154,20 @@ def hand_over_account_mail(now: datetime) -> None:
             deliver(now, store.unsent_mail_of(store.ACCOUNT_MAIL))
     except Exception:
         log.exception("account mail left owed to the next tick")
+
+
+def hand_over_village_mail(village_id: str, item: OutboxItem, now: datetime) -> None:
+    """A mail a request just owed in a village (a reply's receipt) goes to the mail workers
+    (deployed: one SQS message naming the village), or is sent here (locally). A hand-over
+    that fails leaves it owed, where the next tick finds it."""
+    queue = queues.mail_queue()
+    try:
+        if queue is not None:
+            queues.send_to(queue, [village_id])
+        else:
+            deliver(now, [item])
+    except Exception:
+        log.exception("mail of village %s left owed to the next tick", village_id)
 
 
 def _due(item: OutboxItem, now: datetime) -> bool:

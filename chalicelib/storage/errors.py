@@ -14,3 +14,8 @@ class TransactionRefused(Refused, TransactWriteError):
 
     def __init__(self, what: str, cause: Exception) -> None:
         TransactWriteError.__init__(self, what, cause)
+
+
+class AlreadyOwed(Exception):
+    """A mail owed once (a reply's receipt, keyed by the reply's Message-ID) is owed already:
+    the same message was delivered again, and nothing was written."""

@@ -5,14 +5,16 @@ verification) in one partition of its own, ``ACCOUNT_MAIL``, which the mail work
 they serve a village: the request that owes it only writes it (decision 84).
 """
 
+import hashlib
 import math
 import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
-from pynamodb.exceptions import UpdateError
+from pynamodb.exceptions import PutError, UpdateError
 
 from .db import ensure_configured
+from .errors import AlreadyOwed
 from .keys import (
     account_pk,
     outbox_index_key,
@@ -51,6 +53,42 @@ def owe_account_mail(kind: str, named: str, now: datetime) -> None:
         gsi1pk=outbox_index_key(ACCOUNT_MAIL),
         gsi1sk=outbox_index_sk(now, ACCOUNT_MAIL),
     ).save()
+
+
+REPLY = "reply"  # the kind of a reply's receipt
+
+
+def reply_receipt(
+    village_id: str, day: int, account_id: str, message_id: str, detail: str, now: datetime
+) -> OutboxItem:
+    """The receipt owed for one reply mail: keyed by the mail's Message-ID (never by the day,
+    which may change between two deliveries of it), so that it is owed once."""
+    digest = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    return OutboxItem(
+        outbox_pk(village_id),
+        outbox_sk(0, REPLY, digest),
+        village_id=village_id,
+        day=day,
+        mail_kind=REPLY,
+        account_id=account_id,
+        status="pending",
+        attempts=0,
+        created_at=now,
+        detail=detail,
+        gsi1pk=outbox_index_key(village_id),
+        gsi1sk=outbox_index_sk(now, village_id),
+    )
+
+
+def owe_receipt(item: OutboxItem) -> None:
+    """A receipt alone (a reply that saved nothing); ``AlreadyOwed`` when it is owed already."""
+    ensure_configured()
+    try:
+        item.save(condition=OutboxItem.pk.does_not_exist())
+    except PutError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise
+        raise AlreadyOwed("owe_receipt: owed already") from error
 
 
 def due_mail(now: datetime, limit: int) -> list[OutboxItem]:

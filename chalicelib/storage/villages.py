@@ -21,7 +21,7 @@ from pynamodb.transactions import TransactWrite
 
 from ..rulesets.base import Step, SystemPost
 from .db import ensure_configured, transaction
-from .errors import Refused, TransactionRefused
+from .errors import AlreadyOwed, Refused, TransactionRefused
 from .keys import (
     LOOK_SK,
     SHARDS,
@@ -407,7 +407,12 @@ def vacate_slot(
 
 
 def save_choices(
-    record: VillageRecord, day: int, slot: str, choices: Mapping[str, str], now: datetime
+    record: VillageRecord,
+    day: int,
+    slot: str,
+    choices: Mapping[str, str],
+    now: datetime,
+    receipt: OutboxItem | None = None,
 ) -> dict[str, dict[str, str]]:
     """One member's choices of ``day``, checked against the day as ``record`` read it.
 
@@ -417,7 +422,11 @@ def save_choices(
     Refused too once the update sealed the day (and moved it: the condition fails on the
     missing item too), or once a step consumed the day's choices since the read (``closes``:
     a classic round closed). Saves of different members never touch each other's entry.
-    Returns every member's choices of that day as they are after this save."""
+    Returns every member's choices of that day as they are after this save.
+
+    ``receipt``: an owed mail written in the same transaction, once: a save whose receipt
+    exists already (the same reply mail delivered again) is ``AlreadyOwed`` and changes
+    nothing. The choices it returns are then the member's as saved and the others' as read."""
     item = record.open_days.get(day)
     if item is None:
         raise Refused("save_choices: no such day")
@@ -441,6 +450,9 @@ def save_choices(
                 continue
             actions.append(mine[key].remove() if wanted is None else mine[key].set(wanted))
             condition &= mine[key].does_not_exist() if read is None else mine[key] == read
+    if receipt is not None:
+        _save_with_receipt(item, actions, condition, receipt)
+        return {**plain(item.choices), slot: dict(choices)}
     try:
         item.update(actions=actions, condition=condition)
     except UpdateError as error:
@@ -448,6 +460,23 @@ def save_choices(
             raise  # a throttle or an outage is not a change since the read
         raise Refused("save_choices: changed since the read") from error
     return plain(item.choices)
+
+
+def _save_with_receipt(
+    item: DayItem, actions: list[Action], condition: Any, receipt: OutboxItem
+) -> None:
+    try:
+        with transaction() as t:
+            t.update(item, actions=actions, condition=condition)
+            t.save(receipt, condition=OutboxItem.pk.does_not_exist())
+    except TransactWriteError as error:
+        reasons = error.cancellation_reasons or []
+        codes = [reason.code if reason is not None else None for reason in reasons]
+        if len(codes) == 2 and codes[1] == "ConditionalCheckFailed":
+            raise AlreadyOwed("save_choices: the receipt exists") from error
+        if codes and codes[0] == "ConditionalCheckFailed":
+            raise Refused("save_choices: changed since the read") from error
+        raise
 
 
 def commit_step(
