@@ -2,6 +2,7 @@
 choice and the names of each target a reply may use, how mail writes a choice back, the
 member's reply address and a command valid for them today. Pure but for the signing key."""
 
+from ..personas import persona
 from ..rulesets import DEFAULT
 from ..rulesets.base import Viewer
 from ..storage.repository import VillageRecord
@@ -13,7 +14,9 @@ def vocabulary(record: VillageRecord) -> commands.Vocabulary:
     rules = record.rules
     names: dict[str, tuple[str, ...]] = dict(rules.reply_names(record))
     for slot, seat in record.seats().items():
-        names[slot] = (seat.name, *((seat.persona,) if seat.persona else ()), *names.get(slot, ()))
+        chosen = persona(record.meta.character_set, seat.persona) if seat.persona else None
+        own = (chosen.name,) if chosen is not None else ()
+        names[slot] = (seat.name, *own, *names.get(slot, ()))
     return commands.Vocabulary(rules.reply_words, names)
 
 
