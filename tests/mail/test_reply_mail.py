@@ -255,3 +255,56 @@ def test_classic_a_vote_and_a_night_choice_by_reply(clock, rng):
     assert choices(vid, account) == {"vote": target}
     (receipt,) = [m for m in sent_mails() if m.to == f"{account}@gmail.com" and "返信" in m.subject]
     assert f"投票 {record.names()[target]}" in receipt.text
+
+
+def ses_event(message_id: str, **verdicts: str) -> dict:
+    """The SES receipt rule's Lambda action event (its shape, trimmed to what is read)."""
+    receipt = {
+        f"{name}Verdict": {"status": verdicts.get(name, "PASS")}
+        for name in ("spf", "dkim", "spam", "virus", "dmarc")
+    }
+    return {
+        "Records": [
+            {
+                "eventSource": "aws:ses",
+                "eventVersion": "1.0",
+                "ses": {
+                    "mail": {"messageId": message_id, "source": "x@gmail.com"},
+                    "receipt": receipt,
+                },
+            }
+        ]
+    }
+
+
+def test_the_reply_function_reads_the_message_ses_stored_and_applies_it(
+    running, members, clock, monkeypatch
+):
+    import boto3
+
+    from chalicelib import jobs
+
+    monkeypatch.setenv("MOBIUS_INBOUND_BUCKET", "mobius-inbound-mail-test")
+    s3 = boto3.client("s3", region_name="ap-northeast-1")
+    s3.create_bucket(
+        Bucket="mobius-inbound-mail-test",
+        CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"},
+    )
+    to = reply_address(load_village(running), "commoner_a")
+    s3.put_object(
+        Bucket="mobius-inbound-mail-test", Key=f"{jobs.INBOUND_PREFIX}m1", Body=raw("gmail", to)
+    )
+    assert jobs.reply_mail(ses_event("m1")) == ["applied"]
+    assert choices(running, members["commoner_a"]) == {"pray": "medium_a"}
+
+
+@pytest.mark.parametrize("failed", ["spf", "dkim", "spam", "virus", "dmarc"])
+def test_a_message_ses_judged_failed_is_dropped_unread(running, clock, failed):
+    from chalicelib import jobs
+
+    def unread(message_id: str) -> bytes:
+        raise AssertionError("read a message SES failed")
+
+    before = len(sent_mails())
+    assert jobs.reply_mail(ses_event("m2", **{failed: "FAIL"}), read=unread) == ["dropped"]
+    assert len(sent_mails()) == before
