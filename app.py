@@ -276,3 +276,13 @@ def dev_clock() -> Response:
 @app.route("/dev/clock", methods=["POST"], content_types=FORM)
 def dev_clock_post() -> Response:
     return dev_pages.clock(_request())
+
+
+@app.route("/dev/inbox", methods=["GET"])
+def dev_inbox() -> Response:
+    return dev_pages.inbox(_request())
+
+
+@app.route("/dev/inbox", methods=["POST"], content_types=FORM)
+def dev_inbox_post() -> Response:
+    return dev_pages.inbox(_request())

@@ -6,15 +6,18 @@ They exist only under the local runner (runtime.dev_tools()); elsewhere, 404.
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
 
 from chalice import Response
 
 from .. import runtime
 from ..clock import jst
+from ..inbound.words import reply_address
 from ..rulesets.base import Ahead, State
-from ..services import villages
+from ..services import replies, villages
 from ..storage.models import VillageItem
-from ..storage.repository import village_header
+from ..storage.repository import load_account, village_header
 from .http import BadRequest, redirect
 from .pages import Ctx, page
 
@@ -92,3 +95,72 @@ def clock(ctx: Ctx) -> Response:
         raise BadRequest(f"進める分数は1〜{MAX_MINUTES}で指定してください")
     tools.advance_clock(int(text))
     return redirect("/dev/clock")
+
+
+# ----- the inbox: a reply as a member, or a raw message, through the reply service -----
+
+OUTCOMES = {
+    "applied": "受け付けました。確認のメールが送信メールに届いています。",
+    "refused": "この返信先では受け付けられないため、理由を返信しました（送信メールにあります）。",
+    "duplicate": "同じメール（同じ Message-ID）はすでに受け付けています。何もしていません。",
+    "dropped": "返信しないメールとして捨てました。",
+}
+MAX_RAW = 200_000  # octets of a pasted message
+
+
+def _seats(ctx: Ctx) -> list[dict[str, str]]:
+    """Every played seat of the local villages, for the inbox's choice of sender."""
+    seats = []
+    for village in _villages(ctx.now):
+        record = ctx.unit.village(village.meta.village_id)
+        if record is None:
+            continue
+        for slot, seat in record.seats().items():
+            if seat.account_id:
+                seats.append(
+                    {
+                        "value": f"{record.village_id}:{slot}",
+                        "label": f"{record.village_id}番 {record.meta.name}・{seat.name}"
+                        f"（{seat.account_id}）",
+                    }
+                )
+    return seats
+
+
+def _as_member(ctx: Ctx, value: str, text: str) -> bytes:
+    """A reply as the seat's player writes it from their verified address, with the verdicts
+    SES would give their own mail server (only here, where nothing comes from outside)."""
+    village_id, _, slot = value.partition(":")
+    record = ctx.unit.village(village_id)
+    seat = record.seats().get(slot) if record is not None else None
+    account = load_account(seat.account_id) if seat is not None and seat.account_id else None
+    if record is None or account is None:
+        raise BadRequest("その村の、その席の人はいません")
+    host = account.email.rpartition("@")[2]
+    message = EmailMessage()
+    message["Authentication-Results"] = (
+        f"amazonses.com; spf=pass envelope-from={account.email}; "
+        f"dkim=pass header.i=@{host}; dmarc=pass header.from={host}"
+    )
+    message["From"] = account.email
+    message["To"] = reply_address(record, slot)
+    message["Subject"] = "Re: お知らせ"
+    message["Date"] = format_datetime(ctx.now)
+    message["Message-ID"] = make_msgid(domain=host)
+    message.set_content(text)
+    return message.as_bytes()
+
+
+@page
+def inbox(ctx: Ctx) -> Response:
+    _tools()
+    said = None
+    if ctx.request.method == "POST":
+        raw_text = ctx.form.get("raw", "")
+        if raw_text.strip():
+            raw = raw_text.encode("utf-8")[:MAX_RAW]
+        else:
+            raw = _as_member(ctx, ctx.form.get("seat", ""), ctx.form.get("text", ""))
+        received = replies.receive(raw, ctx.now, ctx.unit)
+        said = {"text": OUTCOMES[received.outcome], "reason": received.reason}
+    return ctx.page("dev_inbox.html", seats=_seats(ctx), said=said)
