@@ -5,12 +5,15 @@ service, against moto: who is answered, what is read, what is saved, what is sai
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from chalicelib.inbound import address
-from chalicelib.inbound.words import reply_address
+from chalicelib.inbound import address, commands
+from chalicelib.inbound.words import reply_address, vocabulary
 from chalicelib.rules.mobius import SLOTS
-from chalicelib.services import actions, outbox, replies
-from chalicelib.storage.repository import load_village
+from chalicelib.services import actions, outbox, receipts, replies
+from chalicelib.storage import outbox as outbox_store
+from chalicelib.storage.repository import load_account, load_village
 from tests.integration import classic_helpers as classic
 from tests.integration.conftest import make_account
 from tests.integration.helpers import fill, to_update
@@ -308,3 +311,33 @@ def test_a_message_ses_judged_failed_is_dropped_unread(running, clock, failed):
     before = len(sent_mails())
     assert jobs.reply_mail(ses_event("m2", **{failed: "FAIL"}), read=unread) == ["dropped"]
     assert len(sent_mails()) == before
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_property_the_receipt_reads_back_as_the_members_choices(running, clock, data):
+    """For any member and any legal choices, the current choices the receipt writes parse back
+    (as a reply would) to exactly those choices."""
+    record = load_village(running)
+    slot = data.draw(st.sampled_from(SLOTS))
+    account = record.seats()[slot].account_id
+    wanted = {
+        choice.key: data.draw(st.sampled_from((None, *choice.targets)))
+        for choice in record.rules.quick_choices(record, slot)
+    }
+    actions.save_actions(running, account, wanted, clock())
+    record = load_village(running)
+    item = outbox_store.reply_receipt(running, record.day, account, "<p@x>", "{}", clock())
+    receipt = receipts.compose(record, load_account(account), item, clock())
+    assert receipt is not None
+    lines = receipt.text.split("\n")
+    start = next(n for n, line in enumerate(lines) if line.endswith("決められます）:")) + 1
+    block = "\n".join(lines[start : lines.index("", start)])
+    parsed = {line.key: line.target for line in commands.read(block, vocabulary(record))}
+    assert all(line.key is not None for line in commands.read(block, vocabulary(record)))
+    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
+    assert {k: v for k, v in parsed.items() if k in wanted} == wanted
