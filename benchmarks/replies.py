@@ -11,22 +11,6 @@ RUNS = 30
 QUOTED_LINE = "> 3日目の朝になりました。祈り 庶民B、占いの結果は「人」でした。〆切は19時です。\n"
 
 
-def member_reply(sender: str, to: str, text: str, message_id: str) -> bytes:
-    """A reply from ``sender``'s own mail server, with the verdicts SES gives it."""
-    host = sender.rpartition("@")[2]
-    mail = EmailMessage()
-    mail["Authentication-Results"] = (
-        f"amazonses.com; spf=pass envelope-from={sender}; "
-        f"dkim=pass header.i=@{host}; dmarc=pass header.from={host}"
-    )
-    mail["From"] = sender
-    mail["To"] = to
-    mail["Subject"] = "Re: お知らせ"
-    mail["Message-ID"] = message_id
-    mail.set_content(text)
-    return mail.as_bytes()
-
-
 def large_reply(size: int = 100_000) -> bytes:
     """A Gmail-like reply: two commands, then the quoted original up to ``size`` octets, sent
     as an HTML part too (so both parts are ~half of it)."""

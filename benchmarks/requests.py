@@ -14,6 +14,7 @@ from moto.ses.models import ses_backends
 from pynamodb.connection.base import Connection
 
 from chalicelib import runtime
+from chalicelib.inbound import message
 from chalicelib.inbound.words import reply_address
 from chalicelib.links import MemberLink, member_token
 from chalicelib.personas import YAMAZATO
@@ -35,8 +36,6 @@ from chalicelib.web import mail_links, village_view
 from chalicelib.web.http import fresh_session
 from chalicelib.web.pages import Request
 from devserver.moto_local import like_dynamodb
-
-from . import replies as replies_bench
 
 POSTS_BEFORE_VIEW = 200  # the page must not cost more with a long day
 
@@ -116,11 +115,10 @@ def reply_mail(village_id: str, account_id: str, now: datetime) -> int:
     assert record is not None
     slot = record.slot_of(account_id)
     assert slot is not None
-    raw = replies_bench.member_reply(
-        load_account(account_id).email,
-        reply_address(record, slot),
-        "祈り 占い師A\n占い なし",
-        "<bench-reply@example.jp>",
+    account = load_account(account_id)
+    assert account is not None
+    raw = message.as_sent_by(
+        account.email, reply_address(record, slot), "祈り 占い師A\n占い なし", now
     )
     with counting() as calls:
         received = replies.receive(raw, now, hand_over=lambda *_: None)

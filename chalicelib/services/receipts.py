@@ -10,6 +10,7 @@ from typing import Any
 from ..inbound.words import choices_now, example, reply_address
 from ..labels import SITE_NAME
 from ..links import MemberLink, member_url
+from ..notify.notices import tidy
 from ..render import render
 from ..runtime import base_url
 from ..storage.models import AccountItem, OutboxItem
@@ -63,7 +64,7 @@ def compose(
     return Receipt(
         to=account.email,
         subject=f"【{SITE_NAME}・{record.rules.label}】{subject}",
-        text=render("mail/reply.txt", **context),
+        text=tidy(render("mail/reply.txt", **context)),
         html=render("mail/reply.html", **context),
         headers=headers,
     )

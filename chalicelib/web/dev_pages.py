@@ -6,13 +6,12 @@ They exist only under the local runner (runtime.dev_tools()); elsewhere, 404.
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 
 from chalice import Response
 
 from .. import runtime
 from ..clock import jst
+from ..inbound import message
 from ..inbound.words import reply_address
 from ..rulesets.base import Ahead, State
 from ..services import replies, villages
@@ -128,27 +127,14 @@ def _seats(ctx: Ctx) -> list[dict[str, str]]:
 
 
 def _as_member(ctx: Ctx, value: str, text: str) -> bytes:
-    """A reply as the seat's player writes it from their verified address, with the verdicts
-    SES would give their own mail server (only here, where nothing comes from outside)."""
+    """A reply as the seat's player writes it from their verified address."""
     village_id, _, slot = value.partition(":")
     record = ctx.unit.village(village_id)
     seat = record.seats().get(slot) if record is not None else None
     account = load_account(seat.account_id) if seat is not None and seat.account_id else None
     if record is None or account is None:
         raise BadRequest("その村の、その席の人はいません")
-    host = account.email.rpartition("@")[2]
-    message = EmailMessage()
-    message["Authentication-Results"] = (
-        f"amazonses.com; spf=pass envelope-from={account.email}; "
-        f"dkim=pass header.i=@{host}; dmarc=pass header.from={host}"
-    )
-    message["From"] = account.email
-    message["To"] = reply_address(record, slot)
-    message["Subject"] = "Re: お知らせ"
-    message["Date"] = format_datetime(ctx.now)
-    message["Message-ID"] = make_msgid(domain=host)
-    message.set_content(text)
-    return message.as_bytes()
+    return message.as_sent_by(account.email, reply_address(record, slot), text, ctx.now)
 
 
 @page

@@ -19,7 +19,14 @@ from chalicelib.labels import SITE_NAME
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
 from chalicelib.rulesets.mobius.ruleset import SUBJECTS as MOBIUS_SUBJECTS
 from chalicelib.services import account_notices
-from tests.mail.every_kind import ACCOUNT_KINDS, CLASSIC_KINDS, KINDS, VILLAGE_NAME, every_kind
+from tests.mail.every_kind import (
+    ACCOUNT_KINDS,
+    CLASSIC_KINDS,
+    KINDS,
+    REPLY_KINDS,
+    VILLAGE_NAME,
+    every_kind,
+)
 
 ENCODED_WORD = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
 URL = re.compile(r"https?://\S+")
@@ -38,7 +45,7 @@ def mails(clock, rng) -> dict[str, list[bytes]]:
 
 
 def test_every_kind_of_mail_is_checked(mails):
-    assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3
+    assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3 and len(REPLY_KINDS) == 2
     assert set(mails) == set(KINDS)
     for kind in KINDS:
         assert mails[kind], f"no {kind} mail was sent"
@@ -81,6 +88,12 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
         if rules == "account":
             assert subject == account_notices.SUBJECTS[name]
             assert message["List-Unsubscribe"] is None
+        elif rules == "reply":  # an answer to the member's own mail, under it
+            wording = {"applied": "返信を受け付けました", "refused": "返信は使えませんでした"}[name]
+            assert re.fullmatch(
+                rf"【{SITE_NAME}・メビウス】\d+番 {VILLAGE_NAME}：{wording}", subject
+            )
+            assert message["In-Reply-To"] and message["List-Unsubscribe"] is None
         else:
             day = re.search(r"(\d+)日目", subject)
             wording = SUBJECTS[rules][name.split("-")[0]].format(day=day.group(1) if day else "")

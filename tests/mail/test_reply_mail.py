@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chalicelib.inbound import address, commands
+from chalicelib.inbound import address, commands, message
 from chalicelib.inbound.words import reply_address, vocabulary
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, outbox, receipts, replies
@@ -220,21 +220,9 @@ def test_every_game_mail_has_the_members_reply_address_and_an_example_valid_toda
     example = lines[lines.index("このメールに返信しても決められます（1行に1つ）。例:") + 1]
     assert example in start.html
     # The example, sent back as it is, is saved.
-    reply = _plain_reply("yamada.taro@gmail.com", start.message["Reply-To"], example)
+    reply = message.as_sent_by("yamada.taro@gmail.com", start.message["Reply-To"], example, clock())
     assert replies.receive(reply, clock()).outcome == "applied"
     assert len(choices(village, members["commoner_a"])) == 1
-
-
-def _plain_reply(sender: str, to: str, text: str, message_id: str = "<plain-1@gmail.com>") -> bytes:
-    head = (FIXTURES / "gmail.eml").read_bytes().split(b"\r\nMIME-Version: 1.0\r\n")[0] + b"\r\n"
-    return (
-        head.replace(b"__REPLY_TO__", to.encode())
-        + f"From: {sender}\r\nTo: {to}\r\nMessage-ID: {message_id}\r\nSubject: Re:\r\n"
-        "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\n"
-        "Content-Transfer-Encoding: 8bit\r\n\r\n".encode()
-        + text.encode()
-        + b"\r\n"
-    )
 
 
 def test_classic_a_vote_and_a_night_choice_by_reply(clock, rng):
@@ -252,7 +240,7 @@ def test_classic_a_vote_and_a_night_choice_by_reply(clock, rng):
     account = classic.account_of(vid, voter)
     to = reply_address(record, voter)
     received = replies.receive(
-        _plain_reply(f"{account}@gmail.com", to, f"投票 {character}"), clock()
+        message.as_sent_by(f"{account}@gmail.com", to, f"投票 {character}", clock()), clock()
     )
     assert received.outcome == "applied"
     assert choices(vid, account) == {"vote": target}
