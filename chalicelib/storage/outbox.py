@@ -58,18 +58,23 @@ def owe_account_mail(kind: str, named: str, now: datetime) -> None:
 REPLY = "reply"  # the kind of a reply's receipt
 
 
-def reply_receipt(
-    village_id: str, day: int, account_id: str, message_id: str, detail: str, now: datetime
+def owed_mail(
+    village_id: str,
+    day: int,
+    kind: str,
+    account_id: str,
+    now: datetime,
+    sort_key: str | None = None,
+    detail: str | None = None,
 ) -> OutboxItem:
-    """The receipt owed for one reply mail: keyed by the mail's Message-ID (never by the day,
-    which may change between two deliveries of it), so that it is owed once."""
-    digest = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    """One mail owed in a village's partition, listed for the next tick; keyed by its day,
+    kind and account unless ``sort_key`` says otherwise."""
     return OutboxItem(
         outbox_pk(village_id),
-        outbox_sk(0, REPLY, digest),
+        sort_key or outbox_sk(day, kind, account_id),
         village_id=village_id,
         day=day,
-        mail_kind=REPLY,
+        mail_kind=kind,
         account_id=account_id,
         status="pending",
         attempts=0,
@@ -78,6 +83,16 @@ def reply_receipt(
         gsi1pk=outbox_index_key(village_id),
         gsi1sk=outbox_index_sk(now, village_id),
     )
+
+
+def reply_receipt(
+    village_id: str, day: int, account_id: str, message_id: str, detail: str, now: datetime
+) -> OutboxItem:
+    """The receipt owed for one reply mail: keyed by the mail's Message-ID (never by the day,
+    which may change between two deliveries of it), so that it is owed once."""
+    digest = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    key = outbox_sk(0, REPLY, digest)
+    return owed_mail(village_id, day, REPLY, account_id, now, sort_key=key, detail=detail)
 
 
 def owe_receipt(item: OutboxItem) -> None:

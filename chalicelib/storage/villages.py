@@ -33,10 +33,6 @@ from .keys import (
     day_sk,
     look_key,
     look_keys,
-    outbox_index_key,
-    outbox_index_sk,
-    outbox_pk,
-    outbox_sk,
     post_sk_prefix,
     presence_sk,
     slot_sk,
@@ -57,6 +53,7 @@ from .models import (
     PresenceItem,
     VillageItem,
 )
+from .outbox import owed_mail
 from .repository import VillageRecord, plain
 from .shards import each_shard
 
@@ -103,26 +100,10 @@ def _system(village_id: str, post: SystemPost) -> PostItem:
     return post_item(village_id, post.board, post.day, post.text, post.at)
 
 
-def _owed(village_id: str, day: int, kind: str, account_id: str, now: datetime) -> OutboxItem:
-    return OutboxItem(
-        outbox_pk(village_id),
-        outbox_sk(day, kind, account_id),
-        village_id=village_id,
-        day=day,
-        mail_kind=kind,
-        account_id=account_id,
-        status="pending",
-        attempts=0,
-        created_at=now,
-        gsi1pk=outbox_index_key(village_id),
-        gsi1sk=outbox_index_sk(now, village_id),
-    )
-
-
 def owed_items(record: VillageRecord, day: int, kind: str, now: datetime) -> list[OutboxItem]:
     """The mail of ``kind`` owed to every member, as items to write."""
     return [
-        _owed(record.village_id, day, kind, member.account_id, now)
+        owed_mail(record.village_id, day, kind, member.account_id, now)
         for member in record.members.values()
         if member.account_id is not None
     ]
@@ -519,7 +500,7 @@ def commit_step(
             _release_holds(t, record, step.release, step.locks, lock_for)
             if step.mail is not None:
                 for account_id in owed_to:
-                    t.save(_owed(vid, step.day, step.mail, account_id, step.at))
+                    t.save(owed_mail(vid, step.day, step.mail, account_id, step.at))
     except TransactWriteError as error:
         raise TransactionRefused("commit_step", error) from error
 
@@ -769,7 +750,7 @@ def owe_reminders(
     village's note that the day's reminder is done."""
     for account_id in account_ids:
         with suppress(PutError):  # owed already: a duplicate tick
-            _owed(record.village_id, day, "reminder", account_id, now).save(
+            owed_mail(record.village_id, day, "reminder", account_id, now).save(
                 condition=OutboxItem.pk.does_not_exist()
             )
     with suppress(UpdateError):  # the village moved on meanwhile; the next look sets it
