@@ -69,7 +69,10 @@ class Incoming:
 
 def read(raw: bytes) -> Incoming:
     message = message_from_bytes(raw, policy=policy.compat32)
-    sender = parseaddr(_header(message, "From"))[1].strip().lower()
+    # Folded as accounts fold a verified address (NFKC, case folded).
+    sender = unicodedata.normalize(
+        "NFKC", parseaddr(_header(message, "From"))[1].strip()
+    ).casefold()
     recipients = tuple(
         a.strip().lower()
         for _, a in getaddresses(
