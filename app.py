@@ -323,6 +323,13 @@ def ses_notifications(event) -> None:
     jobs.ses_notification(event.message)
 
 
+# SES receives a reply: its receipt rule stores the message in S3, then invokes this (infra/).
+# Not an on_s3_event handler: Chalice's SAM package refuses those (decision 118).
+@app.lambda_function(name="reply_mail")
+def reply_mail(event, context) -> list[str]:
+    return jobs.reply_mail(event)
+
+
 @app.lambda_function(name="gm_create_village")
 def gm_create_village(event, context) -> dict:
     return jobs.gm_create_village(event)
@@ -354,3 +361,13 @@ def dev_clock() -> Response:
 @app.route("/dev/clock", methods=["POST"], content_types=FORM)
 def dev_clock_post() -> Response:
     return dev_pages.clock(_request())
+
+
+@app.route("/dev/inbox", methods=["GET"])
+def dev_inbox() -> Response:
+    return dev_pages.inbox(_request())
+
+
+@app.route("/dev/inbox", methods=["POST"], content_types=FORM)
+def dev_inbox_post() -> Response:
+    return dev_pages.inbox(_request())

@@ -14,6 +14,8 @@ from moto.ses.models import ses_backends
 from pynamodb.connection.base import Connection
 
 from chalicelib import runtime
+from chalicelib.inbound import message
+from chalicelib.inbound.words import reply_address
 from chalicelib.links import MemberLink, member_token
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS
@@ -22,13 +24,14 @@ from chalicelib.services import (
     actions,
     outbox,
     posts,
+    replies,
     scheduler,
     sessions,
     update,
     villages,
 )
 from chalicelib.storage import db
-from chalicelib.storage.repository import load_village
+from chalicelib.storage.repository import load_account, load_village
 from chalicelib.web import mail_links, village_view
 from chalicelib.web.http import fresh_session
 from chalicelib.web.pages import Request
@@ -104,6 +107,25 @@ def quick_link(village_id: str, account_id: str, now: datetime) -> int:
     return sum(calls.values())
 
 
+def reply_mail(village_id: str, account_id: str, now: datetime) -> int:
+    """A member's reply to the village's mail with two commands, accepted and answered, as
+    the deployed function handles it: the receipt handed to the mail workers (SQS, not
+    counted here; its sending is the mail worker's, counted with the village's mail)."""
+    record = load_village(village_id)
+    assert record is not None
+    slot = record.slot_of(account_id)
+    assert slot is not None
+    account = load_account(account_id)
+    assert account is not None
+    raw = message.as_sent_by(
+        account.email, reply_address(record, slot), "祈り 占い師A\n占い なし", now
+    )
+    with counting() as calls:
+        received = replies.receive(raw, now, hand_over=lambda *_: None)
+    assert received.outcome == "applied", received
+    return sum(calls.values())
+
+
 def verified_accounts(
     name: str, count: int, now: datetime, password: str = "bench-password"
 ) -> list[str]:
@@ -111,7 +133,7 @@ def verified_accounts(
     players = []
     for n in range(count):
         token = accounts.register(f"{name}{n:02d}", password, f"{name}{n}@example.jp", now).token
-        players.append(accounts.verify_email(token, now))
+        players.append(accounts.verify_email(token, now).account_id)
     return players
 
 
@@ -170,6 +192,7 @@ def figures() -> dict[str, int]:
             view_village(village, grant, now, touch=True)
         result["view_village_with_access"] = sum(calls.values())
         result["quick_link"] = quick_link(village, players[4], now)
+        result["reply_mail"] = reply_mail(village, players[5], now)
         with counting() as calls:
             villages.lounge("running")
         result["lounge_page"] = sum(calls.values())  # one query per shard, all at once
@@ -262,7 +285,6 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
 def accounts_store_release(account_id: str) -> None:
     """Clears an account's holds (the bench reuses the Mobius village's players)."""
     from chalicelib.storage.models import AccountItem
-    from chalicelib.storage.repository import load_account
 
     account = load_account(account_id)
     assert account is not None

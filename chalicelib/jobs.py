@@ -11,7 +11,7 @@ from datetime import datetime
 
 from . import gm, queues, runtime
 from .notify import pacing, ses
-from .services import bounces, matches, scheduler
+from .services import bounces, matches, replies, scheduler
 from .services.errors import ServiceError
 
 log = logging.getLogger("mobius.jobs")
@@ -175,6 +175,47 @@ def ses_notification(message: str) -> list[str]:
     if marked:
         log.info("marked %d accounts undeliverable", len(marked))
     return marked
+
+
+# Where the SES receipt rule's S3 action writes each received message (infra/): the prefix, then
+# SES's message id.
+INBOUND_PREFIX = "replies/"
+
+
+def _raw_message(message_id: str) -> bytes:
+    import boto3  # here, not at the top: only this function reads S3
+
+    bucket = os.environ["MOBIUS_INBOUND_BUCKET"]
+    s3 = boto3.client("s3", endpoint_url=os.environ.get("S3_ENDPOINT") or None)
+    body: bytes = s3.get_object(Bucket=bucket, Key=INBOUND_PREFIX + message_id)["Body"].read()
+    return body
+
+
+def reply_mail(event: dict, read: Callable[[str], bytes] = _raw_message) -> list[str]:
+    """The SES receipt rule's Lambda action, run after its S3 action stored the message: each
+    received reply read from S3 and handed to the replies service. SES's own verdicts in the
+    event are a first gate (a failed SPF, DKIM or DMARC check, spam or a virus: dropped here
+    without reading it); the service checks the message's own again, with alignment."""
+    outcomes = []
+    for record in event.get("Records", []) if isinstance(event, dict) else []:
+        ses_event = record.get("ses", {}) if isinstance(record, dict) else {}
+        message_id = str(ses_event.get("mail", {}).get("messageId", ""))
+        receipt = ses_event.get("receipt", {})
+        failed = [
+            name
+            for name in ("spfVerdict", "dkimVerdict", "spamVerdict", "virusVerdict")
+            if receipt.get(name, {}).get("status", "PASS") != "PASS"
+        ]
+        if receipt.get("dmarcVerdict", {}).get("status") == "FAIL":
+            failed.append("dmarcVerdict")
+        if not message_id or failed:
+            log.warning("reply mail %s dropped by SES's verdicts: %s", message_id, failed)
+            outcomes.append("dropped")
+            continue
+        received = replies.receive(read(message_id), runtime.now())
+        log.info("reply mail %s: %s %s", message_id, received.outcome, received.reason)
+        outcomes.append(received.outcome)
+    return outcomes
 
 
 def gm_create_village(event: dict) -> dict:

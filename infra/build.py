@@ -42,7 +42,8 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
     """Writes ``out``/template.json and ``out``/deployment.zip; ``front``: the API in front."""
     out.mkdir(parents=True, exist_ok=True)
     merge = out / "resources.json"
-    merge.write_text(json.dumps(resources(front), ensure_ascii=False, indent=2), encoding="utf-8")
+    merged = resources(front, reply_domain(stage))
+    merge.write_text(json.dumps(merged, ensure_ascii=False, indent=2), encoding="utf-8")
     packaged = out / "chalice"
     shutil.rmtree(packaged, ignore_errors=True)
     subprocess.run(
@@ -66,6 +67,13 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
     (out / "template.json").write_text(json.dumps(template, indent=2), encoding="utf-8")
     finish_zip(packaged / "deployment.zip", out / "deployment.zip")
     return out / "template.json"
+
+
+def reply_domain(stage: str) -> str:
+    """The stage's reply domain (its MOBIUS_REPLY_DOMAIN in .chalice/config.json)."""
+    config = json.loads((ROOT / ".chalice" / "config.json").read_text(encoding="utf-8"))
+    variables = config["stages"][stage]["environment_variables"]
+    return str(variables["MOBIUS_REPLY_DOMAIN"])
 
 
 def check_runtime(template: dict) -> None:

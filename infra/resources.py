@@ -65,11 +65,125 @@ def not_found_response() -> dict[str, Any]:
     }
 
 
-def resources(front: str = "http") -> dict[str, Any]:
+def resources(front: str = "http", reply_domain: str = "reply.mobius.example") -> dict[str, Any]:
     merged = _resources()
+    merged["Resources"].update(inbound_mail(reply_domain))
+    merged["Globals"]["Function"]["Environment"]["Variables"]["MOBIUS_INBOUND_BUCKET"] = {
+        "Ref": "InboundMailBucket"
+    }
     if front == "rest":
         merged["Resources"]["NotFoundResponse"] = not_found_response()
     return merged
+
+
+INBOUND_RULE_SET = "mobius-inbound"
+INBOUND_KEPT_DAYS = 30  # a received reply is read at once; kept a while for an operator
+
+
+def inbound_mail(reply_domain: str) -> dict[str, Any]:
+    """Replies to game mail (issue 27): SES receives mail for the reply domain (its MX record
+    points at SES's inbound endpoint; the rule set is made active once by an operator), its
+    rule stores each message in the bucket, then invokes the reply_mail function."""
+    bucket_name = {"Fn::Sub": "mobius-inbound-mail-${AWS::AccountId}-${AWS::Region}"}
+    rule_arn = {
+        "Fn::Sub": "arn:aws:ses:${AWS::Region}:${AWS::AccountId}:receipt-rule-set/"
+        f"{INBOUND_RULE_SET}:receipt-rule/replies"
+    }
+    return {
+        "InboundMailBucket": {
+            "Type": "AWS::S3::Bucket",
+            "DeletionPolicy": "Retain",
+            "UpdateReplacePolicy": "Retain",
+            "Properties": {
+                "BucketName": bucket_name,
+                "PublicAccessBlockConfiguration": {
+                    "BlockPublicAcls": True,
+                    "BlockPublicPolicy": True,
+                    "IgnorePublicAcls": True,
+                    "RestrictPublicBuckets": True,
+                },
+                "BucketEncryption": {
+                    "ServerSideEncryptionConfiguration": [
+                        {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}
+                    ]
+                },
+                "LifecycleConfiguration": {
+                    "Rules": [
+                        {
+                            "Id": "ExpireReplies",
+                            "Status": "Enabled",
+                            "ExpirationInDays": INBOUND_KEPT_DAYS,
+                        }
+                    ]
+                },
+            },
+        },
+        # Only SES, for this account's reply rule, may write into the bucket.
+        "InboundMailBucketPolicy": {
+            "Type": "AWS::S3::BucketPolicy",
+            "Properties": {
+                "Bucket": {"Ref": "InboundMailBucket"},
+                "PolicyDocument": {
+                    "Version": "2012-10-17",
+                    "Statement": [
+                        {
+                            "Sid": "SesWritesReplies",
+                            "Effect": "Allow",
+                            "Principal": {"Service": "ses.amazonaws.com"},
+                            "Action": "s3:PutObject",
+                            "Resource": {"Fn::Sub": "${InboundMailBucket.Arn}/replies/*"},
+                            "Condition": {
+                                "StringEquals": {"AWS:SourceAccount": {"Ref": "AWS::AccountId"}},
+                                "ArnLike": {"AWS:SourceArn": rule_arn},
+                            },
+                        }
+                    ],
+                },
+            },
+        },
+        "ReplyMailInvokedBySes": {
+            "Type": "AWS::Lambda::Permission",
+            "Properties": {
+                "Action": "lambda:InvokeFunction",
+                "FunctionName": {"Ref": "ReplyMail"},
+                "Principal": "ses.amazonaws.com",
+                "SourceAccount": {"Ref": "AWS::AccountId"},
+                "SourceArn": rule_arn,
+            },
+        },
+        "InboundRuleSet": {
+            "Type": "AWS::SES::ReceiptRuleSet",
+            "Properties": {"RuleSetName": INBOUND_RULE_SET},
+        },
+        "InboundReplyRule": {
+            "Type": "AWS::SES::ReceiptRule",
+            "DependsOn": ["InboundMailBucketPolicy", "ReplyMailInvokedBySes"],
+            "Properties": {
+                "RuleSetName": {"Ref": "InboundRuleSet"},
+                "Rule": {
+                    "Name": "replies",
+                    "Enabled": True,
+                    "Recipients": [reply_domain],
+                    "ScanEnabled": True,  # spam and virus verdicts for the function
+                    "TlsPolicy": "Optional",
+                    "Actions": [
+                        {
+                            "S3Action": {
+                                "BucketName": {"Ref": "InboundMailBucket"},
+                                "ObjectKeyPrefix": jobs.INBOUND_PREFIX,
+                            }
+                        },
+                        {
+                            "LambdaAction": {
+                                "FunctionArn": {"Fn::GetAtt": ["ReplyMail", "Arn"]},
+                                "InvocationType": "Event",
+                            }
+                        },
+                    ],
+                },
+            },
+        },
+    }
 
 
 def _resources() -> dict[str, Any]:
@@ -139,5 +253,6 @@ def _resources() -> dict[str, Any]:
             "AdvanceQueueUrl": {"Value": {"Ref": "AdvanceQueue"}},
             "MailQueueUrl": {"Value": {"Ref": "MailQueue"}},
             "SesNotificationsTopicArn": {"Value": {"Ref": "SesNotificationsTopic"}},
+            "InboundMailBucketName": {"Value": {"Ref": "InboundMailBucket"}},
         },
     }

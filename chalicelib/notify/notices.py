@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..inbound import words
 from ..labels import SITE_NAME
 from ..links import MemberLink, member_url, unsubscribe_url
 from ..render import render
@@ -24,6 +25,7 @@ class Notice:
     html: str
     unsubscribe: str
     concerns: bool = True
+    reply_to: str | None = None  # the member's reply address while the game takes choices
 
 
 def tidy(text: str) -> str:
@@ -85,6 +87,9 @@ def compose(
             ]
             quick.append({"key": choice.key, "links": links})
     unsubscribe = unsubscribe_url(account.account_id, now)
+    # Replies act while the game is open: each mail says how, with a command valid today.
+    replying = record.state.value in ("opening", "running")
+    reply_to = words.reply_address(record, slot) if replying else None
     context = {
         **said.context,
         "kind": kind,
@@ -97,6 +102,8 @@ def compose(
         "quick": quick,
         "unsubscribe": unsubscribe,
         "gm_reason": meta.gm_reason if kind == "abandoned" else None,
+        "replying": replying,
+        "reply_example": words.example(record, slot) if replying else None,
     }
     return rendered(
         account.email,
@@ -106,6 +113,7 @@ def compose(
         context,
         unsubscribe,
         said.concerns,
+        reply_to,
     )
 
 
@@ -116,6 +124,7 @@ def rendered(
     context: dict[str, Any],
     unsubscribe: str,
     concerns: bool = True,
+    reply_to: str | None = None,
 ) -> Notice:
     """A game's mail made from its rule set's two templates (text, HTML) and their context."""
     text_template, html_template = templates
@@ -126,4 +135,5 @@ def rendered(
         html=render(html_template, **context),
         unsubscribe=unsubscribe,
         concerns=concerns,
+        reply_to=reply_to,
     )

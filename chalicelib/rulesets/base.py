@@ -253,6 +253,8 @@ class RuleSet(Protocol):
     page_template: str  # the village page
     notice_templates: tuple[str, str]  # a member's mail: text, HTML
     choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
+    # A reply mail's words for each choice (the first is how mail writes it), besides its key.
+    reply_words: Mapping[str, tuple[str, ...]]
     public_board: str  # where the village's own notices go, and the board a page opens on
     wills: bool  # whether members write a will (classic 遺書)
     will_length: int
@@ -315,6 +317,8 @@ class RuleSet(Protocol):
     def computer_turn(
         self, village: VillageView, slot: str, now: datetime, rng: Random
     ) -> ComputerTurn: ...
+    # What else a reply mail may call each target, besides its slot and its name.
+    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]: ...
 
     # ----- boards -----
     def boards(self) -> Sequence[str]: ...

@@ -8,6 +8,7 @@ from ..rulesets.base import NotNow, Viewer
 from ..storage import accounts as accounts_store
 from ..storage import villages as store
 from ..storage.errors import FAULTS, Refused
+from ..storage.models import OutboxItem
 from ..storage.repository import VillageRecord
 from .errors import Conflict, Forbidden, InvalidInput
 from .unit import Unit
@@ -28,6 +29,7 @@ def save_actions(
     now: datetime,
     unit: Unit | None = None,
     shown: Mapping[str, str | None] | None = None,
+    receipt: OutboxItem | None = None,
 ) -> Any:
     """Validates and saves a member's choices at once: all or nothing.
 
@@ -40,6 +42,9 @@ def save_actions(
     that meets a change since (another save of the member, a round closed) is checked again
     against the village as it is now, with the village it was first checked against (a vote
     of a round closed since is refused), and written or refused with the reason.
+
+    ``receipt``: a mail owed once, written with the choices (a reply mail's confirmation;
+    storage's ``AlreadyOwed`` when that mail was applied already).
 
     Returns what the save set off at once (Mobius: the oni side's command that started
     the ending during the day), else None.
@@ -67,7 +72,7 @@ def save_actions(
         if record.day not in record.open_days:
             raise Conflict(DAY_CHANGED)
         try:
-            saved = store.save_choices(record, record.day, slot, choices, now)
+            saved = store.save_choices(record, record.day, slot, choices, now, receipt)
             break
         except Refused:
             unit.reload(village_id)  # changed since the read: look again

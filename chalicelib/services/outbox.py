@@ -23,7 +23,7 @@ from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.shards import Answered
 from ..storage.villages import owed_items
-from . import account_notices
+from . import account_notices, receipts
 from .errors import NotFound
 from .unit import Unit
 
@@ -128,6 +128,11 @@ def _mail(
         return Outgoing(composed.to, composed.subject, composed.text, composed.html)
     match_id = store.match_of(item)
     account = accounts.get(item.account_id)
+    if item.mail_kind == store.REPLY:  # a reply mail's receipt: an answer, sent whatever the level
+        receipt = receipts.compose(unit.village(item.village_id), account, item, now)
+        if receipt is None or item.attempts > MAX_ATTEMPTS:
+            return None
+        return Outgoing(receipt.to, receipt.subject, receipt.text, receipt.html, receipt.headers)
     if match_id is not None:
         notice = _match_notice(unit, account, item, match_id, now)
     else:
@@ -138,6 +143,8 @@ def _mail(
         "List-Unsubscribe": f"<{notice.unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
+    if notice.reply_to is not None:
+        headers["Reply-To"] = notice.reply_to
     return Outgoing(notice.to, notice.subject, notice.text, notice.html, headers)
 
 
@@ -153,6 +160,20 @@ def hand_over_account_mail(now: datetime) -> None:
             deliver(now, store.unsent_mail_of(store.ACCOUNT_MAIL))
     except Exception:
         log.exception("account mail left owed to the next tick")
+
+
+def hand_over_village_mail(village_id: str, item: OutboxItem, now: datetime) -> None:
+    """A mail a request just owed in a village (a reply's receipt) goes to the mail workers
+    (deployed: one SQS message naming the village), or is sent here (locally). A hand-over
+    that fails leaves it owed, where the next tick finds it."""
+    queue = queues.mail_queue()
+    try:
+        if queue is not None:
+            queues.send_to(queue, [village_id])
+        else:
+            deliver(now, [item])
+    except Exception:
+        log.exception("mail of village %s left owed to the next tick", village_id)
 
 
 def _due(item: OutboxItem, now: datetime) -> bool:

@@ -98,3 +98,8 @@ def retried(write: Callable[[], T]) -> T:
                 raise
         time.sleep(CONFLICT_PAUSE * tried)
         tried += 1
+
+
+class AlreadyOwed(Exception):
+    """A mail owed once (a reply's receipt, keyed by the reply's Message-ID) is owed already:
+    the same message was delivered again, and nothing was written."""

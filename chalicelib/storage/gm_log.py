@@ -8,10 +8,8 @@ never without its line and a line never without its action.
 import secrets
 from datetime import datetime, timedelta
 
-from pynamodb.exceptions import TransactWriteError
-
 from .db import ensure_configured, transaction
-from .errors import TransactionRefused
+from .errors import conditioned
 from .keys import account_pk, gm_log_pk, time_key
 from .models import AccountItem, GmLogItem
 
@@ -32,7 +30,8 @@ def set_gm(account_id: str, gm: bool, log: GmLogItem) -> None:
     """Makes the account a GM, or no longer one, with its log line (``TransactionRefused``:
     no such account)."""
     ensure_configured()
-    try:
+
+    def write() -> None:
         with transaction() as t:
             t.update(
                 AccountItem(account_pk(account_id), "ACCOUNT"),
@@ -41,8 +40,8 @@ def set_gm(account_id: str, gm: bool, log: GmLogItem) -> None:
                 add_version_condition=False,  # the role alone: no other field is read or set
             )
             t.save(log, condition=GmLogItem.pk.does_not_exist())
-    except TransactWriteError as error:
-        raise TransactionRefused("set_gm", error) from error
+
+    conditioned("set_gm", write)
 
 
 def recent(now: datetime, limit: int = 50) -> list[GmLogItem]:

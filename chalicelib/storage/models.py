@@ -290,6 +290,9 @@ class OutboxItem(Item, discriminator="outbox"):
     retry_at = UTCDateTimeAttribute(null=True)  # after a failed send
     sent_at = UTCDateTimeAttribute(null=True)
     created_at = UTCDateTimeAttribute()
+    # A reply's receipt (kind "reply"): what the reply mail was and what became of each of
+    # its lines, as JSON; the mail itself is still made at send time (services/replies.py).
+    detail = UnicodeAttribute(null=True)
 
 
 # ----- games played move by move: pk = "M#<id>" -----

@@ -5,6 +5,7 @@ verification) in one partition of its own, ``ACCOUNT_MAIL``, which the mail work
 they serve a village: the request that owes it only writes it (decision 84).
 """
 
+import hashlib
 import math
 import secrets
 from collections.abc import Iterable
@@ -13,6 +14,7 @@ from datetime import datetime, timedelta
 from pynamodb.exceptions import PutError, UpdateError
 
 from .db import ensure_configured
+from .errors import AlreadyOwed
 from .keys import (
     account_pk,
     outbox_index_key,
@@ -50,12 +52,20 @@ def match_mail_item(
     return owed_item(match_mail(match_id), number, kind, account_id, now)
 
 
-def owed_item(owner: str, day: int, kind: str, account_id: str, now: datetime) -> OutboxItem:
+def owed_item(
+    owner: str,
+    day: int,
+    kind: str,
+    account_id: str,
+    now: datetime,
+    sort_key: str | None = None,
+    detail: str | None = None,
+) -> OutboxItem:
     """One mail owed in ``owner``'s outbox partition (a village, a game), listed for the tick
-    until it is sent."""
+    until it is sent; keyed by its day, kind and account unless ``sort_key`` says otherwise."""
     return OutboxItem(
         outbox_pk(owner),
-        outbox_sk(day, kind, account_id),
+        sort_key or outbox_sk(day, kind, account_id),
         village_id=owner,
         day=day,
         mail_kind=kind,
@@ -63,6 +73,7 @@ def owed_item(owner: str, day: int, kind: str, account_id: str, now: datetime) -
         status="pending",
         attempts=0,
         created_at=now,
+        detail=detail,
         gsi1pk=outbox_index_key(owner),
         gsi1sk=outbox_index_sk(now, owner),
     )
@@ -99,6 +110,30 @@ def owe_account_mail(kind: str, named: str, now: datetime) -> None:
         gsi1pk=outbox_index_key(ACCOUNT_MAIL),
         gsi1sk=outbox_index_sk(now, ACCOUNT_MAIL),
     ).save()
+
+
+REPLY = "reply"  # the kind of a reply's receipt
+
+
+def reply_receipt(
+    village_id: str, day: int, account_id: str, message_id: str, detail: str, now: datetime
+) -> OutboxItem:
+    """The receipt owed for one reply mail: keyed by the mail's Message-ID (never by the day,
+    which may change between two deliveries of it), so that it is owed once."""
+    digest = hashlib.sha256(message_id.encode()).hexdigest()[:32]
+    key = outbox_sk(0, REPLY, digest)
+    return owed_item(village_id, day, REPLY, account_id, now, sort_key=key, detail=detail)
+
+
+def owe_receipt(item: OutboxItem) -> None:
+    """A receipt alone (a reply that saved nothing); ``AlreadyOwed`` when it is owed already."""
+    ensure_configured()
+    try:
+        item.save(condition=OutboxItem.pk.does_not_exist())
+    except PutError as error:
+        if error.cause_response_code != "ConditionalCheckFailedException":
+            raise
+        raise AlreadyOwed("owe_receipt: owed already") from error
 
 
 def due_mail(now: datetime, limit: int) -> Answered[OutboxItem]:

@@ -21,7 +21,7 @@ from pynamodb.transactions import TransactWrite
 
 from ..rulesets.base import Step, SystemPost, is_computer
 from .db import ensure_configured, transaction
-from .errors import Refused, conditioned, retried
+from .errors import AlreadyOwed, Refused, TransactionRefused, conditioned, retried
 from .keys import (
     LOOK_SK,
     SHARDS,
@@ -446,7 +446,12 @@ def vacate_slot(
 
 
 def save_choices(
-    record: VillageRecord, day: int, slot: str, choices: Mapping[str, str], now: datetime
+    record: VillageRecord,
+    day: int,
+    slot: str,
+    choices: Mapping[str, str],
+    now: datetime,
+    receipt: OutboxItem | None = None,
 ) -> dict[str, dict[str, str]]:
     """One member's choices of ``day``, checked against the day as ``record`` read it.
 
@@ -458,7 +463,11 @@ def save_choices(
     a classic round closed), or once the seat's holder left since the read (a departure bumps
     ``vacated``: the save never lands on a newcomer's seat). Saves of different members never
     touch each other's entry.
-    Returns every member's choices of that day as they are after this save."""
+    Returns every member's choices of that day as they are after this save.
+
+    ``receipt``: an owed mail written in the same transaction, once: a save whose receipt
+    exists already (the same reply mail delivered again) is ``AlreadyOwed`` and changes
+    nothing. The choices it returns are then the member's as saved and the others' as read."""
     item = record.open_days.get(day)
     if item is None:
         raise Refused("save_choices: no such day")
@@ -484,11 +493,31 @@ def save_choices(
                 continue
             actions.append(mine[key].remove() if wanted is None else mine[key].set(wanted))
             condition &= mine[key].does_not_exist() if read is None else mine[key] == read
+    if receipt is not None:
+        _save_with_receipt(item, actions, condition, receipt)
+        return {**plain(item.choices), slot: dict(choices)}
     conditioned(
         "save_choices: changed since the read",
         lambda: item.update(actions=actions, condition=condition),
     )
     return plain(item.choices)
+
+
+def _save_with_receipt(
+    item: DayItem, actions: list[Action], condition: Any, receipt: OutboxItem
+) -> None:
+    def write() -> None:
+        with transaction() as t:
+            t.update(item, actions=actions, condition=condition)
+            t.save(receipt, condition=OutboxItem.pk.does_not_exist())
+
+    try:
+        conditioned("save_choices: changed since the read", write)
+    except TransactionRefused as refused:
+        codes = [reason.code if reason else None for reason in refused.cancellation_reasons or []]
+        if len(codes) == 2 and codes[1] == "ConditionalCheckFailed":
+            raise AlreadyOwed("save_choices: the receipt exists") from refused
+        raise
 
 
 def commit_step(

@@ -12,8 +12,10 @@ from chalice import Response
 
 from .. import runtime
 from ..clock import jst
+from ..inbound import message
+from ..inbound.words import reply_address
 from ..rulesets.base import Ahead, State
-from ..services import accounts, villages
+from ..services import accounts, replies, villages
 from ..services.errors import Conflict
 from ..storage.models import VillageItem
 from ..storage.repository import load_account, village_header
@@ -140,3 +142,59 @@ def test_accounts(ctx: Ctx) -> Response:
             accounts.verify_email(registration.token, ctx.now)
             made += 1
     return redirect("/dev/accounts")
+
+
+# ----- the inbox: a reply as a member, or a raw message, through the reply service -----
+
+OUTCOMES = {
+    "applied": "受け付けました。確認のメールが送信メールに届いています。",
+    "refused": "この返信先では受け付けられないため、理由を返信しました（送信メールにあります）。",
+    "duplicate": "同じメール（同じ Message-ID）はすでに受け付けています。何もしていません。",
+    "dropped": "返信しないメールとして捨てました。",
+}
+MAX_RAW = 200_000  # octets of a pasted message
+
+
+def _seats(ctx: Ctx) -> list[dict[str, str]]:
+    """Every played seat of the local villages, for the inbox's choice of sender."""
+    seats = []
+    for village in _villages(ctx.now):
+        record = ctx.unit.village(village.meta.village_id)
+        if record is None:
+            continue
+        for slot, seat in record.seats().items():
+            if seat.account_id:
+                seats.append(
+                    {
+                        "value": f"{record.village_id}:{slot}",
+                        "label": f"{record.village_id}番 {record.meta.name}・{seat.name}"
+                        f"（{seat.account_id}）",
+                    }
+                )
+    return seats
+
+
+def _as_member(ctx: Ctx, value: str, text: str) -> bytes:
+    """A reply as the seat's player writes it from their verified address."""
+    village_id, _, slot = value.partition(":")
+    record = ctx.unit.village(village_id)
+    seat = record.seats().get(slot) if record is not None else None
+    account = load_account(seat.account_id) if seat is not None and seat.account_id else None
+    if record is None or account is None:
+        raise BadRequest("その村の、その席の人はいません")
+    return message.as_sent_by(account.email, reply_address(record, slot), text, ctx.now)
+
+
+@page
+def inbox(ctx: Ctx) -> Response:
+    _tools()
+    said = None
+    if ctx.request.method == "POST":
+        raw_text = ctx.form.get("raw", "")
+        if raw_text.strip():
+            raw = raw_text.encode("utf-8")[:MAX_RAW]
+        else:
+            raw = _as_member(ctx, ctx.form.get("seat", ""), ctx.form.get("text", ""))
+        received = replies.receive(raw, ctx.now, ctx.unit)
+        said = {"text": OUTCOMES[received.outcome], "reason": received.reason}
+    return ctx.page("dev_inbox.html", seats=_seats(ctx), said=said)

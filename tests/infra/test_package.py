@@ -165,3 +165,27 @@ def test_in_production_the_mail_worker_waiting_on_the_ses_rate_runs_on_the_least
     assert memory("mail_worker") == 128
     assert {memory(f) for f in ("api_handler", "tick", "advance_worker")} == {512}
     assert 1 / MAIL_PACE > 0.2  # a mail's time at 128 MB, with SES's round trip
+
+
+def test_replies_reach_the_reply_function_through_s3_and_the_rule_is_locked_to_ses(template):
+    """Issue 27: SES receives the reply domain's mail, stores it in the bucket, then invokes
+    reply_mail; only SES, for this rule, writes into the bucket or invokes the function."""
+    from chalicelib import jobs
+    from infra.build import reply_domain
+
+    body = json.loads(template.read_text(encoding="utf-8"))
+    resources = body["Resources"]
+    rule = resources["InboundReplyRule"]["Properties"]["Rule"]
+    assert rule["Recipients"] == [reply_domain("dev")] and rule["ScanEnabled"]
+    store, invoke = rule["Actions"]
+    assert store["S3Action"]["BucketName"] == {"Ref": "InboundMailBucket"}
+    assert store["S3Action"]["ObjectKeyPrefix"] == jobs.INBOUND_PREFIX
+    assert invoke["LambdaAction"]["FunctionArn"] == {"Fn::GetAtt": ["ReplyMail", "Arn"]}
+    assert resources["ReplyMail"]["Type"] == "AWS::Serverless::Function"
+    (statement,) = resources["InboundMailBucketPolicy"]["Properties"]["PolicyDocument"]["Statement"]
+    assert statement["Principal"] == {"Service": "ses.amazonaws.com"}
+    assert statement["Condition"]["StringEquals"]["AWS:SourceAccount"] == {"Ref": "AWS::AccountId"}
+    permission = resources["ReplyMailInvokedBySes"]["Properties"]
+    assert permission["Principal"] == "ses.amazonaws.com" and "SourceArn" in permission
+    bucket = resources["InboundMailBucket"]["Properties"]
+    assert all(bucket["PublicAccessBlockConfiguration"].values())

@@ -1,5 +1,6 @@
 """Every kind of mail the system sends, made as it sends them (scheduler, outbox, SES on
-moto): the Mobius notices, the classic notices (each reminder variant), the account mails.
+moto): the Mobius notices, the classic notices (each reminder variant), the account mails,
+the receipts of reply mail.
 
 Shared by the mail format tests and the browser's axe run over every HTML part. Long
 village names (30 Japanese characters) and account IDs (20 characters) stretch each line.
@@ -9,6 +10,7 @@ Needs moto's DynamoDB table, a verified SES sender and the runtime clock set to 
 import re
 from datetime import timedelta
 
+from chalicelib.inbound import message
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
 from chalicelib.rulesets.duel.ruleset import SUBJECTS as DUEL_SUBJECTS
 from chalicelib.rulesets.mobius import ruleset as mobius
@@ -18,6 +20,7 @@ from chalicelib.services import (
     actions,
     hosting,
     matches,
+    replies,
     scheduler,
     villages,
 )
@@ -39,7 +42,9 @@ CLASSIC_KINDS = (
 )
 ACCOUNT_KINDS = tuple(f"account:{kind}" for kind in account_notices.SUBJECTS)
 DUEL_KINDS = tuple(f"duel:{kind}" for kind in DUEL_SUBJECTS)
-KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS
+# A reply mail's receipt: what was saved, refused and not understood; or why nothing was.
+REPLY_KINDS = ("reply:applied", "reply:refused")
+KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS + REPLY_KINDS
 
 assert len(VILLAGE_NAME) == 30
 assert len(LONG_ID.format(0)) == 20
@@ -66,6 +71,7 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     clock.now = begin
     tick(clock, rng)
     made["mobius:start"] = box.new()
+    made.update(_receipts(made["mobius:start"], clock, box))
     # Nobody saves: everyone living is reminded before the deadline.
     clock.advance(timedelta(minutes=1))
     touch_all(village, seated, clock)
@@ -93,6 +99,18 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     tick(clock, rng)
     made["mobius:abandoned"] = box.new()
     return made
+
+
+def _receipts(start: list[Mail], clock, box: MailBox) -> dict[str, list[Mail]]:
+    """A member replies to their start mail (a saved line, a refused one, one not understood),
+    then to another member's: each gets its receipt."""
+    first, second = start[0], start[1]
+    text = "祈り なし\n占い 庶民A\nよろしくお願いします"
+    replies.receive(message.as_sent_by(first.to, first.message["Reply-To"], text, clock()), clock())
+    applied = box.new()
+    foreign = message.as_sent_by(first.to, second.message["Reply-To"], "祈り なし", clock())
+    replies.receive(foreign, clock())
+    return {"reply:applied": applied, "reply:refused": box.new()}
 
 
 def _classic_kind(mail: Mail) -> str:

@@ -12,7 +12,7 @@ from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import scheduler
 from chalicelib.storage.repository import load_village
 from tests.integration import classic_helpers as classic
-from tests.web.conftest import Browser, alert, make_account, text
+from tests.web.conftest import Browser, alert, make_account, sent_mails, text
 
 
 class LocalVillage:
@@ -208,3 +208,26 @@ def test_issue24_dev_accounts_makes_verified_test_accounts_and_logs_in_as_each_i
 def test_issue24_dev_accounts_does_not_exist_without_the_local_runner(browser, prod_client):
     assert browser.get("/dev/accounts").status_code == 404
     assert prod_client.http.get("/dev/accounts").status_code == 404
+
+
+def test_the_inbox_sends_a_reply_as_a_member_and_the_receipt_is_mailed(
+    browser, local_village, game
+):
+    """Issue 27: /dev/inbox replies as a member; the reply is applied and its receipt sent."""
+    vid, _ = game
+    page = text(browser.get("/dev/inbox"))
+    assert f'<option value="{vid}:commoner_a">' in page
+    before = len(sent_mails())
+    answer = browser.post("/dev/inbox", {"seat": f"{vid}:commoner_a", "text": "祈り 霊能者A"})
+    assert answer.status_code == 200
+    assert "受け付けました" in text(answer)
+    record = load_village(vid)
+    assert record.saved(record.day)["commoner_a"] == {"pray": "medium_a"}
+    assert len(sent_mails()) == before + 1
+    pasted = browser.post("/dev/inbox", {"raw": "From: x@example.jp\r\n\r\n祈り 霊能者A\r\n"})
+    assert pasted.status_code == 200 and "捨てました" in text(pasted)
+
+
+def test_the_inbox_does_not_exist_without_the_local_runner(browser, prod_client):
+    assert browser.get("/dev/inbox").status_code == 404
+    assert prod_client.http.get("/dev/inbox").status_code == 404

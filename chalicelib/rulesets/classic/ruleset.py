@@ -42,6 +42,13 @@ from .timeline import Event
 
 CHOICE_LABELS = {"vote": "処刑投票", "attack": "襲撃", "divine": "占い", "guard": "護衛"}
 NIGHT_KEYS = ("attack", "divine", "guard")
+# A reply mail's words (issue 27); the first is the one mail writes.
+REPLY_WORDS = {
+    "vote": ("投票", "処刑投票", "処刑"),
+    "attack": ("襲撃",),
+    "divine": ("占い", "占う"),
+    "guard": ("護衛", "警備"),
+}
 VOTE_CLOSED = "この投票は締め切られました"
 PUBLIC = Board.PUBLIC.value
 SUBJECTS = {
@@ -108,6 +115,7 @@ class Classic:
     page_template = "classic_village.html"
     notice_templates = ("mail/classic_notice.txt", "mail/classic_notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
+    reply_words: Mapping[str, tuple[str, ...]] = REPLY_WORDS
     public_board = PUBLIC
     wills = True
     will_length = secrecy.WILL_LENGTH
@@ -628,6 +636,14 @@ class Classic:
         """Only the seat's view (``computer.seat_view``, through the visibility module) and
         the computer's own ``rng`` reach the strategy."""
         return computer.turn(village, _game(village), slot, now, rng)
+
+    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]:
+        """A seat is also called by its character's number in the rule book (p3)."""
+        game = _game(village)
+        named: dict[str, tuple[str, ...]] = {s: (c,) for c, s in game.seats.items()}
+        if game.village is not None:
+            named[NPC] = (NPC, seats.NPC_NAME)
+        return named
 
     # ----- boards -----
 

@@ -68,6 +68,19 @@ CHOICE_LABELS = {
     "resign": "投了（安全策の指名）",
     "force": "強制裁き",
 }
+# A reply mail's words (issue 27); the first is the one mail writes.
+REPLY_WORDS = {
+    "pray": ("祈り", "祈る"),
+    "divine": ("占い", "占う"),
+    "guard": ("警備", "護衛"),
+    "assassinate": ("暗殺",),
+    "attack": ("襲撃", "襲撃先"),
+    "attacker": ("実行犯",),
+    "dm": ("偽のDM", "DM", "偽のダイイングメッセージ", "ダイイングメッセージ"),
+    "victory": ("勝利宣言",),
+    "resign": ("投了",),
+    "force": ("強制裁き",),
+}
 # The ability a quick link may set, by job (prayer links go to every living member).
 ABILITY = {Job.SEER: "divine", Job.GUARD: "guard", Job.ASSASSIN: "assassinate"}
 SUBJECTS = {
@@ -145,6 +158,7 @@ class Mobius:
     page_template = "village.html"
     notice_templates = ("mail/notice.txt", "mail/notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
+    reply_words: Mapping[str, tuple[str, ...]] = REPLY_WORDS
     public_board = Board.PUBLIC.value
     wills = False
     will_length = 0
@@ -498,6 +512,10 @@ class Mobius:
             last_post_at=seat.last_post_at,
         )
         return computer.turn(view, rng)
+
+    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]:
+        """A slot is also called by its job's label (霊能者A)."""
+        return {slot: (label,) for slot, label in labels.SLOT_LABELS.items()}
 
     # ----- boards -----
 

@@ -1,0 +1,70 @@
+"""A member's reply address: ``<rules>.<village>.<slot>.<day>.<mac>@<reply domain>``.
+
+The local part names the village, the member's seat, the day the mail was written for and the
+rule set, and carries an HMAC of them truncated to 65 bits in lowercase base32: mail systems
+may fold the case of a local part, and the longest one (``mobius.<12 digits>.commoner_a.
+<3 digits>.<13>``) stays at 52 octets, well under RFC 5321's 64. The key is the signing key,
+under a purpose of its own (decision 117)."""
+
+import base64
+import hashlib
+import hmac
+import os
+import re
+from dataclasses import dataclass
+
+from .. import runtime
+
+MAC_CHARS = 13  # 65 bits of base32
+_LOCAL = re.compile(
+    r"([a-z]{1,12})\.([0-9]{1,12})\.([a-z0-9_]{1,16})\.([0-9]{1,3})\.([a-z2-7]{13})"
+)
+
+
+@dataclass(frozen=True)
+class ReplyTo:
+    rules: str
+    village_id: str
+    slot: str
+    day: int
+
+
+def domain() -> str:
+    """The game's mail domain, where SES receives replies (a setting of the stage)."""
+    return os.environ.get("MOBIUS_REPLY_DOMAIN", "reply.mobius.example").lower()
+
+
+def _mac(rules: str, village_id: str, slot: str, day: int) -> str:
+    secret = runtime.secret()
+    if not secret:
+        raise RuntimeError("neither MOBIUS_SECRET nor MOBIUS_SECRET_PARAMETER is set")
+    message = f"mobius:reply:{rules}:{village_id}:{slot}:{day}".encode()
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:MAC_CHARS]
+
+
+def local_part(to: ReplyTo) -> str:
+    mac = _mac(to.rules, to.village_id, to.slot, to.day)
+    return f"{to.rules}.{to.village_id}.{to.slot}.{to.day}.{mac}"
+
+
+def address(to: ReplyTo) -> str:
+    return f"{local_part(to)}@{domain()}"
+
+
+def on_our_domain(addr: str) -> bool:
+    return addr.lower().rpartition("@")[2] == domain()
+
+
+def read(addr: str) -> ReplyTo | None:
+    """What a reply address names, or None unless it is ours, well formed and its MAC holds."""
+    local, _, host = addr.strip().lower().rpartition("@")
+    if host != domain():
+        return None
+    match = _LOCAL.fullmatch(local)
+    if match is None:
+        return None
+    rules, village_id, slot, day, mac = match.groups()
+    if not hmac.compare_digest(mac, _mac(rules, village_id, slot, int(day))):
+        return None
+    return ReplyTo(rules, village_id, slot, int(day))

@@ -1,0 +1,300 @@
+"""A received message as the reply handler reads it: who sent it, to which addresses, what
+SES's checks said of it, whether a machine wrote it, and only the new text the person wrote.
+
+Real mail: text/plain preferred, HTML-only mail turned into text; UTF-8, ISO-2022-JP and
+Shift_JIS (Japanese carriers); quoted-printable and base64; NFKC (full-width letters, digits,
+colons and spaces). The quoted original and signatures are cut off (``new_text``)."""
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage, Message
+from email.utils import format_datetime, getaddresses, make_msgid, parseaddr
+from html.parser import HTMLParser
+from typing import ClassVar
+
+# Japanese carriers label Shift_JIS and ISO-2022-JP mail with the base names, but write the
+# vendors' extensions (①, ㈱, IBM kanji): read each as its superset.
+SUPERSETS = {
+    "shift_jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "iso-2022-jp": "iso2022_jp_ext",
+}
+MAX_TEXT = 20_000  # characters of new text read: commands are a few short lines
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """What SES's receiving said (its ``Authentication-Results``, the topmost one)."""
+
+    spf: str = "none"
+    spf_domain: str = ""
+    dkim: str = "none"
+    dkim_domains: tuple[str, ...] = ()
+    dmarc: str = "none"
+
+    def pass_for(self, sender: str) -> bool:
+        """SPF and DKIM both pass, each for the From address's domain (or a domain it is
+        under, or one under it: relaxed alignment), and DMARC, where published, passes too:
+        a From another domain's mail server may claim is never trusted (decision 119)."""
+        host = sender.rpartition("@")[2].lower()
+        return (
+            self.spf == "pass"
+            and _aligned(self.spf_domain, host)
+            and self.dkim == "pass"
+            and any(_aligned(d, host) for d in self.dkim_domains)
+            and self.dmarc in ("pass", "none")
+        )
+
+
+def _aligned(one: str, other: str) -> bool:
+    one, other = one.lower().strip("."), other.lower().strip(".")
+    return bool(one) and (one == other or one.endswith("." + other) or other.endswith("." + one))
+
+
+@dataclass(frozen=True)
+class Incoming:
+    message_id: str  # the Message-ID, or a hash of the message when it has none
+    sender: str  # the From address, lowercased
+    recipients: tuple[str, ...]  # To, Cc and Delivered-To addresses
+    verdicts: Verdicts
+    machine: str | None  # why a machine wrote it (an auto-reply, a bounce), or None
+    text: str  # the new text, quotes and signature cut off, NFKC
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def read(raw: bytes) -> Incoming:
+    message = message_from_bytes(raw, policy=policy.compat32)
+    # Folded as accounts fold a verified address (NFKC, case folded).
+    sender = unicodedata.normalize(
+        "NFKC", parseaddr(_header(message, "From"))[1].strip()
+    ).casefold()
+    recipients = tuple(
+        a.strip().lower()
+        for _, a in getaddresses(
+            [_header(message, name) for name in ("To", "Cc", "Delivered-To") if message[name]]
+        )
+        if a
+    )
+    message_id = _header(message, "Message-ID").strip() or (
+        "sha256:" + hashlib.sha256(raw).hexdigest()
+    )
+    return Incoming(
+        message_id=message_id[:500],
+        sender=sender,
+        recipients=recipients,
+        verdicts=verdicts(message),
+        machine=machine_made(message, sender),
+        text=new_text(body_text(message)),
+        headers={"subject": _header(message, "Subject")},
+    )
+
+
+def _header(message: Message, name: str) -> str:
+    value = message.get(name)
+    if value is None:
+        return ""
+    from email.header import decode_header, make_header
+
+    try:
+        return str(make_header(decode_header(str(value))))
+    except (LookupError, UnicodeError, ValueError):
+        return str(value)
+
+
+_MAILFROM = re.compile(r"(?:envelope-from|smtp\.mailfrom)=(?:[^@\s;]*@)?([\w.-]+)")
+_METHOD = re.compile(r"\b(?=(?:spf|dkim|dmarc)=)", re.IGNORECASE)
+
+
+def verdicts(message: Message) -> Verdicts:
+    """The topmost ``Authentication-Results``, when it is ``amazonses.com``'s: SES puts its
+    own above every header the message came with, so one a sender forged lies below it
+    (decision 119)."""
+    found = message.get_all("Authentication-Results") or []
+    text = " ".join(str(found[0]).split()) if found else ""
+    if not text.lower().startswith("amazonses.com"):
+        return Verdicts()  # none, or the topmost is not SES's: nothing here is trusted
+    results: dict[str, str] = {}
+    spf_domain = ""
+    dkim_domains: list[str] = []
+    for part in _METHOD.split(text)[1:]:
+        method, _, rest = part.partition("=")
+        method, result = method.lower(), rest.split(";")[0].split()[0].lower() if rest else ""
+        if method == "dkim" and result == "pass":
+            dkim_domains += re.findall(r"header\.[id]=@?([\w.-]+)", rest)
+        mailfrom = _MAILFROM.search(rest) if method == "spf" else None
+        if mailfrom is not None and method not in results:
+            spf_domain = mailfrom.group(1)
+        if results.get(method) != "pass":  # several DKIM signatures: one that passes counts
+            results[method] = result
+    return Verdicts(
+        spf=results.get("spf", "none"),
+        spf_domain=spf_domain,
+        dkim=results.get("dkim", "none"),
+        dkim_domains=tuple(dkim_domains),
+        dmarc=results.get("dmarc", "none"),
+    )
+
+
+AUTO_SUBJECT = re.compile(
+    r"^(auto(matic)?[ -]?reply|out of (the )?office|自動応答|自動返信|不在)", re.IGNORECASE
+)
+
+
+def machine_made(message: Message, sender: str) -> str | None:
+    """Why a program, not the member, wrote this mail (never answered), or None."""
+    auto = _header(message, "Auto-Submitted").strip().lower()
+    if auto and auto != "no":
+        return f"Auto-Submitted: {auto}"
+    precedence = _header(message, "Precedence").strip().lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {precedence}"
+    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id"):
+        if message[name] is not None and name != "X-Auto-Response-Suppress":
+            return name
+    if message.get_content_type() == "multipart/report" or sender.split("@")[0] in (
+        "mailer-daemon",
+        "postmaster",
+    ):
+        return "bounce"
+    if _header(message, "Return-Path").strip() == "<>":
+        return "bounce"
+    if AUTO_SUBJECT.match(_header(message, "Subject").strip()):
+        return "auto-reply subject"
+    return None
+
+
+def _decode(part: Message) -> str:
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    charset = (part.get_content_charset() or "us-ascii").lower()
+    for name in (SUPERSETS.get(charset, charset), "utf-8", "cp932"):
+        try:
+            return payload.decode(name)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("utf-8", errors="replace")
+
+
+def body_text(message: Message) -> str:
+    """The first text/plain part that is not an attachment; else the first text/html one, as
+    text; else nothing."""
+    plain = html = None
+    for part in message.walk() if message.is_multipart() else [message]:
+        if part.is_multipart() or part.get_content_disposition() == "attachment":
+            continue
+        kind = part.get_content_type()
+        if kind == "text/plain" and plain is None:
+            plain = _decode(part)
+        elif kind == "text/html" and html is None:
+            html = _decode(part)
+    if plain is not None:
+        return plain
+    return html_text(html) if html is not None else ""
+
+
+class _Text(HTMLParser):
+    """HTML to lines: blocks and <br> end lines; blockquotes (the quoted original) and what a
+    reader never sees (style, script, head) are left out."""
+
+    BREAKS: ClassVar = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "table", "hr"}
+    HIDDEN: ClassVar = {"style", "script", "head", "title", "blockquote"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.HIDDEN:
+            self.hidden += 1
+        elif tag in self.BREAKS:
+            self.out.append("\n")
+        # Gmail and Outlook wrap the quoted original in a marked div: everything after it is
+        # the quote (their own "On … wrote:" line is cut by new_text anyway).
+        classes = dict(attrs).get("class") or ""
+        ids = dict(attrs).get("id") or ""
+        if "gmail_quote" in classes or ids in ("divRplyFwdMsg", "appendonsend"):
+            self.out.append("\n\x00\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.HIDDEN:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in self.BREAKS:
+            self.out.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.out.append(data)
+
+
+def html_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.out).partition("\x00")[0]
+
+
+# Where the quoted original begins: each pattern matches a (joined, NFKC) line.
+QUOTE_HEADS = [
+    re.compile(r"^on .{0,300}wrote:?$", re.IGNORECASE),  # Gmail, Apple Mail, Thunderbird
+    re.compile(r"^.{0,300}(さん|様)は書きました[:：]?$"),  # Thunderbird, Becky! (Japanese)
+    re.compile(r"^.{0,300}のメール[:：]$"),  # iPhone Mail (Japanese)
+    re.compile(r"^\d{4}年\d{1,2}月\d{1,2}日.{0,300}[:：]$"),  # Gmail (Japanese)
+    re.compile(r"^\d{4}/\d{1,2}/\d{1,2}.{0,300}[:：]$"),  # carriers
+    re.compile(
+        r"^-{2,}\s*(original message|元のメッセージ|forwarded message|転送メッセージ|"
+        r"転送されたメッセージ|返信元メッセージ)\s*-{2,}$",
+        re.IGNORECASE,
+    ),
+    re.compile(r"^(begin forwarded message|転送されたメッセージ):?$", re.IGNORECASE),
+    re.compile(r"^(from|差出人|送信者)\s*:\s*.+"),  # Outlook's header block of the original
+    re.compile(r"^_{10,}$"),  # Outlook's rule above that block
+]
+FOLDED = [QUOTE_HEADS[0], QUOTE_HEADS[3], QUOTE_HEADS[4]]  # lines that begin distinctly
+SIGNATURE = "-- "
+# A phone's or a webmail's line under what was written: its signature, without ``-- ``.
+SENT_FROM = re.compile(r"^(sent from my .{1,40}|.{1,20}から送信)$", re.IGNORECASE)
+
+
+def new_text(text: str) -> str:
+    """Only what the person wrote: NFKC, cut at the first line that begins a quoted original
+    or a signature (``-- ``), without ``>`` lines."""
+    lines = unicodedata.normalize("NFKC", text[:MAX_TEXT]).replace("\r\n", "\n").split("\n")
+    kept: list[str] = []
+    for n, raw in enumerate(lines):
+        line = raw.strip()
+        if raw == SIGNATURE or line == "--" or SENT_FROM.match(line):
+            break
+        # Gmail folds a long "On … wrote:" (or its dated Japanese line) over two lines.
+        joined = f"{line} {lines[n + 1].strip()}" if n + 1 < len(lines) else line
+        if any(p.match(line) for p in QUOTE_HEADS) or any(p.match(joined) for p in FOLDED):
+            break
+        if line.startswith((">", "|")):
+            continue
+        kept.append(line)
+    return "\n".join(kept).strip()
+
+
+def as_sent_by(sender: str, to: str, text: str, at: datetime, message_id: str = "") -> bytes:
+    """A plain reply as ``sender``'s own mail server hands it to SES, with the verdicts SES
+    gives such mail: for the local inbox (decision 124) and the benchmarks, where nothing comes
+    from outside."""
+    host = sender.rpartition("@")[2]
+    mail = EmailMessage()
+    mail["Authentication-Results"] = (
+        f"amazonses.com; spf=pass envelope-from={sender}; "
+        f"dkim=pass header.i=@{host}; dmarc=pass header.from={host}"
+    )
+    mail["From"] = sender
+    mail["To"] = to
+    mail["Subject"] = "Re: お知らせ"
+    mail["Date"] = format_datetime(at)
+    mail["Message-ID"] = message_id or make_msgid(domain=host)
+    mail.set_content(text)
+    return mail.as_bytes()

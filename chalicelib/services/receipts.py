@@ -1,0 +1,70 @@
+"""What a reply mail's receipt says (issue 27), made by the mail worker from the owed item:
+what each line of the reply became, and the member's full current choices, written as commands
+that read back as the same choices (``inbound.words``)."""
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..inbound.words import choices_now, example, reply_address
+from ..labels import SITE_NAME
+from ..links import MemberLink, member_url
+from ..notify.notices import tidy
+from ..render import render
+from ..runtime import base_url
+from ..storage.models import AccountItem, OutboxItem
+from ..storage.repository import VillageRecord
+
+
+@dataclass(frozen=True)
+class Receipt:
+    to: str
+    subject: str
+    text: str
+    html: str
+    headers: dict[str, str]
+
+
+def compose(
+    record: VillageRecord | None, account: AccountItem | None, item: OutboxItem, now: datetime
+) -> Receipt | None:
+    """The receipt an owed reply item is, or None when there is no one to send it to."""
+    if record is None or account is None or account.undeliverable or not account.email_verified:
+        return None
+    detail: dict[str, Any] = json.loads(str(item.detail or "{}"))
+    slot = record.slot_of(account.account_id)
+    link = f"{base_url()}/villages/{record.village_id}"
+    if slot is not None and record.next_update is not None:
+        link = member_url(
+            MemberLink(account.account_id, record.village_id, record.day), record.next_update
+        )
+    current = choices_now(record, slot) if slot is not None and not detail.get("refusal") else []
+    context = {
+        "village": record.meta,
+        "name": record.names().get(slot or "", account.account_id),
+        "lines": detail.get("lines", []),
+        "refusal": detail.get("refusal"),
+        "current": current,
+        "example": example(record, slot) if slot is not None else None,
+        "link": link,
+        "signed_link": slot is not None and record.next_update is not None,
+        "subject": "返信を受け付けました"
+        if not detail.get("refusal")
+        else "返信は使えませんでした",
+    }
+    headers = {}
+    message_id = detail.get("message_id", "")
+    if message_id.startswith("<"):
+        headers = {"In-Reply-To": message_id, "References": message_id}
+    if slot is not None and record.state.value in ("opening", "running"):
+        headers["Reply-To"] = reply_address(record, slot)
+    meta = record.meta
+    subject = f"{meta.village_id}番 {meta.name}：{context['subject']}"
+    return Receipt(
+        to=account.email,
+        subject=f"【{SITE_NAME}・{record.rules.label}】{subject}",
+        text=tidy(render("mail/reply.txt", **context)),
+        html=render("mail/reply.html", **context),
+        headers=headers,
+    )

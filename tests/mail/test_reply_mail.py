@@ -1,0 +1,331 @@
+"""Play by mail (issue 27): a member replies to the village's mail with commands and gets one
+receipt. Real-shaped raw messages (tests/fixtures/mail) through the SES inbound handler's
+service, against moto: who is answered, what is read, what is saved, what is said back."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from chalicelib.inbound import address, commands, message
+from chalicelib.inbound.words import reply_address, vocabulary
+from chalicelib.rules.mobius import SLOTS
+from chalicelib.services import actions, outbox, receipts, replies
+from chalicelib.storage import outbox as outbox_store
+from chalicelib.storage.repository import load_account, load_village
+from tests.integration import classic_helpers as classic
+from tests.integration.conftest import make_account
+from tests.integration.helpers import fill, to_update
+from tests.mail.conftest import sent_mails
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
+# Who sends each fixture: the address it comes from and the seat its account plays.
+SENDERS = {
+    "gmail": ("yamada.taro@gmail.com", "commoner_a"),
+    "iphone": ("hanako.s@icloud.com", "commoner_b"),
+    "outlook": ("suzuki@example.co.jp", "commoner_c"),
+    "html_only": ("web.user@example.net", "commoner_d"),
+    "docomo": ("hanako-0123@docomo.ne.jp", "guard_a"),
+    "au": ("ichiro_a@au.com", "guard_b"),
+    "softbank": ("jiro.b@i.softbank.jp", "empath_a"),
+}
+
+
+def raw(name: str, to: str) -> bytes:
+    return (FIXTURES / f"{name}.eml").read_bytes().replace(b"__REPLY_TO__", to.encode())
+
+
+@pytest.fixture
+def members(clock):
+    """Thirteen accounts, the fixtures' senders at their seats: slot -> account."""
+    by_slot = {slot: f"from_{name}" for name, (_, slot) in SENDERS.items()}
+    emails = {slot: email for email, slot in SENDERS.values()}
+    return {
+        slot: make_account(by_slot.get(slot, f"p{n:02d}"), clock(), emails.get(slot))
+        for n, slot in enumerate(SLOTS)
+    }
+
+
+@pytest.fixture
+def running(village, members, clock):
+    """A Mobius village on day 1, every seat taken; no mail sent yet is counted."""
+    fill(village, [members[s] for s in SLOTS], clock)
+    to_update(village, clock)
+    return village
+
+
+def reply_from(name: str, village: str, clock, slot: str | None = None) -> replies.Received:
+    record = load_village(village)
+    to = reply_address(record, slot or SENDERS.get(name, SENDERS["gmail"])[1])
+    return replies.receive(raw(name, to), clock())
+
+
+def choices(village: str, account: str) -> dict[str, str]:
+    return actions.own_choices(load_village(village), account)
+
+
+def receipts_to(email: str) -> list:
+    return [m for m in sent_mails() if m.to == email and "返信" in m.subject]
+
+
+@pytest.mark.parametrize(
+    ("name", "target"),
+    [
+        ("gmail", "medium_a"),  # by the job's label, a folded Japanese quote header
+        ("iphone", "medium_b"),  # by persona name, a full-width colon, 「iPhoneから送信」
+        ("html_only", "medium_a"),  # English, by slot id, HTML only
+        ("docomo", "medium_a"),  # ISO-2022-JP, full-width space and letter
+        ("au", "medium_a"),  # Shift_JIS (cp932) in base64, by persona name
+        ("softbank", "medium_a"),  # Shift_JIS quoted-printable, full-width English
+    ],
+)
+def test_a_reply_from_each_kind_of_mailer_saves_its_command_and_is_answered_once(
+    running, members, clock, name, target
+):
+    email, slot = SENDERS[name]
+    sent_before = len(sent_mails())
+    assert reply_from(name, running, clock).outcome == "applied"
+    assert choices(running, members[slot]) == {"pray": target}
+    receipt = receipts_to(email)
+    assert len(receipt) == 1 and len(sent_mails()) == sent_before + 1
+    names = load_village(running).names()
+    assert "保存しました" in receipt[0].text
+    assert f"祈り {names[target]}" in receipt[0].text  # the full current choices
+
+
+def test_the_quoted_original_never_yields_a_command(running, members, clock):
+    """Every fixture quotes 「祈り 庶民B」 (commoner_b) below the new text: never saved."""
+    for name in SENDERS:
+        assert reply_from(name, running, clock).outcome == "applied"
+    record = load_village(running)
+    saved = [actions.own_choices(record, members[s]).get("pray") for _, s in SENDERS.values()]
+    assert "commoner_b" not in saved
+
+
+def test_outlook_a_refused_line_says_why_and_an_unknown_line_is_listed_back(
+    running, members, clock
+):
+    assert reply_from("outlook", running, clock).outcome == "applied"
+    assert choices(running, members["commoner_c"]) == {"pray": "medium_a"}
+    (receipt,) = receipts_to("suzuki@example.co.jp")
+    assert "保存できませんでした: 占い 庶民B" in receipt.text
+    assert "占い" in receipt.text.split("保存できませんでした: 占い 庶民B")[1].split("\n")[1]
+    assert "読み取れませんでした: よろしく" in receipt.text
+
+
+def test_a_forwarded_mail_saves_nothing_and_says_no_command_was_found(running, members, clock):
+    actions.save_actions(running, members["commoner_a"], {"pray": "seer_a"}, clock())
+    assert reply_from("forwarded", running, clock).outcome == "applied"
+    assert choices(running, members["commoner_a"]) == {"pray": "seer_a"}
+    (receipt,) = receipts_to("yamada.taro@gmail.com")
+    assert "行動の指定は見つかりませんでした" in receipt.text
+
+
+def test_the_same_message_delivered_twice_is_applied_once(running, members, clock):
+    assert reply_from("gmail", running, clock).outcome == "applied"
+    # The member changes their mind on the page; SES then delivers the reply again.
+    actions.save_actions(running, members["commoner_a"], {"pray": "seer_b"}, clock())
+    assert reply_from("gmail", running, clock).outcome == "duplicate"
+    assert choices(running, members["commoner_a"]) == {"pray": "seer_b"}
+    assert len(receipts_to("yamada.taro@gmail.com")) == 1
+
+
+def test_a_duplicate_of_a_reply_that_saved_nothing_is_not_answered_again(running, clock):
+    assert reply_from("forwarded", running, clock).outcome == "applied"
+    assert reply_from("forwarded", running, clock).outcome == "duplicate"
+    assert len(receipts_to("yamada.taro@gmail.com")) == 1
+
+
+@pytest.mark.parametrize("name", ["autoreply", "bounce", "spoofed"])
+def test_auto_replies_bounces_and_spoofed_senders_get_no_reply_and_change_nothing(
+    running, members, clock, name
+):
+    before = len(sent_mails())
+    received = reply_from(name, running, clock, slot="commoner_a")
+    assert received.outcome == "dropped"
+    assert choices(running, members["commoner_a"]) == {}
+    assert len(sent_mails()) == before
+
+
+def test_a_tampered_reply_address_gets_no_reply(running, members, clock):
+    to = reply_address(load_village(running), "commoner_a")
+    local, _, domain = to.partition("@")
+    tampered = f"{local[:-1]}{'a' if local[-1] != 'a' else 'b'}@{domain}"
+    before = len(sent_mails())
+    assert replies.receive(raw("gmail", tampered), clock()).outcome == "dropped"
+    # Another member's seat written into a valid-looking address: the MAC no longer holds.
+    forged = to.replace(".commoner_a.", ".commoner_b.")
+    assert replies.receive(raw("gmail", forged), clock()).outcome == "dropped"
+    assert choices(running, members["commoner_a"]) == {} and len(sent_mails()) == before
+
+
+def test_mail_from_our_own_address_is_never_answered(running, clock):
+    to = reply_address(load_village(running), "commoner_a")
+    own = raw("gmail", to).replace(
+        b"From: =?UTF-8?B?5bGx55Sw5aSq6YOO?= <yamada.taro@gmail.com>",
+        b"From: <noreply@mobius.example>",
+    )
+    before = len(sent_mails())
+    assert replies.receive(own, clock()).outcome == "dropped"
+    assert len(sent_mails()) == before
+
+
+def test_a_member_writing_to_another_members_address_is_told_why_and_nothing_is_saved(
+    running, members, clock
+):
+    received = reply_from("gmail", running, clock, slot="commoner_b")
+    assert received.outcome == "refused"
+    assert choices(running, members["commoner_b"]) == {}
+    assert choices(running, members["commoner_a"]) == {}
+    (receipt,) = receipts_to("yamada.taro@gmail.com")
+    assert replies.NOT_YOURS in receipt.joined
+    assert "何も保存していません" in receipt.text
+
+
+def test_a_reply_to_an_earlier_days_mail_is_told_why_and_nothing_is_saved(running, members, clock):
+    old = reply_address(load_village(running), "commoner_a")
+    to_update(running, clock)  # day 2
+    assert replies.receive(raw("gmail", old), clock()).outcome == "refused"
+    assert choices(running, members["commoner_a"]) == {}
+    (receipt,) = receipts_to("yamada.taro@gmail.com")
+    assert "1日目のお知らせへの返信でした。いまは2日目です" in receipt.joined
+
+
+def test_a_sender_no_account_verified_gets_no_reply(running, clock):
+    to = reply_address(load_village(running), "commoner_a")
+    stranger = raw("gmail", to).replace(b"yamada.taro@gmail.com", b"someone.else@gmail.com")
+    before = len(sent_mails())
+    assert replies.receive(stranger, clock()).outcome == "dropped"
+    assert len(sent_mails()) == before
+
+
+def test_a_reply_address_stays_well_under_64_octets():
+    longest = address.ReplyTo("mobius", "9" * 12, "commoner_a", 999)
+    assert len(address.local_part(longest)) <= 52
+    assert address.read(address.address(longest)) == longest
+    assert address.read(address.address(longest).upper()) == longest  # case folded in transit
+
+
+def test_every_game_mail_has_the_members_reply_address_and_an_example_valid_today(
+    village, members, clock
+):
+    fill(village, [members[s] for s in SLOTS], clock)
+    to_update(village, clock)
+    outbox.deliver(clock())
+    start = [m for m in sent_mails() if m.to == "yamada.taro@gmail.com"][-1]
+    record = load_village(village)
+    assert start.message["Reply-To"] == reply_address(record, "commoner_a")
+    lines = start.text.split("\n")
+    example = lines[lines.index("このメールに返信しても決められます（1行に1つ）。例:") + 1]
+    assert example in start.html
+    # The example, sent back as it is, is saved.
+    reply = message.as_sent_by("yamada.taro@gmail.com", start.message["Reply-To"], example, clock())
+    assert replies.receive(reply, clock()).outcome == "applied"
+    assert len(choices(village, members["commoner_a"])) == 1
+
+
+def test_classic_a_vote_and_a_night_choice_by_reply(clock, rng):
+    """A classic village: 「投票 p3」 by the rule book's number, 「投票：<name>」 by name."""
+    five = [make_account(f"cl{n:02d}", clock(), f"cl{n:02d}@gmail.com") for n in range(5)]
+    vid = classic.create(clock, rng)
+    classic.join_all(vid, five, clock)
+    classic.start(vid, five, clock)
+    classic.to_due(vid, clock)  # night 1 closes: day 2's first round
+    record = load_village(vid)
+    game = record.game
+    living = classic.living_seats(vid)
+    voter, target = living[0], living[1]
+    character = next(c for c, s in game.seats.items() if s == target)
+    account = classic.account_of(vid, voter)
+    to = reply_address(record, voter)
+    received = replies.receive(
+        message.as_sent_by(f"{account}@gmail.com", to, f"投票 {character}", clock()), clock()
+    )
+    assert received.outcome == "applied"
+    assert choices(vid, account) == {"vote": target}
+    (receipt,) = [m for m in sent_mails() if m.to == f"{account}@gmail.com" and "返信" in m.subject]
+    assert f"投票 {record.names()[target]}" in receipt.text
+
+
+def ses_event(message_id: str, **verdicts: str) -> dict:
+    """The SES receipt rule's Lambda action event (its shape, trimmed to what is read)."""
+    receipt = {
+        f"{name}Verdict": {"status": verdicts.get(name, "PASS")}
+        for name in ("spf", "dkim", "spam", "virus", "dmarc")
+    }
+    return {
+        "Records": [
+            {
+                "eventSource": "aws:ses",
+                "eventVersion": "1.0",
+                "ses": {
+                    "mail": {"messageId": message_id, "source": "x@gmail.com"},
+                    "receipt": receipt,
+                },
+            }
+        ]
+    }
+
+
+def test_the_reply_function_reads_the_message_ses_stored_and_applies_it(
+    running, members, clock, monkeypatch
+):
+    import boto3
+
+    from chalicelib import jobs
+
+    monkeypatch.setenv("MOBIUS_INBOUND_BUCKET", "mobius-inbound-mail-test")
+    s3 = boto3.client("s3", region_name="ap-northeast-1")
+    s3.create_bucket(
+        Bucket="mobius-inbound-mail-test",
+        CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"},
+    )
+    to = reply_address(load_village(running), "commoner_a")
+    s3.put_object(
+        Bucket="mobius-inbound-mail-test", Key=f"{jobs.INBOUND_PREFIX}m1", Body=raw("gmail", to)
+    )
+    assert jobs.reply_mail(ses_event("m1")) == ["applied"]
+    assert choices(running, members["commoner_a"]) == {"pray": "medium_a"}
+
+
+@pytest.mark.parametrize("failed", ["spf", "dkim", "spam", "virus", "dmarc"])
+def test_a_message_ses_judged_failed_is_dropped_unread(running, clock, failed):
+    from chalicelib import jobs
+
+    def unread(message_id: str) -> bytes:
+        raise AssertionError("read a message SES failed")
+
+    before = len(sent_mails())
+    assert jobs.reply_mail(ses_event("m2", **{failed: "FAIL"}), read=unread) == ["dropped"]
+    assert len(sent_mails()) == before
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_property_the_receipt_reads_back_as_the_members_choices(running, clock, data):
+    """For any member and any legal choices, the current choices the receipt writes parse back
+    (as a reply would) to exactly those choices."""
+    record = load_village(running)
+    slot = data.draw(st.sampled_from(SLOTS))
+    account = record.seats()[slot].account_id
+    wanted = {
+        choice.key: data.draw(st.sampled_from((None, *choice.targets)))
+        for choice in record.rules.quick_choices(record, slot)
+    }
+    actions.save_actions(running, account, wanted, clock())
+    record = load_village(running)
+    item = outbox_store.reply_receipt(running, record.day, account, "<p@x>", "{}", clock())
+    receipt = receipts.compose(record, load_account(account), item, clock())
+    assert receipt is not None
+    lines = receipt.text.split("\n")
+    start = next(n for n, line in enumerate(lines) if line.endswith("決められます）:")) + 1
+    block = "\n".join(lines[start : lines.index("", start)])
+    parsed = {line.key: line.target for line in commands.read(block, vocabulary(record))}
+    assert all(line.key is not None for line in commands.read(block, vocabulary(record)))
+    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
+    assert {k: v for k, v in parsed.items() if k in wanted} == wanted

@@ -1,0 +1,106 @@
+"""Reading a reply mail (issue 27), pure: where the new text ends, which lines are commands,
+whose verdicts count. The whole loop on real-shaped messages is tests/mail/test_reply_mail.py."""
+
+from email import message_from_string
+
+import pytest
+
+from chalicelib.inbound import commands, message
+
+VOCABULARY = commands.Vocabulary(
+    {"pray": ("祈り", "祈る"), "guard": ("警備", "護衛")},
+    {
+        "medium_a": ("霊能者A 小夜", "小夜", "霊能者A"),
+        "medium_b": ("霊能者B 徳兵衛", "徳兵衛", "霊能者B"),
+        "seer_a": ("占い師A 楓", "楓", "占い師A"),
+        "seer_b": ("占い師B 楓", "楓", "占い師B"),  # two personas of one name
+    },
+)
+
+
+def read(text: str) -> list[tuple[str | None, str | None, str | None]]:
+    return [(line.key, line.target, line.problem) for line in commands.read(text, VOCABULARY)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "祈り 霊能者A",
+        "祈り:霊能者A",
+        "祈り：小夜",
+        "祈り　霊能者Ａ",
+        "PRAY medium_a",
+        "祈る 「小夜」",
+        "祈り 霊能者A 小夜",
+        "pray : medium_a",
+    ],
+)
+def test_a_command_is_a_word_then_a_colon_or_spaces_then_a_target(line):
+    assert read(message.new_text(line)) == [("pray", "medium_a", None)]
+
+
+@pytest.mark.parametrize("word", ["なし", "無し", "未定", "none", "NONE", "-"])
+def test_undecided_is_written_as_nashi_mitei_or_none(word):
+    assert read(f"警備 {word}") == [("guard", None, None)]
+
+
+def test_nothing_is_guessed():
+    [(_, _, unknown_word), (_, _, unknown_name), (_, _, ambiguous), (_, _, alone)] = read(
+        "占い 霊能者A\n祈り 霊能者C\n祈り 楓\n祈り"
+    )
+    assert unknown_word == "その行動はわかりませんでした"
+    assert unknown_name == "その相手はわかりませんでした"
+    assert ambiguous == "その名前の人が複数います"
+    assert alone is not None and "読み取れませんでした" in alone
+
+
+def test_the_same_choice_on_two_lines_is_refused_on_both():
+    assert [problem for *_, problem in read("祈り 小夜\n祈り 徳兵衛")] == [
+        "同じ行動が2回以上書かれています。1行にしてください"
+    ] * 2
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        "On Tue, Dec 1, 2026 at 12:00 PM Mobius <\nr@reply.example> wrote:\n祈り 霊能者B",
+        "2026年12月1日(火) 12:00 メビウス人狼 <r@reply.example>:\n祈り 霊能者B",
+        "山田さんは書きました:\n祈り 霊能者B",
+        "2026/12/01 12:00、メビウス人狼 <r@reply.example>のメール:\n祈り 霊能者B",
+        "-----Original Message-----\n祈り 霊能者B",
+        "________________________________\n差出人: メビウス人狼\n祈り 霊能者B",
+        "差出人: メビウス人狼 <noreply@mobius.example>\n祈り 霊能者B",
+        "-- \n祈り 霊能者B",
+        "Sent from my iPhone\n祈り 霊能者B",
+        "> 祈り 霊能者B",
+        "＞ 祈り 霊能者B",
+    ],
+)
+def test_the_quoted_original_and_the_signature_yield_nothing(quoted):
+    assert read(message.new_text(f"祈り 霊能者A\n\n{quoted}")) == [("pray", "medium_a", None)]
+
+
+def test_html_only_mail_is_read_without_its_blockquote():
+    html = "<div>祈り&nbsp;霊能者A<br></div><blockquote>祈り 霊能者B</blockquote>"
+    assert read(message.new_text(message.html_text(html))) == [("pray", "medium_a", None)]
+
+
+def results(header: str) -> message.Verdicts:
+    return message.verdicts(message_from_string(f"Authentication-Results: {header}\n\nx"))
+
+
+def test_verdicts_hold_only_aligned_with_the_from_domain():
+    good = results(
+        "amazonses.com; spf=pass envelope-from=a@mail.example.jp; dkim=pass header.i=@example.jp;"
+        " dmarc=none"
+    )
+    assert good.pass_for("a@example.jp")
+    assert not good.pass_for("a@gmail.com")
+    forged = results(
+        "amazonses.com; spf=pass envelope-from=a@example.jp; dkim=pass header.i=@example.jp;"
+        " dmarc=fail"
+    )
+    assert not forged.pass_for("a@example.jp")
+    assert not results("mx.attacker.example; spf=pass; dkim=pass; dmarc=pass").pass_for("a@x.jp")
+    no_dkim = results("amazonses.com; spf=pass envelope-from=a@example.jp; dkim=none; dmarc=none")
+    assert not no_dkim.pass_for("a@example.jp")
