@@ -78,7 +78,7 @@ def save_actions(
     if step is None:
         return None
     try:
-        commit(record, step)
+        commit(record, step, now)
     except Refused:
         fresh = unit.reload(village_id)
         if step.check_day is not None or step.seal_day is not None:
@@ -163,7 +163,7 @@ def prologue(
         except ValueError as error:
             raise InvalidInput(str(error)) from error
         try:
-            commit(record, step)
+            commit(record, step, now)
         except Refused:
             unit.reload(village_id)  # another vote or a join came first: look again
             continue

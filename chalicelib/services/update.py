@@ -49,7 +49,7 @@ def advance(village_id: str, now: datetime, unit: Unit | None = None) -> list[Ha
         assert record.next_update is not None
         step = record.rules.step(record, record.next_update)
         try:
-            commit(record, step)
+            commit(record, step, now)
             happenings += happened(record, step)
         except Refused:
             pass  # another run won this step, or a save slipped in: look again
@@ -57,8 +57,9 @@ def advance(village_id: str, now: datetime, unit: Unit | None = None) -> list[Ha
     return happenings
 
 
-def commit(record: VillageRecord, step: Step) -> None:
-    """Writes one step of ``record`` with the mail it owes every member."""
+def commit(record: VillageRecord, step: Step, now: datetime) -> None:
+    """Writes one step of ``record`` with the mail it owes every member; ``now``: when it
+    commits (a step the scheduler runs late is shown to members only from then)."""
     rules = record.rules
     open_seats = membership.open_seats(record.seats(), rules.dead(step.game))
     owed = [s.account_id for s in record.seats().values() if s.account_id is not None]
@@ -77,6 +78,7 @@ def commit(record: VillageRecord, step: Step) -> None:
         if step.state.value == "running" and rules.seat_rules(record.pace).takeovers
         else 0,
         owed,
+        now,
         lock_for,
     )
 
@@ -93,4 +95,4 @@ def abandon(village_id: str, now: datetime, unit: Unit | None = None) -> None:
     record = (unit or Unit()).require(village_id)
     if record.state in CLOSED_STATES:
         raise Conflict("その村はもう終わっています")
-    commit(record, record.rules.abandon(record, now, "管理人の判断で廃村になりました。"))
+    commit(record, record.rules.abandon(record, now, "管理人の判断で廃村になりました。"), now)

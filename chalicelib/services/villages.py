@@ -343,7 +343,7 @@ def _idle_times(record: VillageRecord) -> dict[str, datetime]:
         record.recent_saves(),
         record.dead() if record.state is State.RUNNING else frozenset(),
         record.day,
-        record.day_started_at,
+        record.day_shown_at,
     )
 
 

@@ -62,6 +62,7 @@ from .shards import each_shard
 
 POST_INTERVAL = timedelta(seconds=5)  # one post per member per 5 s
 STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
+CONDITION_FAILED = "ConditionalCheckFailedException"  # a refusal; any other error is a fault
 
 
 def next_village_id() -> str:
@@ -456,13 +457,16 @@ def commit_step(
     game: Any,
     open_seats: int,
     owed_to: Iterable[str],
+    committed_at: datetime,
     lock_for: Callable[[AccountItem], "Lock"] | None = None,
 ) -> None:
     """One update step at once: META conditioned on the version read (a step commits once),
     the day it consumed sealed with its ``saves`` unchanged and moved to its archive key (a
     save after the read aborts the step; ``check_day``: the same condition without sealing,
     counted in the day's ``closes``), the ID locks it sets (classic sudden deaths), the next
-    day, the village's posts, the holds it ends and the mail it owes.
+    day, the village's posts, the holds it ends and the mail it owes. ``committed_at``: now,
+    when a day it opens is first shown (the idle rules count from it, not from a missed
+    schedule).
     """
     vid = record.village_id
     try:
@@ -482,7 +486,7 @@ def commit_step(
                     actions=[DayItem.closes.add(1)],
                     condition=DayItem.saves == checked.saves,
                 )
-            _save_meta(t, record, step, game, open_seats)
+            _save_meta(t, record, step, game, open_seats, committed_at)
             if step.open_day is not None:
                 t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
             for post in step.posts:
@@ -496,7 +500,12 @@ def commit_step(
 
 
 def _save_meta(
-    t: TransactWrite, record: VillageRecord, step: Step, game: Any, open_seats: int
+    t: TransactWrite,
+    record: VillageRecord,
+    step: Step,
+    game: Any,
+    open_seats: int,
+    committed_at: datetime,
 ) -> None:
     """The village's new state (the item's version is the condition) and the scheduler's next
     look: its next update (the worker then moves it earlier if a reminder or an idle member
@@ -533,6 +542,7 @@ def _save_meta(
         t.delete(LookItem(village_pk(vid), LOOK_SK))
     if step.day_started_at is not None:
         actions.append(VillageItem.day_started_at.set(step.day_started_at))
+        actions.append(VillageItem.day_shown_at.set(max(step.day_started_at, committed_at)))
     t.update(record.meta, actions=actions)
 
 
@@ -739,10 +749,15 @@ def owe_reminders(
     """The day's reminders, each owed once (a duplicate tick writes nothing new), and the
     village's note that the day's reminder is done."""
     for account_id in account_ids:
-        with suppress(PutError):  # owed already: a duplicate tick
+        try:
             _owed(record.village_id, day, "reminder", account_id, now).save(
                 condition=OutboxItem.pk.does_not_exist()
             )
+        except PutError as error:
+            # Owed already (a duplicate tick) only when the condition failed; any other
+            # failure raises before the day is marked, so the next look owes it again.
+            if error.cause_response_code != CONDITION_FAILED:
+                raise
     with suppress(UpdateError):  # the village moved on meanwhile; the next look sets it
         record.meta.update(actions=[VillageItem.reminded_day.set(day)])
 

@@ -47,6 +47,34 @@ def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
     assert sorted(account_of(m) for m in morning) == sorted(set(seated.values()) - {absent})
 
 
+def test_s9_the_10_minutes_of_day_one_count_from_the_start_the_scheduler_actually_ran(
+    players, clock, rng, village
+):
+    """Issue 28: the scheduler down past a short village's scheduled start. Day 1 begins
+    only when the tick runs; nobody is departed for minutes they could not see day 1 in."""
+    seated = seat(village, players, clock)
+    start = load_village(village).meta.next_update
+    clock.now = start + timedelta(minutes=13)  # no tick for 13 minutes, then one
+    tick(clock, rng)
+    record = load_village(village)
+    assert record.state.value == "running"
+    assert record.day_started_at == start  # the game's own times keep their schedule
+    assert {record.slot_of(a) for a in seated.values()} == set(seated)
+    absent = seated["commoner_d"]
+    for account in seated.values():
+        if account != absent:
+            villages.touch(village, account, clock())
+    shown = clock()
+    tick_until(clock, rng, shown + timedelta(minutes=9), step=timedelta(minutes=1))
+    assert load_village(village).slot_of(absent) == "commoner_d"
+    # The rule itself still holds, from when day 1 was shown.
+    clock.now = shown + timedelta(minutes=10)
+    tick(clock, rng)
+    record = load_village(village)
+    assert record.slot_of(absent) is None
+    assert all(record.slot_of(a) is not None for a in seated.values() if a != absent)
+
+
 def test_a_running_short_village_departs_after_60_idle_minutes(players, clock, rng, village):
     seated = seat(village, players, clock)
     start = load_village(village).meta.next_update
