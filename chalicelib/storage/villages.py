@@ -5,7 +5,6 @@ A write whose condition fails raises ``Refused``; the caller decides whether tha
 reload and look again, or tell the player.
 """
 
-import contextlib
 import heapq
 import itertools
 import secrets
@@ -595,13 +594,17 @@ def save_will(record: VillageRecord, slot: str, account_id: str, text: str) -> N
         raise Refused("save_will: not a member") from error
 
 
-def record_access(record: VillageRecord, slot: str, account_id: str, now: datetime) -> None:
-    """Access tracking (RULES §9); nothing when the member left meanwhile."""
-    with contextlib.suppress(UpdateError):
+def record_access(record: VillageRecord, slot: str, account_id: str, now: datetime) -> bool:
+    """Access tracking (RULES §9); nothing when the member left meanwhile. False when AWS
+    failed (after the SDK's retries): the visit was not recorded, and the caller must know."""
+    try:
         MemberItem(village_pk(record.village_id), slot_sk(slot)).update(
             actions=[MemberItem.last_access.set(now)],
             condition=MemberItem.account_id == account_id,
         )
+    except UpdateError as error:
+        return error.cause_response_code == CONDITION_FAILED  # left meanwhile: nothing to do
+    return True
 
 
 def add_post(
