@@ -67,14 +67,18 @@ class Faults:
     fail: dict[str, int] = field(default_factory=dict)
     lose: dict[str, int] = field(default_factory=dict)
     only: frozenset[str] | None = None
+    # Only the calls this holds for (operation, request body as sent) count for ``fail``.
+    fail_when: Callable[[str, str], bool] | None = None
     on: bool = True  # the fault run turns faults off to check what was kept
     injected: Counter[str] = field(default_factory=Counter)  # kind:operation → count
 
-    def _before(self, model: Any, **_: Any) -> tuple[_Answer, dict[str, Any]] | None:
+    def _before(
+        self, model: Any, params: dict[str, Any], **_: Any
+    ) -> tuple[_Answer, dict[str, Any]] | None:
         name = model.name
         if not self.on:
             return None
-        if self.fail.get(name, 0) > 0:
+        if self.fail.get(name, 0) > 0 and self._chosen(name, params):
             self.fail[name] -= 1
             return self._refuse(name)
         if self.lose.get(name, 0) > 0:
@@ -89,6 +93,13 @@ class Faults:
         if self.rate and self.rng.random() < self.rate / 2:
             return self._refuse(name)
         return None
+
+    def _chosen(self, name: str, params: dict[str, Any]) -> bool:
+        if self.fail_when is None:
+            return True
+        body = params.get("body") or b""
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+        return self.fail_when(name, text)
 
     def _refuse(self, name: str) -> tuple[_Answer, dict[str, Any]]:
         code = THROTTLED if self.rng.random() < 0.5 else INTERNAL
