@@ -14,6 +14,7 @@ from typing import Any
 from pynamodb.exceptions import DeleteError, UpdateError
 
 from .db import ensure_configured
+from .errors import condition_failed
 from .keys import (
     account_pk,
     outbox_index_key,
@@ -28,7 +29,6 @@ from .shards import each_shard
 
 ACCOUNT_MAIL = "accounts"  # the outbox partition of account mail (no village id is a word)
 ACCOUNT_MAIL_KEPT = timedelta(days=2)  # an account mail never sent is dropped after this
-CONDITION_FAILED = "ConditionalCheckFailedException"  # a refusal; any other error is a fault
 
 
 def is_account_mail(item: OutboxItem) -> bool:
@@ -133,7 +133,7 @@ def retry_mail(item: OutboxItem, claimed_at: datetime, retry_at: datetime) -> bo
             condition=_claimed(item, claimed_at),
         )
     except UpdateError as error:
-        return error.cause_response_code == CONDITION_FAILED  # another sender has it
+        return condition_failed(error)  # another sender has it
     return True
 
 
@@ -158,7 +158,7 @@ def finish_mail(item: OutboxItem, claimed_at: datetime, now: datetime, status: s
                 condition=_claimed(item, claimed_at),
             )
     except (UpdateError, DeleteError) as error:
-        return error.cause_response_code == CONDITION_FAILED  # finished or taken over
+        return condition_failed(error)  # finished or taken over
     return True
 
 

@@ -20,7 +20,7 @@ from pynamodb.transactions import TransactWrite
 
 from ..rulesets.base import Step, SystemPost
 from .db import ensure_configured, transaction
-from .errors import Refused, TransactionRefused
+from .errors import Refused, TransactionRefused, condition_failed
 from .keys import (
     LOOK_SK,
     SHARDS,
@@ -61,7 +61,6 @@ from .shards import each_shard
 
 POST_INTERVAL = timedelta(seconds=5)  # one post per member per 5 s
 STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
-CONDITION_FAILED = "ConditionalCheckFailedException"  # a refusal; any other error is a fault
 
 
 def next_village_id() -> str:
@@ -603,7 +602,7 @@ def record_access(record: VillageRecord, slot: str, account_id: str, now: dateti
             condition=MemberItem.account_id == account_id,
         )
     except UpdateError as error:
-        return error.cause_response_code == CONDITION_FAILED  # left meanwhile: nothing to do
+        return condition_failed(error)  # left meanwhile: nothing to do
     return True
 
 
@@ -759,7 +758,7 @@ def owe_reminders(
         except PutError as error:
             # Owed already (a duplicate tick) only when the condition failed; any other
             # failure raises before the day is marked, so the next look owes it again.
-            if error.cause_response_code != CONDITION_FAILED:
+            if not condition_failed(error):
                 raise
     with suppress(UpdateError):  # the village moved on meanwhile; the next look sets it
         record.meta.update(actions=[VillageItem.reminded_day.set(day)])
