@@ -176,7 +176,7 @@ class Faults:
 PASSWORD = "fault-run-password"
 START = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)  # 12:00 JST: no hourly long village
 EVERY = 4  # minutes between a diligent member's visits (well within every idle rule)
-OUTAGE = timedelta(minutes=13)  # the scheduler down across the Mobius village's start
+OUTAGE = timedelta(minutes=13)  # the scheduler down (across a Mobius village's start)
 CLASSIC_PLAYERS = 9
 
 
@@ -264,7 +264,8 @@ class Member:
 class FaultRun:
     """One village of ``rules`` played by diligent members through the HTTP handler, the
     minute tick and the SQS workers (moto's queues), while ``faults`` fail AWS; the scheduler
-    is down for ``OUTAGE`` across a Mobius village's start."""
+    is down for ``OUTAGE`` across a Mobius village's start, and a classic village's first
+    evening."""
 
     def __init__(
         self,
@@ -313,6 +314,9 @@ class FaultRun:
             self.village_id = villages.create_village(
                 pace="short", name="障害BBS村", now=self.now, rng=self.rng, rules="classic"
             )
+            # Started at once by the start votes below; the scheduler is down an hour in.
+            down = self.now + timedelta(hours=1)
+            self.outage = (down, down + OUTAGE)
         for n, account in enumerate(players):
             record = load_village(self.village_id)
             assert record is not None
@@ -348,6 +352,8 @@ class FaultRun:
                 with self.faults.paused():
                     record = load_village(self.village_id)
                 assert record is not None
+                if _awaiting_start(record, self.now):
+                    continue  # the start is overdue: members wait for its mail to come back
                 for account, member in self.members.items():
                     if (minute + offsets[account]) % EVERY and account not in again:
                         continue
@@ -463,6 +469,12 @@ class FaultRun:
         return outcome
 
 
+def _awaiting_start(record: VillageRecord, now: datetime) -> bool:
+    """Whether a village's start is overdue (its opening still shown past its start time)."""
+    due = record.next_update
+    return record.state.value == "opening" and due is not None and due <= now
+
+
 def _sudden_deaths(record: VillageRecord) -> int:
     """A classic game's sudden deaths (Mobius has none)."""
     engine = getattr(record.game, "village", None)
@@ -513,6 +525,6 @@ def figures() -> dict[str, Any]:
         "ses_fault_rate": rates["ses_rate"],
         "sqs_redelivery_rate": rates["redelivery"],
         "scheduler_outage_minutes": OUTAGE.seconds // 60,
-        "mobius": run("mobius", 12 * 60, seed=28, **rates).figures(),
-        "classic": run("classic", 8 * 60, seed=28, players=CLASSIC_PLAYERS, **rates).figures(),
+        "mobius": run("mobius", 8 * 60, seed=28, **rates).figures(),
+        "classic": run("classic", 6 * 60, seed=28, players=CLASSIC_PLAYERS, **rates).figures(),
     }

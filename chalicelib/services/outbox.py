@@ -121,7 +121,8 @@ def _finish(item: OutboxItem, now: datetime, status: str) -> bool:
         if store.finish_mail(item, now, now, status):
             return True
         log.warning("mail %s not marked %s (try %d)", item.sk, status, attempt + 1)
-        time.sleep(MARK_PAUSE * (attempt + 1))
+        if attempt + 1 < MARK_TRIES:
+            time.sleep(MARK_PAUSE * (attempt + 1))
     return False
 
 

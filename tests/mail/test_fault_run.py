@@ -31,3 +31,15 @@ def test_a_late_start_under_faults_departs_nobody_and_loses_nothing():
     assert outcome.accepted > 0
     assert outcome.accepted_lost == 0
     assert outcome.mails >= 13  # the start mail, each at least once
+
+
+def test_a_classic_village_under_faults_loses_nobody_and_nothing_accepted():
+    """Day 1, its sunset and night 1 (closed at dawn by the tick) while AWS fails."""
+    outcome = faults.run("classic", 60, rate=0.05, ses_rate=0.1, redelivery=0.1, seed=28, players=5)
+    assert outcome.state in ("running", "ending")  # a night's attack may end a game of 5
+    assert sum(outcome.injected.values()) > 0
+    assert outcome.departures == 0
+    assert outcome.sudden_deaths == 0
+    assert outcome.accepted > 0
+    assert outcome.accepted_lost == 0
+    assert outcome.mails >= 5  # the dawn's morning mail, each at least once
