@@ -11,6 +11,18 @@ SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]
 
 
+def gone_at_ten_minutes(village, slot, absent, start, clock, rng):
+    """The member who has not come since day 1's start (``start``) is still there at 9
+    minutes, whatever the ticks, and gone at 10; returns the village then."""
+    tick_until(clock, rng, start + timedelta(minutes=9), step=timedelta(minutes=1))
+    assert load_village(village).slot_of(absent) == slot
+    clock.now = start + timedelta(minutes=10)
+    tick(clock, rng)
+    record = load_village(village)
+    assert record.slot_of(absent) is None
+    return record
+
+
 def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
     players, clock, rng, village
 ):
@@ -27,14 +39,8 @@ def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
             actions.save_actions(village, account, {"pray": "seer_b"}, clock())
         elif account != absent:
             villages.touch(village, account, clock())
-    # Still there at 9 minutes, whatever the ticks.
-    tick_until(clock, rng, start + timedelta(minutes=9), step=timedelta(minutes=1))
-    assert load_village(village).slot_of(absent) == "commoner_d"
     # Gone at 10, with an ID lock (the village is running); the others stay.
-    clock.now = start + timedelta(minutes=10)
-    tick(clock, rng)
-    record = load_village(village)
-    assert record.slot_of(absent) is None
+    record = gone_at_ten_minutes(village, "commoner_d", absent, start, clock, rng)
     assert record.members["commoner_d"].account_id is None
     assert record.slot_of(saver) == "seer_a"
     assert record.slot_of(toucher) == "guard_a"
@@ -64,14 +70,8 @@ def test_s9_the_10_minutes_of_day_one_count_from_the_start_the_scheduler_actuall
     for account in seated.values():
         if account != absent:
             villages.touch(village, account, clock())
-    shown = clock()
-    tick_until(clock, rng, shown + timedelta(minutes=9), step=timedelta(minutes=1))
-    assert load_village(village).slot_of(absent) == "commoner_d"
     # The rule itself still holds, from when day 1 was shown.
-    clock.now = shown + timedelta(minutes=10)
-    tick(clock, rng)
-    record = load_village(village)
-    assert record.slot_of(absent) is None
+    record = gone_at_ten_minutes(village, "commoner_d", absent, clock(), clock, rng)
     assert all(record.slot_of(a) is not None for a in seated.values() if a != absent)
 
 

@@ -19,14 +19,12 @@ def test_a_reminder_whose_owed_mail_failed_to_be_written_is_owed_at_the_next_tic
     """Only a failed condition means "owed already": a throttled put leaves the day not
     reminded, and the next tick owes (and sends) every reminder."""
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
-    clock.now = start
-    tick(clock, rng)
-    box = MailBox()
-    box.new()
-    clock.now = start + timedelta(minutes=5)
+    clock.now = load_village(village).meta.next_update
+    tick(clock, rng)  # day 1 begins
+    clock.advance(timedelta(minutes=5))
     touch_all(village, seated, clock)
-    clock.now = start + timedelta(minutes=30)  # the reminder's time (decision 22)
+    clock.advance(timedelta(minutes=25))  # the reminder's time (decision 22)
+    box = MailBox()
     faults = Faults(fail={"PutItem": 1})
     with faults.installed(), pytest.raises(RuntimeError, match="villages failed"):
         tick(clock, rng)
