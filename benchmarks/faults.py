@@ -459,14 +459,24 @@ class FaultRun:
                         continue  # a departed member's choices go with the seat
                     if any(stored.get(k) != v for k, v in choices.items()):
                         outcome.accepted_lost += 1
+        # A mail sent twice: the same recipient, subject and text (two rounds' mails of one
+        # day may share a subject, never their text).
         sent = [
-            (tuple(m.destinations), message_from_string(m.raw_data)["Subject"])
+            (tuple(m.destinations), _subject_and_text(m.raw_data))
             for m in ses_backends[DEFAULT_ACCOUNT_ID][REGION].sent_messages
             if hasattr(m, "raw_data")
         ]
         outcome.mails = len(sent)
         outcome.duplicate_mails = len(sent) - len(set(sent))
         return outcome
+
+
+def _subject_and_text(raw: str) -> tuple[str, str]:
+    message = message_from_string(raw)
+    text = next(
+        (p.get_payload() for p in message.walk() if p.get_content_type() == "text/plain"), ""
+    )
+    return str(message["Subject"]), str(text)
 
 
 def _awaiting_start(record: VillageRecord, now: datetime) -> bool:
