@@ -192,11 +192,13 @@ def idle_times(
     saved_at: Iterable[Mapping[str, str]],
     dead: frozenset[str],
     day: int,
-    day_started_at: datetime | None,
+    day_shown_at: datetime | None,
 ) -> dict[str, datetime]:
     """When each member who can be auto-departed (RULES §9) becomes due, as things stand, in
     seat order: idle at ``now`` are those whose time is not after it. A login or a save only
-    moves a member's time later; the scheduler looks at the earliest one."""
+    moves a member's time later; the scheduler looks at the earliest one. ``day_shown_at``:
+    when members could first see the current day (the update's commit, never a schedule the
+    scheduler missed: a late start must not cost them the time they never had)."""
     if state not in (State.OPENING, State.RUNNING):
         return {}
     saves = list(saved_at)
@@ -211,12 +213,12 @@ def idle_times(
             due[slot] = seen + rules.opening_idle_limit
         elif (
             rules.first_access_limit is not None
-            and day_started_at is not None
-            and seen < day_started_at
+            and day_shown_at is not None
+            and seen < day_shown_at
             and day == 1
         ):
             # A short village wants every member back soon after day 1's start.
-            due[slot] = day_started_at + rules.first_access_limit
+            due[slot] = day_shown_at + rules.first_access_limit
         else:
             due[slot] = seen + rules.idle_limit
     return due

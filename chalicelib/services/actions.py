@@ -84,7 +84,7 @@ def save_actions(
         return None
     early_close = step.check_day is not None or step.seal_day is not None
     try:
-        commit(record, step)
+        commit(record, step, now)
     except Refused:
         fresh = unit.reload(village_id)
         if early_close:
@@ -173,7 +173,7 @@ def prologue(
         except ValueError as error:
             raise InvalidInput(str(error)) from error
         try:
-            commit(record, step)
+            commit(record, step, now)
         except Refused:
             unit.reload(village_id)  # another vote or a join came first: look again
             continue

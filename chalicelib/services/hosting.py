@@ -162,7 +162,7 @@ def abandon(
         record.rules.abandon(record, now, f"管理人がこの村を廃村にしました。\n理由: {reason}"),
         gm_reason=reason,
     )
-    _commit(record, step, gm_log.log_item(actor, "abandon", village_id, reason, now))
+    _commit(record, step, now, gm_log.log_item(actor, "abandon", village_id, reason, now))
 
 
 def reschedule(
@@ -187,7 +187,7 @@ def reschedule(
     except ValueError as error:
         raise InvalidInput(str(error)) from None
     detail = f"{to.isoformat()}: {notice}"
-    _commit(record, step, gm_log.log_item(actor, "reschedule", village_id, detail, now))
+    _commit(record, step, now, gm_log.log_item(actor, "reschedule", village_id, detail, now))
 
 
 def recent(now: datetime) -> list[GmLogItem]:
@@ -203,9 +203,9 @@ def _village(village_id: str, seen: int | None, unit: Unit | None) -> VillageRec
     return record
 
 
-def _commit(record: VillageRecord, step: Step, log: GmLogItem) -> None:
+def _commit(record: VillageRecord, step: Step, now: datetime, log: GmLogItem) -> None:
     try:
-        update.commit(record, step, log)
+        update.commit(record, step, now, log)
     except Refused:
         raise Conflict(STALE) from None  # a step, a join or another GM came first
 

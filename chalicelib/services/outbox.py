@@ -9,6 +9,7 @@ handed in (SES by default; the mail workers' is paced at the SES rate).
 """
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -35,6 +36,9 @@ CLAIM_FOR = timedelta(minutes=5)  # a claimed mail whose sender died is retried 
 # a worker killed between SES accepting a mail and marking it sent would send it again.
 SEND_MARGIN_SECONDS = 15.0
 MAX_ATTEMPTS = 20
+# A mark after the send that AWS failed is tried this often in all, a little later each time.
+MARK_TRIES = 3
+MARK_PAUSE = 0.05  # seconds, times the tries so far
 
 Sender = Callable[..., Any]
 
@@ -50,6 +54,7 @@ class Delivery:
     failed: int = 0
     skipped: int = 0
     left: int = 0  # not tried for want of time: still owed, due at the next tick
+    unmarked: int = 0  # sent, but AWS kept failing the mark: sent again after its claim
 
 
 def pending(now: datetime, limit: int = 500) -> Answered[OutboxItem]:
@@ -90,7 +95,7 @@ def deliver(
             continue
         mail = _mail(unit, accounts, item, now)
         if mail is None:
-            store.finish_mail(item, now, "skipped")
+            _finish(item, now, "skipped")
             result.skipped += 1
             continue
         try:
@@ -99,13 +104,29 @@ def deliver(
             else:
                 send(mail.to, mail.subject, mail.text, mail.html, headers=mail.headers)
         except (ClientError, BotoCoreError):
-            # Throttled or refused: back in the queue, a little later each time.
-            store.retry_mail(item, now + retry_delay(int(item.attempts)))
+            # Throttled or refused, or its answer lost (SES may have sent it: SES has no
+            # idempotency key, so at-least-once sends it again, decision 40): back in the
+            # queue, a little later each time. Not requeued (AWS failed), it stays claimed
+            # and is tried again once the claim expires.
+            store.retry_mail(item, now, now + retry_delay(int(item.attempts)))
             result.failed += 1
             continue
-        store.finish_mail(item, now, "sent")
+        if not _finish(item, now, "sent"):
+            result.unmarked += 1
         result.sent += 1
     return result
+
+
+def _finish(item: OutboxItem, now: datetime, status: str) -> bool:
+    """Marks the claimed item finished, trying again while AWS fails: a sent mail left
+    unmarked is sent again once its claim expires (the commonest duplicate under faults)."""
+    for attempt in range(MARK_TRIES):
+        if store.finish_mail(item, now, now, status):
+            return True
+        log.warning("mail %s not marked %s (try %d)", item.sk, status, attempt + 1)
+        if attempt + 1 < MARK_TRIES:
+            time.sleep(MARK_PAUSE * (attempt + 1))
+    return False
 
 
 @dataclass(frozen=True)

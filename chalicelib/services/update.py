@@ -48,7 +48,7 @@ def advance(village_id: str, now: datetime, unit: Unit | None = None) -> list[Ha
         assert record.next_update is not None
         step = record.rules.step(record, record.next_update)
         try:
-            commit(record, step)
+            commit(record, step, now)
             happenings += happened(record, step)
         except Refused:
             pass  # another run won this step, or a save slipped in: look again
@@ -56,9 +56,10 @@ def advance(village_id: str, now: datetime, unit: Unit | None = None) -> list[Ha
     return happenings
 
 
-def commit(record: VillageRecord, step: Step, log: GmLogItem | None = None) -> None:
+def commit(record: VillageRecord, step: Step, now: datetime, log: GmLogItem | None = None) -> None:
     """Writes one step of ``record`` with the mail it owes every member (and, for a step a
-    GM took, the GM's log line of it)."""
+    GM took, the GM's log line of it); ``now``: when it commits (a step the scheduler runs
+    late is shown to members only from then)."""
     rules = record.rules
     open_seats = membership.open_seats(record.seats(), rules.dead(step.game))
     owed = [s.account_id for s in record.seats().values() if s.account_id and not s.computer]
@@ -77,6 +78,7 @@ def commit(record: VillageRecord, step: Step, log: GmLogItem | None = None) -> N
         if step.state.value == "running" and rules.seat_rules(record.pace).takeovers
         else 0,
         owed,
+        now,
         lock_for,
         log,
         # The step that ends a game: every member then played it to its end.

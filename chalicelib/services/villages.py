@@ -1,6 +1,8 @@
 """Villages: create, the lounge, join, leave (ID locks), access tracking, auto-departure."""
 
+import logging
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,6 +29,16 @@ MAX_SEATS = 16  # the most seats any rule set has (classic: 16 players)
 RETRIES = MAX_SEATS + 1
 
 MAX_NAME = 40
+# A member's access write that failed (AWS, after the SDK's retries) is tried this often in
+# all, a little later each time, before the page says the visit was not recorded.
+ACCESS_TRIES = 3
+ACCESS_PAUSE = 0.05  # seconds, times the tries so far
+NOT_RECORDED = (
+    "混み合っているため、今回の訪問を記録できませんでした。"
+    "放置による離脱を避けるため、少し待ってからもう一度この村を開いてください。"
+)
+
+log = logging.getLogger("mobius.villages")
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -381,15 +393,24 @@ def kick_out(record: VillageRecord, slot: str, now: datetime, unit: Unit) -> Non
 
 def touch(
     village_id: str, account_id: str, now: datetime, record: VillageRecord | None = None
-) -> None:
-    """Access tracking (RULES §9): a member logging in to the village.
+) -> bool:
+    """Access tracking (RULES §9): a member logging in to the village. Returns False when
+    the visit could not be recorded (AWS kept failing): the page must say so, since an idle
+    departure may follow only accesses that truly did not happen.
 
     ``record``: the village the caller just loaded, to save a read.
     """
     record = record or Unit().require(village_id)
     slot = record.slot_of(account_id)
-    if slot is not None:
-        store.record_access(record, slot, account_id, now)
+    if slot is None:
+        return True
+    for attempt in range(ACCESS_TRIES):
+        if store.record_access(record, slot, account_id, now):
+            return True
+        log.warning("access of %s to village %s not recorded", account_id, village_id)
+        if attempt + 1 < ACCESS_TRIES:
+            time.sleep(ACCESS_PAUSE * (attempt + 1))
+    return False
 
 
 def idle_members(record: VillageRecord, now: datetime) -> list[str]:
@@ -411,7 +432,7 @@ def _idle_times(record: VillageRecord) -> dict[str, datetime]:
         record.recent_saves(),
         record.dead() if record.state is State.RUNNING else frozenset(),
         record.day,
-        record.day_started_at,
+        record.day_shown_at,
     )
 
 

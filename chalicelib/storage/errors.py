@@ -45,23 +45,29 @@ class TransactionRefused(Refused, TransactWriteError):
         TransactWriteError.__init__(self, what, cause)
 
 
-def _reasons(error: PynamoDBException) -> set[str]:
+def _code(error: Exception) -> str | None:
+    """AWS's error code, read from the cause itself: PynamoDB's ``cause_response_code``
+    raises on a cause without an answer (a read timeout, a dropped connection)."""
+    response = getattr(getattr(error, "cause", None), "response", None) or {}
+    code = response.get("Error", {}).get("Code")
+    return str(code) if code is not None else None
+
+
+def _reasons(error: Exception) -> set[str]:
     """The codes a cancelled transaction gives, one per item that cancelled it."""
-    if not isinstance(error, TransactWriteError) or error.cause_response_code != CANCELLED:
+    if not isinstance(error, TransactWriteError) or _code(error) != CANCELLED:
         return set()
     return {reason.code for reason in error.cancellation_reasons if reason is not None}
 
 
-def is_refusal(error: PynamoDBException) -> bool:
+def is_refusal(error: Exception) -> bool:
     """A condition that did not hold (alone, or as what cancelled a transaction)."""
-    return error.cause_response_code == CONDITION_FAILED or "ConditionalCheckFailed" in _reasons(
-        error
-    )
+    return _code(error) == CONDITION_FAILED or "ConditionalCheckFailed" in _reasons(error)
 
 
-def is_conflict(error: PynamoDBException) -> bool:
+def is_conflict(error: Exception) -> bool:
     """Another transaction had one of the items: nothing was written, trying again is safe."""
-    return error.cause_response_code == CONFLICT or (
+    return _code(error) == CONFLICT or (
         "TransactionConflict" in _reasons(error) and not is_refusal(error)
     )
 

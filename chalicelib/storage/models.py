@@ -99,6 +99,9 @@ class VillageItem(Item, discriminator="village"):
     character_set = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
     day_started_at = UTCDateTimeAttribute(null=True)  # the update that began the current day
+    # When that update actually committed (later than ``day_started_at`` when the scheduler was
+    # late): members could see the day only from then, so the idle rules count from it.
+    day_shown_at = UTCDateTimeAttribute(null=True)
     next_update = UTCDateTimeAttribute(null=True)
     closed_at = UTCDateTimeAttribute(null=True)
     seats = NumberAttribute(null=True)  # how many characters (absent: 13, a Mobius village)

@@ -10,11 +10,12 @@ import math
 import secrets
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
-from pynamodb.exceptions import PutError, UpdateError
+from pynamodb.exceptions import DeleteError, UpdateError
 
 from .db import ensure_configured
-from .errors import AlreadyOwed
+from .errors import AlreadyOwed, Refused, conditioned, is_refusal
 from .keys import (
     account_pk,
     outbox_index_key,
@@ -80,10 +81,11 @@ def owed_item(
 
 
 def owe_once(item: OutboxItem) -> bool:
-    """Writes a mail item unless it exists (a reminder a duplicate look owes again)."""
+    """Writes a mail item unless it exists (a reminder a duplicate look owes again); a fault
+    is not "owed already" and propagates (the next look owes it)."""
     try:
-        item.save(condition=OutboxItem.pk.does_not_exist())
-    except PutError:
+        conditioned("owe_once", lambda: item.save(condition=OutboxItem.pk.does_not_exist()))
+    except Refused:
         return False
     return True
 
@@ -129,11 +131,9 @@ def owe_receipt(item: OutboxItem) -> None:
     """A receipt alone (a reply that saved nothing); ``AlreadyOwed`` when it is owed already."""
     ensure_configured()
     try:
-        item.save(condition=OutboxItem.pk.does_not_exist())
-    except PutError as error:
-        if error.cause_response_code != "ConditionalCheckFailedException":
-            raise
-        raise AlreadyOwed("owe_receipt: owed already") from error
+        conditioned("owe_receipt", lambda: item.save(condition=OutboxItem.pk.does_not_exist()))
+    except Refused as owed:
+        raise AlreadyOwed("owe_receipt: owed already") from owed
 
 
 def due_mail(now: datetime, limit: int) -> Answered[OutboxItem]:
@@ -177,7 +177,9 @@ def unsent_mail_of(village_id: str) -> list[OutboxItem]:
 
 
 def claim_mail(item: OutboxItem, now: datetime, claim_for: timedelta) -> bool:
-    """Takes the item for this sender; False when another sender has it or it is sent."""
+    """Takes the item for this sender (its claim is ``now``); False when another sender has
+    it or it is sent, or when AWS failed (the mail stays owed: pending, or claimed and then
+    taken again once the claim expires)."""
     try:
         item.update(
             actions=[
@@ -193,31 +195,53 @@ def claim_mail(item: OutboxItem, now: datetime, claim_for: timedelta) -> bool:
     return True
 
 
-def retry_mail(item: OutboxItem, retry_at: datetime) -> None:
-    """Back in the queue after a failed send, to be tried at ``retry_at``."""
-    item.update(
-        actions=[
-            OutboxItem.status.set("pending"),
-            OutboxItem.retry_at.set(retry_at),
-            OutboxItem.gsi1sk.set(outbox_index_sk(retry_at, item.village_id)),
-        ]
-    )
+def _claimed(item: OutboxItem, claimed_at: datetime) -> Any:
+    """The condition that the item is still this sender's claim: not taken over since (its
+    claim expired) and not finished by another sender."""
+    return (OutboxItem.status == "sending") & (OutboxItem.claimed_at == claimed_at)
 
 
-def finish_mail(item: OutboxItem, now: datetime, status: str) -> None:
+def retry_mail(item: OutboxItem, claimed_at: datetime, retry_at: datetime) -> bool:
+    """Back in the queue after a failed send, to be tried at ``retry_at``; only while it is
+    still this sender's claim (``claimed_at``). False when AWS failed: it stays claimed, and
+    is tried again once the claim expires."""
+    try:
+        item.update(
+            actions=[
+                OutboxItem.status.set("pending"),
+                OutboxItem.retry_at.set(retry_at),
+                OutboxItem.gsi1sk.set(outbox_index_sk(retry_at, item.village_id)),
+            ],
+            condition=_claimed(item, claimed_at),
+        )
+    except UpdateError as error:
+        return is_refusal(error)  # another sender has it
+    return True
+
+
+def finish_mail(item: OutboxItem, claimed_at: datetime, now: datetime, status: str) -> bool:
     """Out of the index: a finished mail (sent or skipped) is never looked at again. An
-    account mail goes altogether: its partition is read whole by each mail worker's call."""
-    if is_account_mail(item):
-        item.delete()
-        return
-    item.update(
-        actions=[
-            OutboxItem.status.set(status),
-            OutboxItem.sent_at.set(now),
-            OutboxItem.gsi1pk.remove(),
-            OutboxItem.gsi1sk.remove(),
-        ]
-    )
+    account mail goes altogether: its partition is read whole by each mail worker's call.
+
+    Conditioned on this sender's claim (``claimed_at``): a sender whose claim was taken over
+    never marks the other's. False when AWS failed: the mail is not marked, and would be
+    sent again once its claim expires (the caller tries the mark again first)."""
+    try:
+        if is_account_mail(item):
+            item.delete(condition=_claimed(item, claimed_at))
+        else:
+            item.update(
+                actions=[
+                    OutboxItem.status.set(status),
+                    OutboxItem.sent_at.set(now),
+                    OutboxItem.gsi1pk.remove(),
+                    OutboxItem.gsi1sk.remove(),
+                ],
+                condition=_claimed(item, claimed_at),
+            )
+    except (UpdateError, DeleteError) as error:
+        return is_refusal(error)  # finished or taken over
+    return True
 
 
 def recipients(account_ids: Iterable[str]) -> dict[str, AccountItem]:

@@ -116,6 +116,15 @@ class VillageRecord:
         return self.meta.day_started_at
 
     @property
+    def day_shown_at(self) -> datetime | None:
+        """When members could first see the current day: the commit of the update that began
+        it, never before its scheduled time (villages stored before it was kept: that time)."""
+        started, shown = self.meta.day_started_at, self.meta.day_shown_at
+        if started is None or shown is None:
+            return started
+        return max(started, shown)
+
+    @property
     def next_update(self) -> datetime | None:
         return self.meta.next_update
 

@@ -5,7 +5,6 @@ A write whose condition fails raises ``Refused``; the caller decides whether tha
 reload and look again, or tell the player.
 """
 
-import contextlib
 import heapq
 import itertools
 import secrets
@@ -15,13 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from pynamodb.exceptions import PutError, UpdateError
+from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
 from ..rulesets.base import Step, SystemPost, is_computer
 from .db import ensure_configured, transaction
-from .errors import AlreadyOwed, Refused, TransactionRefused, conditioned, retried
+from .errors import AlreadyOwed, Refused, TransactionRefused, conditioned, is_refusal, retried
 from .keys import (
     LOOK_SK,
     SHARDS,
@@ -54,7 +53,7 @@ from .models import (
     PresenceItem,
     VillageItem,
 )
-from .outbox import owed_item
+from .outbox import owe_once, owed_item
 from .repository import VillageRecord, plain
 from .shards import Answered, each_shard, every_shard_answering
 
@@ -526,6 +525,7 @@ def commit_step(
     game: Any,
     open_seats: int,
     owed_to: Iterable[str],
+    committed_at: datetime,
     lock_for: Callable[[AccountItem], "Lock"] | None = None,
     log: GmLogItem | None = None,
     finished: frozenset[str] = frozenset(),
@@ -536,7 +536,8 @@ def commit_step(
     step; ``check_day``: the same condition without sealing, counted in the day's
     ``closes``), the ID locks it sets (classic sudden deaths), the next day, the village's
     posts, the holds it ends and the mail it owes; ``finished``: the accounts whose game
-    this step ends (each counted in ``finished_games``).
+    this step ends (each counted in ``finished_games``). ``committed_at``: now, when a day
+    it opens is first shown (the idle rules count from it, not from a missed schedule).
     """
     vid = record.village_id
 
@@ -557,7 +558,7 @@ def commit_step(
                     actions=[DayItem.closes.add(1)],
                     condition=DayItem.saves == checked.saves,
                 )
-            _save_meta(t, record, step, game, open_seats)
+            _save_meta(t, record, step, game, open_seats, committed_at)
             if step.open_day is not None:
                 t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
             for post in step.posts:
@@ -573,7 +574,12 @@ def commit_step(
 
 
 def _save_meta(
-    t: TransactWrite, record: VillageRecord, step: Step, game: Any, open_seats: int
+    t: TransactWrite,
+    record: VillageRecord,
+    step: Step,
+    game: Any,
+    open_seats: int,
+    committed_at: datetime,
 ) -> None:
     """The village's new state (the item's version is the condition) and the scheduler's next
     look: its next update (the worker then moves it earlier if a reminder or an idle member
@@ -610,6 +616,7 @@ def _save_meta(
         t.delete(LookItem(village_pk(vid), LOOK_SK))
     if step.day_started_at is not None:
         actions.append(VillageItem.day_started_at.set(step.day_started_at))
+        actions.append(VillageItem.day_shown_at.set(max(step.day_started_at, committed_at)))
     if step.gm_reason is not None:
         actions.append(VillageItem.gm_reason.set(step.gm_reason))
     t.update(record.meta, actions=actions)
@@ -670,13 +677,17 @@ def save_will(record: VillageRecord, slot: str, account_id: str, text: str) -> N
     )
 
 
-def record_access(record: VillageRecord, slot: str, account_id: str, now: datetime) -> None:
-    """Access tracking (RULES §9); nothing when the member left meanwhile."""
-    with contextlib.suppress(UpdateError):
+def record_access(record: VillageRecord, slot: str, account_id: str, now: datetime) -> bool:
+    """Access tracking (RULES §9); nothing when the member left meanwhile. False when AWS
+    failed (after the SDK's retries): the visit was not recorded, and the caller must know."""
+    try:
         MemberItem(village_pk(record.village_id), slot_sk(slot)).update(
             actions=[MemberItem.last_access.set(now)],
             condition=MemberItem.account_id == account_id,
         )
+    except UpdateError as error:
+        return is_refusal(error)  # left meanwhile: nothing to do
+    return True
 
 
 def add_post(
@@ -824,10 +835,9 @@ def owe_reminders(
     """The day's reminders, each owed once (a duplicate tick writes nothing new), and the
     village's note that the day's reminder is done."""
     for account_id in account_ids:
-        with suppress(PutError):  # owed already: a duplicate tick
-            owed_item(record.village_id, day, "reminder", account_id, now).save(
-                condition=OutboxItem.pk.does_not_exist()
-            )
+        # Owed already (a duplicate tick) only when the condition failed; a fault raises
+        # before the day is marked, so the next look owes it again.
+        owe_once(owed_item(record.village_id, day, "reminder", account_id, now))
     with suppress(UpdateError):  # the village moved on meanwhile; the next look sets it
         record.meta.update(actions=[VillageItem.reminded_day.set(day)])
 

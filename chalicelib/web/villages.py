@@ -111,8 +111,13 @@ def _village_page(
     )
     ctx.check_session(writes=due)
     account_id = ctx.member_account(village_id)
-    if due and account_id is not None and account_id == claimed:
-        villages.touch(village_id, account_id, ctx.now, record)
+    if (
+        due
+        and account_id is not None
+        and account_id == claimed
+        and not villages.touch(village_id, account_id, ctx.now, record)
+    ):
+        message = message or villages.NOT_RECORDED
     viewer = posts.viewer_of(record, account_id)
     query = ctx.request.query
     context = village_view.build(

@@ -11,6 +11,18 @@ SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]
 
 
+def gone_at_ten_minutes(village, slot, absent, start, clock, rng):
+    """The member who has not come since day 1's start (``start``) is still there at 9
+    minutes, whatever the ticks, and gone at 10; returns the village then."""
+    tick_until(clock, rng, start + timedelta(minutes=9), step=timedelta(minutes=1))
+    assert load_village(village).slot_of(absent) == slot
+    clock.now = start + timedelta(minutes=10)
+    tick(clock, rng)
+    record = load_village(village)
+    assert record.slot_of(absent) is None
+    return record
+
+
 def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
     players, clock, rng, village
 ):
@@ -27,14 +39,8 @@ def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
             actions.save_actions(village, account, {"pray": "seer_b"}, clock())
         elif account != absent:
             villages.touch(village, account, clock())
-    # Still there at 9 minutes, whatever the ticks.
-    tick_until(clock, rng, start + timedelta(minutes=9), step=timedelta(minutes=1))
-    assert load_village(village).slot_of(absent) == "commoner_d"
     # Gone at 10, with an ID lock (the village is running); the others stay.
-    clock.now = start + timedelta(minutes=10)
-    tick(clock, rng)
-    record = load_village(village)
-    assert record.slot_of(absent) is None
+    record = gone_at_ten_minutes(village, "commoner_d", absent, start, clock, rng)
     assert record.members["commoner_d"].account_id is None
     assert record.slot_of(saver) == "seer_a"
     assert record.slot_of(toucher) == "guard_a"
@@ -45,6 +51,28 @@ def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
     tick_until(clock, rng, start + SHORT.turn, step=timedelta(minutes=10))
     morning = [m for m in box.new() if "朝になりました" in m.subject]
     assert sorted(account_of(m) for m in morning) == sorted(set(seated.values()) - {absent})
+
+
+def test_s9_the_10_minutes_of_day_one_count_from_the_start_the_scheduler_actually_ran(
+    players, clock, rng, village
+):
+    """Issue 28: the scheduler down past a short village's scheduled start. Day 1 begins
+    only when the tick runs; nobody is departed for minutes they could not see day 1 in."""
+    seated = seat(village, players, clock)
+    start = load_village(village).meta.next_update
+    clock.now = start + timedelta(minutes=13)  # no tick for 13 minutes, then one
+    tick(clock, rng)
+    record = load_village(village)
+    assert record.state.value == "running"
+    assert record.day_started_at == start  # the game's own times keep their schedule
+    assert {record.slot_of(a) for a in seated.values()} == set(seated)
+    absent = seated["commoner_d"]
+    for account in seated.values():
+        if account != absent:
+            villages.touch(village, account, clock())
+    # The rule itself still holds, from when day 1 was shown.
+    record = gone_at_ten_minutes(village, "commoner_d", absent, clock(), clock, rng)
+    assert all(record.slot_of(a) is not None for a in seated.values() if a != absent)
 
 
 def test_a_running_short_village_departs_after_60_idle_minutes(players, clock, rng, village):
