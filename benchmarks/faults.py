@@ -300,9 +300,7 @@ class FaultRun:
         runtime.set_clock(lambda: self.now)
         count = self.players
         prefix = "m" if self.rules == "mobius" else "c"
-        players = [
-            v.account_id for v in verified_accounts(f"{prefix}fault", count, self.now, PASSWORD)
-        ]
+        players = verified_accounts(f"{prefix}fault", count, self.now, PASSWORD)
         if self.rules == "mobius":
             first = self.now + self.opening
             self.village_id = villages.create_village(
