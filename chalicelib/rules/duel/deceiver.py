@@ -15,11 +15,11 @@ non-werewolf or a white on a werewolf: it is the madman or the fox); it never at
 frames the card it reads as its madman and attacks where A's guards (the public orders, the
 auto-guard priorities) are least likely to be, weighing whether each order can hold (a
 hunter claimer may be a fake; the latent hunter may be missing, dead or already out).
-With a fox in the deck it weighs where the fox is (:func:`.worlds.fox_odds`: the public record, whether it ever sent its madman, the
-cards that survived its bites), since a fox win is B's loss too: it spares that card its
-bites, bites it instead of a human whose death would reach parity while the fox lives,
-has a werewolf seer claimer call it black, and on half the nights spares the real seer
-(only its divination kills the fox).
+With a fox in the deck it weighs where the fox is (:func:`.worlds.fox_odds`: the public
+record, whether it ever sent its madman, the cards that survived its bites), since a fox
+win is B's loss too: it spares that card its bites, bites it instead of a human whose death
+would reach parity while the fox lives, has a werewolf seer claimer call it black, and on
+half the nights spares the real seer (only its divination kills the fox).
 
 「入門」 plays as a beginner does, legally and plausibly: its werewolves fake the seer
 often when asked and seldom dare a black (on any card), a named werewolf sometimes claims
