@@ -14,7 +14,7 @@ so a seer claimer's results tell B whether it can be the real seer (a black on a
 non-werewolf or a white on a werewolf: it is the madman or the fox); it never attacks nor
 frames the card it reads as its madman and attacks where A's guards (the public orders, the
 auto-guard priorities) are least likely to be, weighing whether each order can hold (a
-hunter claimer may be a fake; the latent hunter may be missing, dead or already out).
+hunter claimer may be a fake; the latent hunter may be missing or dead).
 With a fox in the deck it weighs where the fox is (:func:`.worlds.fox_odds`: the public
 record, whether it ever sent its madman, the cards that survived its bites), since a fox
 win is B's loss too: it spares that card its bites, bites it instead of a human whose death
@@ -60,7 +60,7 @@ class Style:
 STRONG = Style(
     evidence=True,
     claimed_guard=0.5,
-    latent_guard=0.45,
+    latent_guard=0.6,
     frame=True,
     spare_seer=0.5,
     wolf_fake=0.0,
