@@ -4,7 +4,8 @@
 request, else white reports —; answer `none` when named; and attack the likeliest real
 information role. 「普通」 also has a werewolf fake the seer once the madman is spent, frames
 humans with black results where A's candidates allow, always spares the real seer while
-the fox may live, and never tries a PP.
+the fox may live, never tries a PP, and takes A's guard orders at their word: it never
+bites a card A tells a hunter (claimer or latent) to guard, as if every order held.
 
 「強い」 keeps its werewolves hidden (a werewolf seer beside the madman's claim would leave
 A one of three seer claimers to find a werewolf among), guesses the madman at every PP offer
@@ -12,12 +13,13 @@ A one of three seer claimers to find a werewolf among), guesses the madman at ev
 so a seer claimer's results tell B whether it can be the real seer (a black on a
 non-werewolf or a white on a werewolf: it is the madman or the fox); it never attacks nor
 frames the card it reads as its madman and attacks where A's guards (the public orders, the
-auto-guard priorities) are least likely to be. With a fox in the deck it weighs where the
-fox is (:func:`.worlds.fox_odds`: the public record, whether it ever sent its madman, the
-cards that survived its bites), since a fox win is B's loss too: it spares that card its
-bites, bites it instead of a human whose death would reach parity while the fox lives,
-has a werewolf seer claimer call it black, and on half the nights spares the real seer
-(only its divination kills the fox).
+auto-guard priorities) are least likely to be, weighing whether each order can hold (a
+hunter claimer may be a fake; the latent hunter may be missing or dead).
+With a fox in the deck it weighs where the fox is (:func:`.worlds.fox_odds`: the public
+record, whether it ever sent its madman, the cards that survived its bites), since a fox
+win is B's loss too: it spares that card its bites, bites it instead of a human whose death
+would reach parity while the fox lives, has a werewolf seer claimer call it black, and on
+half the nights spares the real seer (only its divination kills the fox).
 
 「入門」 plays as a beginner does, legally and plausibly: its werewolves fake the seer
 often when asked and seldom dare a black (on any card), a named werewolf sometimes claims
@@ -39,7 +41,13 @@ class Style:
     """How a deceiver of one strength plays."""
 
     evidence: bool  # reads the seer claims against its werewolves (who is its madman)
-    guards: bool  # attacks where A's guards are least likely to be
+    # How likely A's public guard orders hold, as this deceiver reads them (it bites where
+    # they are least likely to be): an order to a hunter claimer guards only if that claimer
+    # is the real hunter; one to the latent hunter only if it is on the board, alive and
+    # unclaimed. 「普通」 takes every order at its word (1.0: it never bites where A says it
+    # guards); 「強い」 weighs them (decision 30).
+    claimed_guard: float
+    latent_guard: float
     frame: bool  # frames humans with black results when it is safe
     # How often, on a night while the fox may live, the real seer is worth less to bite than
     # the medium (×SPARED: only its divination kills the fox, whose win is B's loss too).
@@ -49,8 +57,18 @@ class Style:
     fox: bool = False  # reads where the fox is: bites it before a parity it would win, frames it
 
 
-STRONG = Style(evidence=True, guards=True, frame=True, spare_seer=0.5, wolf_fake=0.0, fox=True)
-NORMAL = Style(evidence=False, guards=False, frame=True, spare_seer=1.0, pp=False)
+STRONG = Style(
+    evidence=True,
+    claimed_guard=0.5,
+    latent_guard=0.6,
+    frame=True,
+    spare_seer=0.5,
+    wolf_fake=0.0,
+    fox=True,
+)
+NORMAL = Style(
+    evidence=False, claimed_guard=1.0, latent_guard=1.0, frame=True, spare_seer=1.0, pp=False
+)
 MADMAN = 40.0  # the odds of a seer claimer whose results the real seer could not give
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
 VALUE = {"seer": 4.0, "medium": 2.5, "hunter": 2.0}  # a real holder's worth to bite
@@ -175,7 +193,7 @@ def _pp(view: Mapping[str, Any], legal: Legal, rng: random.Random, style: Style)
     return {"do": "pp", "guess": guess, "target": _best(targets, rng)}
 
 
-def _guard_odds(view: Mapping[str, Any]) -> dict[int, float]:
+def _guard_odds(view: Mapping[str, Any], style: Style) -> dict[int, float]:
     """How likely each card is guarded tonight by a real hunter, from public orders (§6.2)."""
     orders = view["events"][-1]
     odds: dict[int, float] = {}
@@ -187,14 +205,14 @@ def _guard_odds(view: Mapping[str, Any]) -> dict[int, float]:
 
     # A claimer's order guards only if that claimer is the real hunter.
     for entry in orders["guard"]:
-        spread(entry["to"], entry["weights"], 0.5 / max(1, len(orders["guard"])))
+        spread(entry["to"], entry["weights"], style.claimed_guard / max(1, len(orders["guard"])))
     latent = orders["latent_guard"]
     if not view["whole_hunter"]:
         if isinstance(latent, dict):
-            spread(latent["to"], latent["weights"], 0.6)
+            spread(latent["to"], latent["weights"], style.latent_guard)
         elif orders["guard"]:
             for entry in orders["guard"]:
-                spread(entry["to"], entry["weights"], 0.6 / len(orders["guard"]))
+                spread(entry["to"], entry["weights"], style.latent_guard / len(orders["guard"]))
         else:
             claims = view["claims"]
             for role in ("seer", "medium"):
@@ -204,7 +222,7 @@ def _guard_odds(view: Mapping[str, Any]) -> dict[int, float]:
                     if k["role"] == role and int(c) in view["alive"]
                 ]
                 if len(living) == 1:
-                    odds[living[0]] = odds.get(living[0], 0.0) + 0.6
+                    odds[living[0]] = odds.get(living[0], 0.0) + style.latent_guard
                     break
     return odds
 
@@ -263,7 +281,7 @@ def _night(
     fox = fox_odds(view) if style.fox else {}
     for c in value:
         value[c] *= 1 - FOX_WASTE * fox.get(c, 0.0)  # a bite on the fox kills nobody
-    odds = _guard_odds(view) if style.guards else {}
+    odds = _guard_odds(view, style)
     scores = {c: value[c] * (1 - min(0.95, odds.get(c, 0.0))) for c in o["attack"]}
     attack = _best(scores, rng)
     living_fox = {c: fox.get(c, 0.0) for c in o["attack"]}

@@ -354,3 +354,24 @@ def test_the_deceiver_adds_no_werewolf_seer_once_its_madman_claimed() -> None:
         play(duel, "A", {"do": "co", "roles": ["seer", "medium"]}, rng)
         move = deceiver(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
         assert move == {"do": "answer", "claims": []}
+
+
+def test_the_normal_deceiver_takes_a_guard_order_at_its_word_the_strong_one_weighs_it() -> None:
+    # std9 by hand: the real seer 1 alone claims; A sends the latent hunter to guard it. 「普通」
+    # never bites a card A says it guards (as if every order held); 「強い」 weighs whether the
+    # order can hold (the latent hunter may be missing, dead or out) and still bites the only
+    # seer claimer, worth far more than any unclaimed card.
+    rng = random.Random(0)
+    duel = Duel.setup(preset("std9"), Draws(rng), cards=STD9)
+    play(duel, "A", {"do": "co", "roles": ["seer"]}, rng)
+    play(duel, "B", {"do": "answer", "claims": []}, rng)
+    play(duel, "A", {"do": "execute", "card": 7}, rng)
+    play(duel, "B", {"do": "pp", "guess": None}, rng)
+    orders = {"do": "night", "divine": [{"card": 1, "to": [8]}], "guard": []}
+    play(duel, "A", {**orders, "latent_guard": {"to": [1]}}, rng)
+    assert duel.phase == "B:night" and list(duel.claims) == [1]
+    normal, strong = player("normal"), player("strong")
+    for seed in range(12):
+        seen, legal = view(duel, "B"), legal_moves(duel, "B")
+        assert normal(seen, legal, random.Random(seed))["attack"] != 1
+        assert strong(seen, legal, random.Random(seed))["attack"] == 1
