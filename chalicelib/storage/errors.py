@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from botocore.exceptions import BotoCoreError, ClientError
-from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.exceptions import CancellationReason, PynamoDBException, TransactWriteError
 
 T = TypeVar("T")
 
@@ -43,6 +43,12 @@ class TransactionRefused(Refused, TransactWriteError):
 
     def __init__(self, what: str, cause: Exception) -> None:
         TransactWriteError.__init__(self, what, cause)
+
+    @property
+    def cancellation_reasons(self) -> list[CancellationReason | None]:
+        """The refused transaction's own reasons (``cause`` is PynamoDB's error)."""
+        cause = self.cause
+        return cause.cancellation_reasons if isinstance(cause, TransactWriteError) else []
 
 
 def _code(error: Exception) -> str | None:
