@@ -13,14 +13,15 @@ from infra.build import build
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# One xdist worker builds the package: the module fixture writes infra/out, which two workers
-# building at once would corrupt.
+# One xdist worker builds the package (Chalice's build cache in .chalice/deployments is the
+# project's), and into a directory of its own: infra/out is also `make package`'s, and a zip
+# read while another build rewrote it was seen as "not a zip file".
 pytestmark = pytest.mark.xdist_group("package")
 
 
 @pytest.fixture(scope="module")
-def template() -> Path:
-    return build("dev")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build("dev", out=tmp_path_factory.mktemp("out"))
 
 
 def test_package_holds_app_chalicelib_and_templates(template):
