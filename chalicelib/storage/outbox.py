@@ -130,10 +130,8 @@ def reply_receipt(
 def owe_receipt(item: OutboxItem) -> None:
     """A receipt alone (a reply that saved nothing); ``AlreadyOwed`` when it is owed already."""
     ensure_configured()
-    try:
-        conditioned("owe_receipt", lambda: item.save(condition=OutboxItem.pk.does_not_exist()))
-    except Refused as owed:
-        raise AlreadyOwed("owe_receipt: owed already") from owed
+    if not owe_once(item):
+        raise AlreadyOwed("owe_receipt: owed already")
 
 
 def due_mail(now: datetime, limit: int) -> Answered[OutboxItem]:
