@@ -46,20 +46,21 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
     merge.write_text(json.dumps(merged, ensure_ascii=False, indent=2), encoding="utf-8")
     packaged = out / "chalice"
     shutil.rmtree(packaged, ignore_errors=True)
-    subprocess.run(
-        [
-            str(Path(sys.executable).parent / "chalice"),
-            "package",
-            "--stage",
-            stage,
-            "--merge-template",
-            str(merge),
-            str(packaged),
-        ],
-        cwd=ROOT,
-        env={"AWS_DEFAULT_REGION": "ap-northeast-1", **os.environ},
-        check=True,
-    )
+    with tempfile.TemporaryDirectory() as work:
+        subprocess.run(
+            [
+                str(Path(sys.executable).parent / "chalice"),
+                "package",
+                "--stage",
+                stage,
+                "--merge-template",
+                str(merge),
+                str(packaged),
+            ],
+            cwd=staged(Path(work)),
+            env={"AWS_DEFAULT_REGION": "ap-northeast-1", **os.environ},
+            check=True,
+        )
     template = json.loads((packaged / "sam.json").read_text(encoding="utf-8"))
     check_runtime(template)
     if front == "http":
@@ -67,6 +68,24 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
     (out / "template.json").write_text(json.dumps(template, indent=2), encoding="utf-8")
     finish_zip(packaged / "deployment.zip", out / "deployment.zip")
     return out / "template.json"
+
+
+def staged(work: Path) -> Path:
+    """A copy of what Chalice packages, without bytecode and with a build cache of its own.
+
+    Chalice hashes and zips the project's ``chalicelib`` as it finds it, ``__pycache__``
+    included, and caches the result in ``.chalice/deployments``: in the project, a build ran
+    while other processes wrote bytecode there (the test workers) and shared that cache with
+    any other build (``make package``), and one CI run read its zip as "not a zip file".
+    """
+    project = work / "project"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "deployments")
+    for name in ("chalicelib", "vendor", ".chalice"):
+        # vendor/templates is a link to templates/: the copy holds the files themselves.
+        shutil.copytree(ROOT / name, project / name, ignore=skip)
+    for name in ("app.py", "requirements.txt"):
+        shutil.copy2(ROOT / name, project / name)
+    return project
 
 
 def reply_domain(stage: str) -> str:

@@ -13,9 +13,8 @@ from infra.build import build
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# One xdist worker builds the package (Chalice's build cache in .chalice/deployments is the
-# project's), and into a directory of its own: infra/out is also `make package`'s, and a zip
-# read while another build rewrote it was seen as "not a zip file".
+# Each build packages a copy of the sources (infra.build.staged) into a directory of its own
+# (infra/out is `make package`'s); one worker runs these tests, which build twice.
 pytestmark = pytest.mark.xdist_group("package")
 
 
