@@ -13,6 +13,7 @@ from chalicelib.web import (
     mail_links,
     matches,
     pages,
+    reviews,
     static,
     villages,
 )
@@ -217,6 +218,16 @@ def match_share(match_id: str) -> Response:
 @app.route("/records/{token}", methods=["GET"])
 def match_record(token: str) -> Response:
     return matches.record(_request(), token)
+
+
+@app.route("/matches/{match_id}/review", methods=["GET"])
+def match_review(match_id: str) -> Response:
+    return reviews.review(_request(), match_id)
+
+
+@app.route("/matches/{match_id}/what-if", methods=["POST"], content_types=FORM)
+def match_what_if(match_id: str) -> Response:
+    return reviews.what_if(_request(), match_id)
 
 
 @app.route("/matches/{match_id}/pass/{token}", methods=["GET"])

@@ -192,6 +192,8 @@ def move_sk(number: int) -> str:
 
 CHAT_PREFIX = "CHAT#"
 SHARE_SK = "SHARE"
+# A what-if game's (もしも) first moves: the game it was continued from, up to where.
+PRELUDE_SK = "PRELUDE"
 
 
 def share_pk(token: str) -> str:

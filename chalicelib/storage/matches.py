@@ -22,6 +22,7 @@ from .keys import (
     CHAT_PREFIX,
     MATCH_SK,
     PLAYER_MATCH_PREFIX,
+    PRELUDE_SK,
     ROOMS_INDEX,
     SHARE_SK,
     chat_sk,
@@ -33,7 +34,15 @@ from .keys import (
     share_pk,
     time_key,
 )
-from .models import ChatItem, MatchItem, MoveItem, OutboxItem, PlayerMatchItem, ShareItem
+from .models import (
+    ChatItem,
+    MatchItem,
+    MoveItem,
+    OutboxItem,
+    PlayerMatchItem,
+    PreludeItem,
+    ShareItem,
+)
 from .repository import plain
 
 
@@ -171,17 +180,31 @@ def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action
     ]
 
 
+@dataclass(frozen=True)
+class Prelude:
+    """A what-if game's start: the game it continues, after how many of its moves, the start
+    (move 0) and those moves (``[{"side", "move"}]``)."""
+
+    origin: str
+    number: int
+    start: Any
+    moves: list[dict[str, Any]]
+
+
 def create_match(
     meta: MatchItem,
     moves: Sequence[NewMove],
     people: dict[str, str],
     kept: Kept,
     room: bool = False,
+    prelude: Prelude | None = None,
 ) -> None:
     """A new game with the moves already played (the computer's, when it opens) and its place
     in each person's list (``people``: side → player), at once; ``room``: listed among the
-    public rooms (the index) until its seat is taken or it ends."""
-    meta.moves = len(moves)
+    public rooms (the index) until its seat is taken or it ends; ``prelude``: a what-if game's
+    start, its moves numbered after the prelude's."""
+    first = prelude.number + 1 if prelude else 1
+    meta.moves = first - 1 + len(moves)
     meta.expires_at = kept.game
     if room:
         meta.gsi1pk, meta.gsi1sk = ROOMS_INDEX, room_index_sk(meta.created_at, meta.match_id)
@@ -194,7 +217,19 @@ def create_match(
                     _listed(meta, side, player, kept),
                     condition=PlayerMatchItem.pk.does_not_exist(),
                 )
-            _save_moves(t, meta.match_id, 1, moves, kept)
+            _save_moves(t, meta.match_id, first, moves, kept)
+            if prelude is not None:
+                item = PreludeItem(
+                    match_pk(meta.match_id),
+                    PRELUDE_SK,
+                    match_id=meta.match_id,
+                    origin=prelude.origin,
+                    number=prelude.number,
+                    start=prelude.start,
+                    moves=prelude.moves,
+                    expires_at=kept.game,
+                )
+                t.save(item, condition=PreludeItem.pk.does_not_exist())
 
     conditioned("the game exists already", write)
 
@@ -419,6 +454,16 @@ def match_moves(match_id: str) -> list[MoveItem]:
     return list(
         MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#"), consistent_read=True)
     )
+
+
+def prelude_of(match_id: str) -> Prelude | None:
+    """A what-if game's start (None: the game was dealt anew, not continued)."""
+    ensure_configured()
+    try:
+        item = PreludeItem.get(match_pk(match_id), PRELUDE_SK, consistent_read=True)
+    except DoesNotExist:
+        return None
+    return Prelude(str(item.origin), int(item.number), item.start, list(item.moves))
 
 
 def rooms(since: datetime, limit: int) -> list[MatchItem]:

@@ -358,6 +358,19 @@ class MoveItem(Item, discriminator="move"):
     played_at = UTCDateTimeAttribute()
 
 
+class PreludeItem(Item, discriminator="prelude"):
+    """sk = "PRELUDE": where a what-if game (もしも, continued from a position of a game's
+    review) starts: that game, the move it was continued after, its start (move 0, the deal
+    as the engine made it) and its moves up to there, replayed by the engine. Written once
+    with the game; the game's own moves follow, numbered from ``number`` + 1."""
+
+    match_id = UnicodeAttribute()
+    origin = UnicodeAttribute()  # the game it was continued from
+    number = NumberAttribute()  # after that many of its moves
+    start = GameAttribute()
+    moves = GameAttribute()  # [{"side", "move"}], the first ``number`` moves
+
+
 class ChatItem(Item, discriminator="chat"):
     """sk = "CHAT#<time>#<random>": one chat message of a game between two people."""
 
@@ -390,5 +403,6 @@ MODELS = (
     MoveItem,
     PlayerMatchItem,
     ChatItem,
+    PreludeItem,
     ShareItem,
 )

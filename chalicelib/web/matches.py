@@ -15,7 +15,7 @@ from chalice import Response
 
 from .. import jobs, runtime
 from ..links import match_scope, read_match_token
-from ..services import matches
+from ..services import matches, reviews
 from ..services.errors import InvalidInput, NotFound
 from .http import BadRequest, json_response, redirect
 from .pages import Ctx, Request, json_api, page
@@ -82,6 +82,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         chat_count=int(match.item.chats or 0),
         share_url=f"{runtime.base_url()}/records/{match.item.share}" if match.item.share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
+        origin=reviews.origin(match),
         **context,
         **extra,
     )

@@ -224,6 +224,16 @@ ROUTES = [
     Route("POST", "/matches/{match_id}/chat", form={"text": ("よろしくお願いします",)}),
     Route("POST", "/matches/{match_id}/cancel"),
     Route("POST", "/matches/{match_id}/share", form={"do": ("share", "withdraw")}),
+    Route("GET", "/matches/{match_id}/review", query={"move": ("0", "1", "3", "999")}),
+    Route(
+        "POST",
+        "/matches/{match_id}/what-if",
+        form={
+            "move": ("0", "2", "999"),
+            "side": ("A", "B"),
+            "strength": ("beginner", "normal", "strong"),
+        },
+    ),
     Route("GET", "/matches/{match_id}/pass/{token}"),
     Route("GET", "/records/{token}"),
     Route("GET", "/gm"),

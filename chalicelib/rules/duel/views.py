@@ -19,6 +19,26 @@ def review(duel: Duel) -> dict[str, Any]:
     }
 
 
+def hindsight(duel: Duel) -> dict[str, Any]:
+    """Everything true at this point of a game, for the review (感想戦) of a game that is
+    over, shown at any of its positions: the true cards, the werewolves, masons, madman and
+    fox, the first-day truth, the fox mode and its first-day result, each night's actual
+    draws and attack, B's PP offer pending now, its guesses, whether its madman instruction
+    is spent. Never for a game still being played (§8: "after the end")."""
+    return {
+        "cards": list(duel.cards),
+        "wolves": duel.wolves,
+        "masons": duel.masons,
+        "madman": duel.card_of("madman"),
+        "fox": duel.card_of("fox"),
+        **review(duel),
+        "fox_oracle": copy_json(duel.fox_oracle),
+        "pp": copy_json(duel.pending_pp),
+        "guesses": copy_json(duel.guesses),
+        "madman_used": duel.madman_used,
+    }
+
+
 def public(duel: Duel) -> dict[str, Any]:
     """What both sides see."""
     return {

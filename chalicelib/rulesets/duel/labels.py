@@ -150,3 +150,72 @@ def event_lines(event: dict[str, Any]) -> list[str]:
             lines.append(f"護衛報告: {card(g['card'])} → {card(g['target'])}")
         return lines
     return [kind]
+
+
+def _color(value: Any) -> str:
+    return COLOR_LABELS.get(value, str(value))
+
+
+def _report(item: Any) -> str:
+    """A fake report as B gave it: a card and a color, or a color alone (the madman's)."""
+    if isinstance(item, dict):
+        return f"{card(item['target'])}{_color(item['result'])}"
+    return _color(item)
+
+
+def _fake(claim: dict[str, Any]) -> str:
+    """One claim of B's answer (a fake, or what the madman says if named)."""
+    role = ROLE_LABELS.get(claim["role"], claim["role"])
+    if claim["card"] == "madman":
+        head = "狂人なら役職なし" if claim["role"] == "none" else f"狂人に{role}を騙らせる"
+    else:
+        head = f"{card(claim['card'])} {role}" + ("" if claim["role"] == "none" else "CO")
+    parts = [head]
+    if "oracle" in claim:
+        parts.append(f"お告げ {_report(claim['oracle'])}")
+    parts += [f"{n}夜 {_report(r)}" for n, r in enumerate(claim.get("nights", []), start=1)]
+    parts += [f"霊能 {_color(r)}" for r in claim.get("results", [])]
+    parts += [f"{n}夜 {card(t)}護衛" for n, t in enumerate(claim.get("guards", []), start=1)]
+    return " ".join(parts)
+
+
+def move_text(side: str, move: dict[str, Any]) -> str:
+    """One stored move (RULES-DUEL §9) in a line, as the review (感想戦) lists it: A's
+    questions and orders, and B's instructions that nobody saw during the game (its fakes as
+    given, the madman's, its PP guess, its attack)."""
+    do = move.get("do")
+    if do == "resign":
+        return "投了"
+    if side == "A":
+        if do == "co":
+            scope = "全体" if move.get("cards") is None else f"範囲 {cards(move['cards'])}"
+            return f"{roles(move['roles'])}のCO要請({scope})"
+        if do == "black_seer_co":
+            return "黒引き占い師のみCO要請"
+        if do == "named":
+            return f"指名CO {cards(move['cards'])}" + ("(ギドラ)" if move.get("gidra") else "")
+        if do == "release":
+            return "ギドラ解除要請"
+        if do == "execute":
+            return f"{card(move['card'])} を処刑"
+        return "夜の指示"
+    if do == "answer":
+        given = [_fake(c) for c in move.get("claims", [])]
+        given += [
+            f"{card(land['card'])} {ROLE_LABELS[land['as']]}で着地" for land in move.get("land", [])
+        ]
+        return "回答: " + ("、".join(given) if given else "騙りなし")
+    if do == "pp":
+        if move.get("guess") is None:
+            return "PP: 見送り"
+        return f"PP: 狂人は {card(move['guess'])} と予想・吊り先 {card(move['target'])}"
+    lines = [f"襲撃 {card(move['attack'])}"]
+    lines += [f"偽の占い {card(d['card'])}→{_report(d)}" for d in move.get("divine", [])]
+    lines += [f"偽の霊能 {card(m['card'])} {_color(m['result'])}" for m in move.get("medium", [])]
+    lines += [f"偽の護衛 {card(g['card'])}→{card(g['target'])}" for g in move.get("guard", [])]
+    madman = move.get("madman") or {}
+    if "divine" in madman:
+        lines.append(f"狂人の占い {_color(madman['divine'])}")
+    if "medium" in madman:
+        lines.append(f"狂人の霊能 {_color(madman['medium'])}")
+    return "夜: " + "、".join(lines)

@@ -9,7 +9,7 @@ game itself, so a page cannot show what the side may not know.
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +18,7 @@ from chalicelib.rules.duel.draws import Draws
 from chalicelib.rules.duel.errors import SetupError
 from chalicelib.rules.duel.legal import Legal, legal_moves
 from chalicelib.rules.duel.state import checked_wolves
+from chalicelib.rules.duel.views import hindsight
 
 from ..base import NoticeText, Offer, Played
 from . import computer, forms, labels
@@ -39,6 +40,7 @@ class DuelRules:
     page_template = "duel.html"
     setup_template = "duel_place.html"
     record_template = "duel_record.html"
+    review_template = "duel_review.html"
     notice_templates = ("mail/match_notice.txt", "mail/match_notice.html")
     sides = SIDES
 
@@ -106,6 +108,19 @@ class DuelRules:
 
     def create(self, setup: Mapping[str, Any], rng: random.Random) -> Duel:
         return Duel.setup(preset(setup["preset"]), Draws(rng), wolves=setup.get("private"))
+
+    def recreate(self, setup: Mapping[str, Any], game: Duel, rng: random.Random) -> Duel:
+        """The game's start (move 0) again, through the engine, from its stored setup and its
+        own chance; B's hand placement, never stored, is read back from the ended game's cards
+        (§3.1: the placement is the werewolves' cards). A deal that comes out otherwise is
+        refused: the moves would be replayed on another game."""
+        by_hand = setup.get("placement") == "hand" and setup.get("side") == "B"
+        start = Duel.setup(
+            preset(setup["preset"]), Draws(rng), wolves=game.wolves if by_hand else None
+        )
+        if start.cards != game.cards:
+            raise ValueError("この対局は最初から並べ直せません")
+        return start
 
     def parse(self, data: Any) -> Duel:
         return Duel.from_json(data)
@@ -200,13 +215,7 @@ class DuelRules:
         if game.phase != "end":
             raise ValueError("終わった対局だけを共有できます")
         seen = view(game, "A")  # after the end: the public record, the cards and the review
-        ending = seen["ending"]
-        by = ending.get("by")
-        summary = (
-            f"{labels.WINNER_LABELS[ending['winner']]}"
-            f"({ending['day']}日目・{labels.AT_LABELS.get(ending['at'], ending['at'])}"
-            f"{':' + labels.SIDE_SHORT[by] if by else ''})"
-        )
+        summary = _summary(seen["ending"])
         return {
             "seen": seen,
             "board": [{**c, "known": None} for c in _board(seen, "A")],
@@ -216,6 +225,38 @@ class DuelRules:
             "title": labels.PRESET_LABELS.get(seen["rules"]["preset"] or "", "カスタム"),
             "summary": summary,
             "rules_line": _rules_line(seen),
+            "L": labels,
+        }
+
+    def review(
+        self, position: Duel, final: Duel, steps: Sequence[tuple[str, Any]], number: int
+    ) -> dict[str, Any]:
+        """The review (感想戦) of the ended game ``final`` at ``position``, the game after the
+        first ``number`` of its ``steps`` (side, move): everything true then (the engine's
+        ``hindsight``), each side's view then (the engine's ``view``: exactly what that side
+        was shown), and every move in a line, B's instructions included."""
+        if final.phase != "end":
+            raise ValueError("感想戦は対局が終わってから開けます")
+        truth = hindsight(position)
+        panels: dict[str, dict[str, Any]] = {}
+        for side in SIDES:
+            seen = view(position, side)
+            panels[side] = {"seen": seen, "board": _board(seen, side)}
+        shared = panels["A"]["seen"]
+        return {
+            "truth": truth,
+            "truth_board": [
+                {**c, "known": None, "truth": truth["cards"][c["card"]]}
+                for c in _board(shared, "A")
+            ],
+            "panels": panels,
+            "columns": 4 if position.board >= 16 else 3,
+            "log": _log(shared),
+            "moves": [(side, labels.move_text(side, move)) for side, move in steps],
+            "continues": self.to_move(position) is not None,
+            "title": labels.PRESET_LABELS.get(position.rules.preset or "", "カスタム"),
+            "summary": _summary(view(final, "A")["ending"]),
+            "rules_line": _rules_line(shared),
             "L": labels,
         }
 
@@ -248,6 +289,16 @@ def _forfeit(duel: Duel, side: str, at: str) -> None:
     }
     duel.phase = "end"
     duel.question = None
+
+
+def _summary(ending: Mapping[str, Any]) -> str:
+    """How a game ended, in a line: the winner, the day, the moment (and who forfeited)."""
+    by = ending.get("by")
+    return (
+        f"{labels.WINNER_LABELS[ending['winner']]}"
+        f"({ending['day']}日目・{labels.AT_LABELS.get(ending['at'], ending['at'])}"
+        f"{':' + labels.SIDE_SHORT[by] if by else ''})"
+    )
 
 
 def _board(seen: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
