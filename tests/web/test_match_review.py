@@ -4,9 +4,11 @@ against the CPU; only the game's players, only after the end."""
 
 import random
 from datetime import timedelta
+from urllib.parse import urlparse
 
 import pytest
 
+from chalicelib.links import match_url
 from chalicelib.rules.duel import Draws, Duel, play, preset, view
 from chalicelib.rules.duel.cpu import player, random_player
 from chalicelib.rules.duel.legal import legal_moves
@@ -167,11 +169,18 @@ def test_only_the_games_players_open_its_review(browser, new_browser, clock):
     assert post.status_code == 403
 
 
-def test_an_account_reviews_its_game_through_a_mail_pass_too(browser, new_browser, clock):
+def test_an_account_reviews_its_game_through_its_mail_link_on_another_phone(
+    browser, new_browser, clock
+):
     make_account("alice", clock())
     browser.login("alice")
     match_id = ended_against_cpu(browser)
-    assert browser.get(f"/matches/{match_id}/review?move=3").status_code == 200
+    phone = new_browser()  # nobody logged in: the game's signed mail link lets alice in
+    link = urlparse(match_url("alice", match_id, clock() + timedelta(days=1))).path
+    assert phone.get(link).status_code == 303
+    assert phone.get(f"/matches/{match_id}/review?move=3").status_code == 200
+    other = ended_against_cpu(new_browser())  # another game: the link lends nothing there
+    assert phone.get(f"/matches/{other}/review").status_code == 403
 
 
 @pytest.mark.parametrize("move", ["-1", "abc", "１", "99999", "1.5", ""])
@@ -311,3 +320,38 @@ def test_a_game_lost_on_time_reviews_to_its_last_move(browser, clock):
     assert stored(match_id).state == "ended"
     page = browser.get(f"/matches/{match_id}/review")
     assert page.status_code == 200 and "時間切れ" in text(page)
+
+
+@pytest.mark.parametrize("preset_name", ["std9", "12B"])
+def test_no_review_page_reveals_anything_before_the_end(browser, new_browser, preset_name):
+    """Between two people, at every move of the game, neither player's review nor what-if
+    shows or makes anything; at the end both open it."""
+    match_id = start(browser, preset=preset_name, side="A", opponent="invite")
+    friend = new_browser()
+    friend.get(f"/matches/{match_id}")
+    assert friend.post(f"/matches/{match_id}/join").status_code == 303
+    sides = {"A": browser, "B": friend}
+    rng = random.Random(f"review-secrecy-{preset_name}")
+    for _ in range(400):
+        item = stored(match_id)
+        if item.state == "ended":
+            break
+        for side, phone in sides.items():
+            refused = phone.get(f"/matches/{match_id}/review", move=str(item.moves))
+            body = text(refused)
+            assert refused.status_code == 409 and "感想戦は対局が終わってから開けます" in body
+            assert 'class="truth"' not in body and "真相" not in body and "人狼: #" not in body
+            assert "/review" not in text(phone.get(f"/matches/{match_id}"))
+            made = phone.post(
+                f"/matches/{match_id}/what-if",
+                {"move": str(item.moves), "side": side, "strength": "normal"},
+            )
+            assert made.status_code == 409
+        duel = Duel.from_json(item.game)
+        side = duel.phase[0]
+        move = random_player({}, legal_moves(duel, side), rng)
+        assert play_json(sides[side], match_id, move).status_code == 303
+    assert stored(match_id).state == "ended"
+    for phone in sides.values():
+        assert phone.get(f"/matches/{match_id}/review").status_code == 200
+        assert len(store.matches_of(stored(match_id).players["A"], 10)) == 1
