@@ -112,6 +112,29 @@ def check_reveal(me: Phone, cards: int) -> None:
     assert page.locator("#board .truth").count() == cards  # every card's true role
 
 
+def check_review(me: Phone) -> None:
+    """感想戦 (decisions duel 70–75) at 360 px: the views stacked, the next move by its link,
+    by the arrow keys (review.js), then a what-if from that position against the CPU."""
+    from playwright.sync_api import expect
+
+    page = me.page
+    page.get_by_role("link", name="感想戦を開く").click()
+    expect(page.locator("h1")).to_have_text("感想戦")
+    me.check("review")
+    truth, a, b = (page.locator(s).bounding_box() for s in ("#truth", "#view-A", "#view-B"))
+    assert truth and a and b and truth["y"] < a["y"] < b["y"] and a["x"] == b["x"]
+    page.locator("#review-next").click()
+    expect(page.locator("#position h2")).to_contain_text("1手目")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#position h2")).to_contain_text("2手目")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#position h2")).to_contain_text("1手目")
+    page.get_by_role("button", name="ここからCPUと続ける").click()
+    page.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
+    expect(page.locator("main")).to_contain_text("もしもの対局です")
+    me.check("what-if")
+
+
 def test_a_whole_std9_game_against_the_cpu_on_a_phone(phone):
     me = phone("std9")
     start_from_top(me, "std9", "A")
@@ -121,6 +144,7 @@ def test_a_whole_std9_game_against_the_cpu_on_a_phone(phone):
     assert "あなたの番" in page.locator("#turn").inner_text()
     play_a(me)
     check_reveal(me, 9)
+    check_review(me)
 
 
 def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
