@@ -23,6 +23,7 @@ from .errors import Conflict, Forbidden, InvalidInput
 from .matches import COMPUTER, Match, _draws, _replies, kept
 
 NOT_YET = "感想戦は対局が終わってから開けます"
+UNREPLAYABLE = "この対局は今のルールでは並べ直せないため、感想戦を開けません"
 # A what-if is a study game: no clock runs (decision 73).
 WHAT_IF_CLOCK = "none"
 
@@ -40,7 +41,11 @@ class Replay:
         rules, seed = self.match.rules, int(self.match.item.seed)
         game = self.start
         for n, (side, move) in enumerate(self.steps[:number], start=1):
-            game = rules.play(game, side, move, _draws(seed, n)).game
+            try:
+                game = rules.play(game, side, move, _draws(seed, n)).game
+            except ValueError:
+                # A move the engine no longer takes (its rules changed since): no review.
+                raise Conflict(UNREPLAYABLE) from None
         return game
 
 
@@ -63,7 +68,10 @@ def replay(match: Match) -> Replay:
         steps = [(str(m["side"]), m["move"]) for m in prelude.moves]
     else:
         setup = plain(match.item.setup)
-        start = match.rules.recreate(setup, match.game, _draws(int(match.item.seed), 0))
+        try:
+            start = match.rules.recreate(setup, match.game, _draws(int(match.item.seed), 0))
+        except ValueError as refusal:
+            raise Conflict(str(refusal)) from None
         steps = []
     steps += [(str(m.side), m.move) for m in store.match_moves(match.match_id)]
     return Replay(match, start, steps)

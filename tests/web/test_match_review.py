@@ -14,6 +14,7 @@ from chalicelib.rules.duel.cpu import player, random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rulesets.duel import computer
 from chalicelib.services import matches, reviews
+from chalicelib.services.errors import Conflict
 from chalicelib.storage import matches as store
 from tests.web.conftest import alert, make_account, text
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
@@ -87,6 +88,19 @@ def test_the_replay_at_each_move_is_the_engines_state_and_each_view_the_engines_
             assert shown.context["panels"][side]["seen"] == view(engine, side)
         assert shown.context["truth"]["cards"] == engine.cards
         assert shown.context["truth"]["nights"] == engine.nights
+
+
+def test_a_game_the_engine_cannot_replay_is_refused_in_japanese_not_a_500(clock):
+    match_id, _ = simulated(clock, "std9", 41, "random", "random")
+    other_deal = store.load_match(match_id)
+    other_deal.update(actions=[type(other_deal).seed.set(42)])  # not its deal's chance
+    with pytest.raises(Conflict, match="最初から並べ直せない"):
+        reviews.review(matches.load(match_id), ["g:me"], "1")
+    match_id, _ = simulated(clock, "std9", 43, "random", "random")
+    [first, *_] = store.match_moves(match_id)
+    first.update(actions=[type(first).move.set({"do": "execute", "card": 99})])
+    with pytest.raises(Conflict, match="今のルールでは並べ直せない"):
+        reviews.review(matches.load(match_id), ["g:me"], "1")
 
 
 def ended_against_cpu(browser, preset_name="std9", side="A", seed=3) -> str:

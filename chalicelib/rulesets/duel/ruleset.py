@@ -119,7 +119,7 @@ class DuelRules:
             preset(setup["preset"]), Draws(rng), wolves=game.wolves if by_hand else None
         )
         if start.cards != game.cards:
-            raise ValueError("この対局は最初から並べ直せません")
+            raise ValueError("この対局は最初から並べ直せないため、感想戦を開けません")
         return start
 
     def parse(self, data: Any) -> Duel:
