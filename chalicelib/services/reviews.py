@@ -79,7 +79,7 @@ def replay(match: Match) -> Replay:
 
 def _number(given: str, last: int) -> int:
     """A position's number as a form or link gives it: 0 (the deal) to the last move."""
-    if not (given.isascii() and given.isdigit()) or int(given) > last:
+    if not (given.isascii() and given.isdigit() and len(given) <= 6) or int(given) > last:
         raise InvalidInput(f"手数は 0 から {last} までの数で指定してください")
     return int(given)
 

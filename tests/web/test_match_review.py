@@ -197,7 +197,7 @@ def test_an_account_reviews_its_game_through_its_mail_link_on_another_phone(
     assert phone.get(f"/matches/{other}/review").status_code == 403
 
 
-@pytest.mark.parametrize("move", ["-1", "abc", "１", "99999", "1.5", ""])
+@pytest.mark.parametrize("move", ["-1", "abc", "１", "99999", "1.5", "", "9" * 5000])
 def test_a_move_number_out_of_the_game_is_refused_in_japanese(browser, move):
     match_id = ended_against_cpu(browser)
     page = browser.get(f"/matches/{match_id}/review", move=move)
