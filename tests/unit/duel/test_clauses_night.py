@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from chalicelib.rules.duel import Draws, Duel, custom, play, preset, view
+from chalicelib.rules.duel.views import hindsight
 
 from .helpers import A17, NO_CLAIMS, PASS, A, B, error, events, game
 
@@ -532,6 +533,11 @@ def test_s8_the_pp_offer_is_told_to_b_only() -> None:
     assert view(duel, "B")["pp_offered"] is True  # 2 ≥ 1: the offer tells B the madman lives
     assert "pp_offered" not in view(duel, "A")
     assert view(duel, "A")["next"] == "B:pp"
+    # The review (感想戦) shows the offer after the end, and B's wrong guess (§4.5).
+    assert hindsight(duel)["pp"] == {"card": 2, "offered": True}
+    play(duel, "B", {"do": "pp", "guess": 1, "target": 1}, rng)
+    assert hindsight(duel)["guesses"] == [{"day": 2, "guess": 1, "correct": False}]
+    assert "guesses" not in view(duel, "A")
 
 
 def test_s8_after_the_end_both_see_the_true_cards_and_the_review() -> None:

@@ -1,10 +1,11 @@
 """RULES-DUEL §8's last row for the review (感想戦): the true cards, the first-day truth, the fox
 mode, the actual divinations, guards and GJs, shown after the end at any position of the game
-(``views.hindsight``), never in a side's view before the end."""
+(``views.hindsight``), never in a side's view before the end. B's PP offer and guesses:
+``test_clauses_night.py::test_s8_the_pp_offer_is_told_to_b_only``."""
 
 import random
 
-from chalicelib.rules.duel import Draws, Duel, custom, play, preset, view
+from chalicelib.rules.duel import Draws, Duel, play, preset, view
 from chalicelib.rules.duel.views import hindsight
 
 from .helpers import A17
@@ -32,25 +33,3 @@ def test_s8_the_review_shows_at_any_position_what_was_true_then() -> None:
     for side in "AB":  # the game goes on: no side's view has any of it
         seen = view(duel, side)
         assert "cards" not in seen and "review" not in seen and "madman_used" not in view(duel, "A")
-
-
-def test_s8_the_review_shows_bs_pp_offer_and_guess_that_a_never_saw() -> None:
-    duel = Duel.setup(
-        custom({"deck": {"villager": 2, "werewolf": 1, "madman": 1, "seer": 1}, "pp": True}),
-        Draws(random.Random(0)),
-        cards=[None, "seer", "werewolf", "madman", "villager", "villager"],
-    )
-    rng = random.Random(0)
-    for by, move in (
-        ("A", {"do": "execute", "card": 4}),
-        ("B", {"do": "pp", "guess": None}),
-        ("A", {"do": "night"}),
-        ("B", {"do": "night", "attack": 5}),
-        ("A", {"do": "execute", "card": 2}),
-    ):
-        play(duel, by, move, rng)
-    assert hindsight(duel)["pp"] == {"card": 2, "offered": True}
-    assert "pp_offered" not in view(duel, "A")
-    play(duel, "B", {"do": "pp", "guess": 1, "target": 1}, rng)  # a wrong guess (§4.5)
-    assert hindsight(duel)["guesses"] == [{"day": 2, "guess": 1, "correct": False}]
-    assert "guesses" not in view(duel, "A")
