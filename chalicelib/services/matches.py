@@ -24,8 +24,8 @@ from ..rulesets.base import MatchRules
 from ..storage import matches as store
 from ..storage import outbox as mailbox
 from ..storage.errors import Refused
-from ..storage.records import RecordWrite
 from ..storage.models import MatchItem, OutboxItem
+from ..storage.records import RecordWrite
 from ..storage.repository import plain
 from . import records
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited

@@ -75,11 +75,15 @@ def ending(ended: Ended) -> list[store.RecordWrite]:
                 side,
                 _result(results, side),
                 _other_player(ended, side),
-                {**rated[side], "before": {k: before.get(k) for k in rated[side]}},
+                {**rated[side], "before": {k: _mu(before.get(k)) for k in rated[side]}},
                 ended.at,
             )
         writes.append(store.RecordWrite(account, rules.name, data, read[side].version, entry))
     return writes
+
+
+def _mu(rating: list[float] | None) -> float | None:
+    return rating[0] if rating else None
 
 
 def _other_player(ended: Ended, side: str) -> str:
