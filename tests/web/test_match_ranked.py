@@ -8,6 +8,7 @@ import json
 import random
 import re
 from datetime import timedelta
+from urllib.parse import urlencode
 
 import pytest
 
@@ -17,7 +18,9 @@ from chalicelib.rules.duel.questions import open_request
 from chalicelib.rulesets.duel.ruleset import ANSWER_HOLD, DUEL
 from chalicelib.services import matches
 from tests.web.conftest import alert, make_account, sent_mails, text
+from tests.web.test_gm_pages import CROSS_SITE
 from tests.web.test_matches import MATCH_URL, moves_of, play_json, poll, stored
+from tests.web.test_security import CSRF_REFUSAL
 
 HOLD = timedelta(seconds=ANSWER_HOLD)
 
@@ -279,3 +282,35 @@ def test_ranked_a_visitor_or_the_other_player_cannot_answer_for_b(browser, new_b
     response = play_json(browser, match_id, {"do": "answer", "claims": []})
     assert response.status_code == 409  # A is not B
     assert stored(match_id).held is None
+
+
+def test_ranked_forged_or_cross_site_posts_make_nothing_and_hold_nothing(
+    browser, new_browser, clock, client
+):
+    """A ranked game's creation and a held answer are refused without the session's CSRF
+    token and from another site, and nothing is written."""
+    match_id, bob = ranked_game(browser, new_browser, clock)
+    play_json(browser, match_id, {"do": "co", "roles": ["seer"]})
+    answer = {"moves": "1", "move": json.dumps({"do": "answer", "claims": []})}
+    new_game = {"rules": "duel", "preset": "std9", "side": "A", "strength": "normal"}
+    new_game |= {"clock": "3m", "opponent": "room", "ranked": "1"}
+    for player, path, form in (
+        (bob, f"/matches/{match_id}/moves", answer),
+        (bob, "/matches", new_game),
+    ):
+        good = player.csrf
+        for token in (None, "", "forged-token", good + "x"):
+            data = dict(form) if token is None else {**form, "csrf": token}
+            response = player.post(path, data, csrf=False)
+            assert response.status_code == 403, (path, token)
+            assert alert(response) == CSRF_REFUSAL
+        body = urlencode({**form, "csrf": good}).encode()
+        for hostile in ({"origin": "https://evil.example"}, {"sec-fetch-site": "cross-site"}):
+            headers = player.headers(
+                {"content-type": "application/x-www-form-urlencoded", **hostile}
+            )
+            response = client.http.post(path, headers=headers, body=body)
+            assert response.status_code == 403, (path, hostile)
+            assert alert(response) == CROSS_SITE
+    assert stored(match_id).held is None and stored(match_id).moves == 1
+    assert 'id="rooms"' not in text(new_browser().get("/"))  # no ranked room was made
