@@ -459,31 +459,6 @@ def flag_if_due(
     return True
 
 
-def reveal_if_due(
-    match: Match,
-    now: datetime,
-    present: str | None = None,
-    watch: Watch | None = None,
-    hand_over: HandOver | None = None,
-) -> bool:
-    """Plays a ranked game's held answer into the game once its hold has ended (on any read,
-    write or worker's look), dated at the hold's end: the asking side's clock starts then.
-    True if it wrote (a second reader that lost the race: False)."""
-    held, until = match.held, match.item.hold_until
-    if match.ended or held is None or until is None or now < until:
-        return False
-    rules = match.rules
-    side = str(held["side"])
-    played = rules.play(
-        match.game, side, held["move"], _draws(int(match.item.seed), match.moves + 1)
-    )
-    try:
-        _advance(match, side, played, until, present, watch, hand_over)
-    except Refused:
-        return False
-    return True
-
-
 def settle(
     match: Match,
     now: datetime,
@@ -491,11 +466,22 @@ def settle(
     watch: Watch | None = None,
     hand_over: HandOver | None = None,
 ) -> bool:
-    """What time alone decides, on any read: a held answer shown, a flag fallen. True if it
-    wrote (the caller reloads the game)."""
-    return reveal_if_due(match, now, present, watch, hand_over) or flag_if_due(
-        match, now, present, hand_over
+    """What time alone decides, on any read or a worker's look: a ranked game's held answer
+    is played into the game once its hold has ended, dated at the hold's end (the asking
+    side's clock starts then); else a fallen flag ends the game. True if it wrote (the caller
+    reloads the game; a second reader that lost the race: False)."""
+    held, until = match.held, match.item.hold_until
+    if match.ended or held is None or until is None or now < until:
+        return flag_if_due(match, now, present, hand_over)
+    side = str(held["side"])
+    played = match.rules.play(
+        match.game, side, held["move"], _draws(int(match.item.seed), match.moves + 1)
     )
+    try:
+        _advance(match, side, played, until, present, watch, hand_over)
+    except Refused:
+        return False
+    return True
 
 
 def _hand_over(match: Match, mail: list[OutboxItem], hand_over: HandOver | None) -> None:
@@ -652,7 +638,7 @@ def look(
         if now < reveal:
             watch(match_id, moves, reveal)
         else:
-            reveal_if_due(match, now, None, watch, hand_over)
+            settle(match, now, None, watch, hand_over)
         return False
     if match.item.flag_at is None:
         return False

@@ -81,11 +81,14 @@ def test_a_ranked_game_is_made_only_by_an_account_against_a_person_with_a_clock(
     assert match_id in listed and "ランク戦" in listed
 
 
-def test_a_guest_cannot_take_a_ranked_seat(browser, new_browser, clock):
+def made_by_alice(browser, clock, **form) -> str:
     make_account("alice", clock())
     browser.login("alice")
-    response = create(browser, opponent="room")
-    match_id = MATCH_URL.search(response.headers["Location"]).group(1)
+    return MATCH_URL.search(create(browser, **form).headers["Location"]).group(1)
+
+
+def test_a_guest_cannot_take_a_ranked_seat(browser, new_browser, clock):
+    match_id = made_by_alice(browser, clock, opponent="room")
     guest = new_browser()
     page = text(guest.get(f"/matches/{match_id}"))
     assert "ログインして参加" in page and f"/matches/{match_id}/join" not in page
@@ -95,10 +98,7 @@ def test_a_guest_cannot_take_a_ranked_seat(browser, new_browser, clock):
 
 
 def test_an_unranked_game_shows_an_answer_at_once(browser, new_browser, clock):
-    make_account("alice", clock())
-    browser.login("alice")
-    response = create(browser, ranked="")
-    match_id = MATCH_URL.search(response.headers["Location"]).group(1)
+    match_id = made_by_alice(browser, clock, ranked="")
     bob = new_browser()
     bob.get(f"/matches/{match_id}")
     bob.post(f"/matches/{match_id}/join")
@@ -127,8 +127,11 @@ def test_ranked_the_answer_to_a_seer_request_shows_20_seconds_after_the_request(
     assert "回答する</button>" in bob_page
     before = a_sees(browser, match_id, 1)
     assert "要請から20秒たつまで" in before[0]
-    answer = {"do": "answer", "claims": [{"card": 4, "role": "seer", "oracle": {
-        "target": 7, "result": "human"}}]}  # fmt: skip
+    cards = Duel.from_json(stored(match_id).game).cards
+    wolf = cards.index("werewolf")  # a werewolf fakes the seer, with a white on a human
+    human = next(c for c in range(1, len(cards)) if cards[c] not in ("werewolf", "seer"))
+    oracle = {"target": human, "result": "human"}
+    answer = {"do": "answer", "claims": [{"card": wolf, "role": "seer", "oracle": oracle}]}
     assert play_json(bob, match_id, answer).status_code == 303
     # Held: nothing A reaches changed, byte for byte (page, poll, view), and no move is in.
     assert a_sees(browser, match_id, 1) == before

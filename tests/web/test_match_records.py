@@ -147,24 +147,25 @@ def test_games_without_an_account_write_no_record_and_a_guest_is_filed_as_one(
     match_id = start(browser)  # a guest against the CPU
     resign(browser, match_id)
     assert list(RecordItem.scan()) == []
-    make_account("bob", clock())
-    bob = new_browser()
-    bob.login("bob")
-    guest_game = start(browser, opponent="invite")
-    bob.get(f"/matches/{guest_game}")
-    bob.post(f"/matches/{guest_game}/join")
+    guest_game = bob_joins_a_guest(browser, new_browser, clock)
     resign(browser, guest_game)
     assert record("bob")["opponents"] == {"guest": {"games": 1, "wins": 1}}
     assert [r.account_id for r in RecordItem.scan()] == ["bob"]
 
 
-def test_a_guest_game_that_expires_unfinished_counts_nothing(browser, new_browser, clock):
+def bob_joins_a_guest(browser, new_browser, clock) -> str:
+    """A guest (``browser``) invites; bob, signed in, takes the seat."""
     make_account("bob", clock())
     bob = new_browser()
     bob.login("bob")
     match_id = start(browser, opponent="invite")
     bob.get(f"/matches/{match_id}")
-    bob.post(f"/matches/{match_id}/join")
+    assert bob.post(f"/matches/{match_id}/join").status_code == 303
+    return match_id
+
+
+def test_a_guest_game_that_expires_unfinished_counts_nothing(browser, new_browser, clock):
+    match_id = bob_joins_a_guest(browser, new_browser, clock)
     clock.advance(timedelta(days=31))  # the guest left it: no clock, no end
     assert matches.look(match_id, 0, clock(), lambda *_: None) is False
     assert stored(match_id).state == "running"
