@@ -316,7 +316,7 @@ def start(
 def _check_ranked(player: str, opponent: str, control: timecontrol.TimeControl | None) -> None:
     """A ranked game is between two accounts with a clock (decision 64): its ratings must
     mean something, and a game without a clock could wait for ever."""
-    if _account(player) is None:
+    if records.account_of(player) is None:
         raise InvalidInput("ランク戦はログインしてから作成してください")
     if opponent == "cpu":
         raise InvalidInput(
@@ -324,10 +324,6 @@ def _check_ranked(player: str, opponent: str, control: timecontrol.TimeControl |
         )
     if control is None:
         raise InvalidInput("ランク戦には持ち時間を選んでください(持ち時間なしでは作れません)")
-
-
-def _account(player: str) -> str | None:
-    return player.removeprefix("a:") if player.startswith("a:") else None
 
 
 def _owed(
@@ -351,7 +347,7 @@ def _owed(
     return [
         mailbox.match_mail_item(match.match_id, number, kind, account, now)
         for side, kind in wanted
-        if (account := _account(players[side])) is not None
+        if (account := records.account_of(players[side])) is not None
     ]
 
 
@@ -584,7 +580,7 @@ def join(
         raise Conflict("この対局にはもう空いている席がありません")
     if player in match.players.values():
         raise Conflict("自分の対局には参加できません。相手に招待リンクを送ってください")
-    if match.ranked and _account(player) is None:
+    if match.ranked and records.account_of(player) is None:
         raise Forbidden("ランク戦です。参加するにはログインしてください")
     players = {**match.players, side: player}
     clock = _clock_after(
@@ -653,7 +649,7 @@ def look(
 def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:
     """The side to move's player is reminded of the deadline, once for this move count."""
     side = match.rules.to_move(match.game)
-    account = _account(match.players[side]) if side else None
+    account = records.account_of(match.players[side]) if side else None
     if account is None:
         return
     item = mailbox.match_mail_item(match.match_id, match.moves, "reminder", account, now)

@@ -44,6 +44,7 @@ class Ended:
 
 
 def account_of(player: str) -> str | None:
+    """The account a seat's player is (``a:<account>``), or None (a guest, the computer)."""
     return player.removeprefix("a:") if player.startswith("a:") else None
 
 
@@ -62,7 +63,7 @@ def ending(ended: Ended) -> list[store.RecordWrite]:
     accounts = {s: a for s, p in ended.players.items() if (a := account_of(p)) is not None}
     read = {s: store.load(a, rules.name, consistent=True) for s, a in accounts.items()}
     results = {s: rules.outcome(ended.game, s) or "loss" for s in rules.sides}
-    rated = _ratings(ended, read, results) if ended.ranked and len(read) == 2 else {}
+    rated = _ratings(ended, read, results) if ended.ranked and len(read) == len(rules.sides) else {}
     writes = []
     for side, account in accounts.items():
         data = _counted(copy.deepcopy(read[side].data), ended, side, results[side])
@@ -223,8 +224,9 @@ def feats_of(rules: MatchRules) -> list[tuple[str, str, str]]:
     """Every achievement, (key, title, what earns it): the platform's, then the game's."""
     offer = rules.offer()
     strongest = offer.strengths[-1][1] if offer.strengths else ""
+    words = dict(offer.sides)
     return [
-        *((f"win:{s}", f"はじめての勝利({w})", f"{w}で1勝する") for s, w in offer.sides[:2]),
+        *((f"win:{s}", f"はじめての勝利・{words[s]}", f"{words[s]}で1勝する") for s in rules.sides),
         ("ranked_win", "ランク戦はじめての勝利", "ランク戦で1勝する"),
         ("strongest_cpu", f"CPU「{strongest}」に勝利", f"強さ「{strongest}」のCPUに勝つ"),
         ("every_preset", "全配役制覇", "すべての配役で1勝ずつする"),
