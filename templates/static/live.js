@@ -30,6 +30,8 @@
       window.location.reload();
     });
   }
+  var held = document.getElementById("hold");  // a ranked game's hold: gone when it ends
+  if (held) { window.setTimeout(function () { held.hidden = true; }, Number(held.dataset.left) * 1000); }
   var running = document.querySelector(".clock.running");
   if (running) {
     var bank = Number(running.dataset.bank), byoyomi = Number(running.dataset.byoyomi);
