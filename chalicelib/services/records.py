@@ -189,7 +189,7 @@ class HistoryRow:
     result: str
     opponent: str
     overall: int
-    overall_change: int | None
+    overall_change: int
     at: datetime
 
 
@@ -248,7 +248,7 @@ def records_of(account_id: str, rules_name: str) -> Records:
     rows = []
     history = store.history(account_id, rules_name, HISTORY_SHOWN)
     for rated in history:
-        was = rated.ratings.get("before", {}).get(ALL)
+        was = rated.ratings.get("before", {}).get(ALL) or MODEL.mu  # None: the first
         now = rated.ratings[ALL][0]
         rows.append(
             HistoryRow(
@@ -257,7 +257,7 @@ def records_of(account_id: str, rules_name: str) -> Records:
                 {"win": "勝ち", "loss": "負け", "draw": "引き分け(第三陣営の勝ち)"}[rated.result],
                 _opponent_label(rated.opponent, strengths),
                 round(now),
-                round(now - float(was)) if was is not None else None,
+                round(now) - round(float(was)),
                 rated.at,
             )
         )

@@ -385,6 +385,7 @@ def test_the_records_page_shows_the_logged_in_accounts_records_only(browser, new
     win_mu = round(record("alice")["ratings"]["all"][0])
     assert f"総合: <strong>{win_mu}</strong>" in page
     assert f"/matches/{match_id}" in page  # the history links the game
+    assert f'<td>{win_mu} <span class="muted">(+{win_mu - 1500})</span>' in page
     assert "★ はじめての勝利・A(村人陣営・推理する側)" in page
     assert "★ ランク戦はじめての勝利" in page
     assert "☆ PPで勝利(未達成)" in page
