@@ -124,7 +124,7 @@ class Match:
 
     @property
     def held(self) -> dict[str, Any] | None:
-        """A ranked game's answer given but not yet shown: {"side", "move"} (decision 64)."""
+        """A ranked game's answer given but not yet shown: {"side", "move"} (decision 65)."""
         held = self.item.held
         return dict(held) if held is not None else None
 
@@ -236,7 +236,7 @@ def _clock_after(
 ) -> Clock:
     """The clock of the side to move now: a person's clock runs, the computer's does not (it
     answers in the same request). In a ranked game an answer the rule set holds starts its
-    clock only when the hold ends (decision 64): the hold is free time, whatever the answer."""
+    clock only when the hold ends (decision 65): the hold is free time, whatever the answer."""
     side = rules.to_move(game)
     if not banks or side is None or players[side] == COMPUTER or OPEN in players.values():
         return Clock()  # the clocks start when both players sit
@@ -527,7 +527,7 @@ def move(
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
     person's page showed. In a ranked game an answer given while it is held is kept aside
-    until the hold ends (decision 64)."""
+    until the hold ends (decision 65)."""
     side = match.side_of(who)
     if side is None:
         raise Forbidden("この対局の対局者ではありません")

@@ -55,7 +55,7 @@ class Progress:
     flag_at: datetime | None
     expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
     chats: int  # chat messages so far (the page shows that new ones came)
-    reveal_at: datetime | None  # a held answer is played into the game then (decision 64)
+    reveal_at: datetime | None  # a held answer is played into the game then (decision 65)
 
 
 def new_match(

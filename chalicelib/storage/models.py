@@ -335,7 +335,7 @@ class MatchItem(Item, discriminator="match"):
     chats = NumberAttribute(default=0)
     chat_at: MapAttribute[str, Any] = MapAttribute(default=dict)
     share = UnicodeAttribute(null=True)  # the token of its shared record's link, while shared
-    # A ranked game's held answer (decision 64): until ``hold_until`` the answer due now is
+    # A ranked game's held answer (decision 65): until ``hold_until`` the answer due now is
     # not shown to the side that asked; ``held`` is the answer given before then
     # ({"side", "move"}), played into the game only at ``hold_until``.
     hold_until = UTCDateTimeAttribute(null=True)

@@ -240,7 +240,7 @@ def progress(request: Request, match_id: str, since: str) -> Response:
     now = runtime.now()
     flagged = found.flag_at is not None and now >= found.flag_at
     # A held answer due to be shown counts as new only once its hold has ended: before, the
-    # answer is the same to the asking side whether or not it was given (decision 64).
+    # answer is the same to the asking side whether or not it was given (decision 65).
     revealed = found.reveal_at is not None and now >= found.reveal_at
     new = found.moves != int(since) or found.state != "running" or flagged or revealed
     body = {"new": new, "moves": found.moves, "state": found.state, "chats": found.chats}

@@ -1,4 +1,4 @@
-"""Ranked games (ランク戦, issue 25, decision 64): made between two accounts with a clock; the
+"""Ranked games (ランク戦, issue 25, decisions 64, 65): made between two accounts with a clock; the
 seed's 「考えた時間は伏せられます」 — B's answer to a request that includes the seer is not
 shown before 20 seconds from the request, however fast it came, B's clock does not run
 meanwhile and A's starts when the answer shows — on the live page, without JavaScript, in
@@ -205,7 +205,7 @@ def test_ranked_the_black_seer_only_request_is_held_too(browser, new_browser, cl
 
 
 def test_ranked_holds_every_co_request_naming_the_seer_and_nothing_else():
-    """The rule set's reading (decision 64): whole, range, automatic (GJ-CO) and black-only
+    """The rule set's reading (decision 65): whole, range, automatic (GJ-CO) and black-only
     requests naming the seer; not a medium/hunter request, a named CO or a release."""
 
     def asked(roles, cards=None, auto=False):

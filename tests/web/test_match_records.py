@@ -1,4 +1,4 @@
-"""戦績・実績 (issue 25, decisions 65–68): each account's aggregate of its ended games (by side,
+"""戦績・実績 (issue 25, decisions 66–69): each account's aggregate of its ended games (by side,
 preset and opponent), its ratings (openskill, ranked games only) and their history, and its
 achievements, written once with the game's end whatever ended it (a move, 投了, a flag, a
 fox win); the records page reads them."""
