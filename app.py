@@ -13,6 +13,7 @@ from chalicelib.web import (
     mail_links,
     matches,
     pages,
+    records,
     reviews,
     static,
     villages,
@@ -130,6 +131,11 @@ def account() -> Response:
 @app.route("/account", methods=["POST"], content_types=FORM)
 def account_update() -> Response:
     return accounts.account_update(_request())
+
+
+@app.route("/account/records", methods=["GET"])
+def account_records() -> Response:
+    return records.records_page(_request())
 
 
 @app.route("/villages/{village_id}", methods=["GET"])

@@ -362,6 +362,8 @@ class Offer:
     strengths: tuple[tuple[str, str], ...]
     # The game's own further choices: (form name, words, ((value, words), …)), first the default.
     choices: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
+    # The game's own achievements (実績), each (key, title, what earns it), in order.
+    feats: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -422,3 +424,8 @@ class MatchRules(Protocol):
     ) -> dict[str, Any]: ...
     # A player's mail of ``kind`` ("turn", "reminder", "end"), from the side's view only.
     def notice(self, game: Any, side: str, kind: str) -> NoticeText: ...
+    # In a ranked game, seconds the answer due now is held from the side that asked (its
+    # answerer's clock stopped meanwhile); 0: shown at once.
+    def hold(self, game: Any) -> int: ...
+    # The game's own achievements ``side`` earned in this ended game (``Offer.feats`` keys).
+    def feats(self, game: Any, side: str) -> tuple[str, ...]: ...

@@ -25,7 +25,9 @@ from ..storage import matches as store
 from ..storage import outbox as mailbox
 from ..storage.errors import Refused
 from ..storage.models import MatchItem, OutboxItem
+from ..storage.records import RecordWrite
 from ..storage.repository import plain
+from . import records
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
 
 COMPUTER = "cpu"
@@ -116,6 +118,22 @@ class Match:
         return plain(self.item.setup).get("opponent") == "room"
 
     @property
+    def ranked(self) -> bool:
+        """A ranked game (ランク戦): two accounts, a clock, rated at its end (decision 64)."""
+        return plain(self.item.setup).get("ranked") is True
+
+    @property
+    def held(self) -> dict[str, Any] | None:
+        """A ranked game's answer given but not yet shown: {"side", "move"} (decision 65)."""
+        held = self.item.held
+        return dict(held) if held is not None else None
+
+    def holding(self, now: datetime) -> datetime | None:
+        """Until when the answer due now is held from the side that asked (None: not held)."""
+        until = self.item.hold_until
+        return until if until is not None and now < until and not self.ended else None
+
+    @property
     def correspondence(self) -> bool:
         """Played by mail (one day per move): turns and reminders are mailed."""
         control = timecontrol.CONTROLS.get(str(plain(self.item.setup).get("clock", "none")))
@@ -137,16 +155,17 @@ class Match:
         if not self.banks:
             return None
         to_move = None if self.ended else self.rules.to_move(self.game)
-        return {
+        since = self.item.turn_since
+        clocks = {
             side: timecontrol.remaining(
-                self.banks,
-                int(self.item.byoyomi),
-                side,
-                self.item.turn_since if side == to_move else None,
-                now,
+                self.banks, int(self.item.byoyomi), side, since if side == to_move else None, now
             )
             for side in self.rules.sides
         }
+        if to_move is not None and since is not None and since > now:
+            # A held answer's clock starts when the hold ends (the live script waits too).
+            clocks[to_move]["wait"] = (since - now).total_seconds()
+        return clocks
 
 
 def load(match_id: str) -> Match:
@@ -196,6 +215,16 @@ def _draws(seed: int, number: int) -> random.Random:
     return random.Random(f"{seed}:{number}")
 
 
+@dataclass(frozen=True)
+class Clock:
+    """The clock of the side to move after a write: since when it runs (None: none runs),
+    when it flags, and until when its answer is held (a ranked game's held question)."""
+
+    since: datetime | None = None
+    flag: datetime | None = None
+    hold_until: datetime | None = None
+
+
 def _clock_after(
     rules: MatchRules,
     game: Any,
@@ -203,13 +232,18 @@ def _clock_after(
     banks: dict[str, float],
     byoyomi: int,
     now: datetime,
-) -> tuple[datetime | None, datetime | None]:
-    """(since, flag time) of the side to move now: a person's clock runs, the computer's
-    does not (it answers in the same request)."""
+    ranked: bool = False,
+) -> Clock:
+    """The clock of the side to move now: a person's clock runs, the computer's does not (it
+    answers in the same request). In a ranked game an answer the rule set holds starts its
+    clock only when the hold ends (decision 65): the hold is free time, whatever the answer."""
     side = rules.to_move(game)
     if not banks or side is None or players[side] == COMPUTER or OPEN in players.values():
-        return None, None  # the clocks start when both players sit
-    return now, timecontrol.flag_at(banks, byoyomi, side, now)
+        return Clock()  # the clocks start when both players sit
+    hold = rules.hold(game) if ranked else 0
+    since = now + timedelta(seconds=hold)
+    flag = timecontrol.flag_at(banks, byoyomi, side, since)
+    return Clock(since, flag, since if hold else None)
 
 
 def start(
@@ -238,6 +272,9 @@ def start(
     if opponent not in OPPONENTS:
         raise InvalidInput("相手を CPU・招待する人・ルームに公開から選んでください")
     other = COMPUTER if opponent == "cpu" else OPEN
+    ranked = given.get("ranked") == "1"
+    if ranked:
+        _check_ranked(player, opponent, control)
     further = rules.further_setup(setup, side)
     if further is not None:
         raise MoreSetup(rules.setup_template, further, {**given, "side": side})
@@ -248,7 +285,7 @@ def start(
     game, opening = _replies(rules, game, players, strength or "", seed, 0, now)
     banks = {s: float(control.bank) for s in rules.sides} if control else {}
     byoyomi = control.byoyomi if control else 0
-    since, flag = _clock_after(rules, game, players, banks, byoyomi, now)
+    clock = _clock_after(rules, game, players, banks, byoyomi, now)
     match_id = secrets.token_urlsafe(12)
     meta = store.new_match(
         match_id,
@@ -261,21 +298,32 @@ def start(
             "side": side,
             "clock": control_key,
             "opponent": opponent,
+            **({"ranked": True} if ranked else {}),
         },
         strength=strength,
         now=now,
     )
-    meta.banks, meta.byoyomi, meta.turn_since, meta.flag_at = banks, byoyomi, since, flag
+    meta.banks, meta.byoyomi = banks, byoyomi
+    meta.turn_since, meta.flag_at = clock.since, clock.flag
     if rules.to_move(game) is None:
         meta.state, meta.ended_at = "ended", now
     store.create_match(meta, opening, {side: player}, kept(players, now), room=opponent == "room")
-    if flag is not None and watch is not None:
-        watch(match_id, len(opening), flag)
+    if clock.flag is not None and watch is not None:
+        watch(match_id, len(opening), clock.flag)
     return match_id
 
 
-def _account(player: str) -> str | None:
-    return player.removeprefix("a:") if player.startswith("a:") else None
+def _check_ranked(player: str, opponent: str, control: timecontrol.TimeControl | None) -> None:
+    """A ranked game is between two accounts with a clock (decision 64): its ratings must
+    mean something, and a game without a clock could wait for ever."""
+    if records.account_of(player) is None:
+        raise InvalidInput("ランク戦はログインしてから作成してください")
+    if opponent == "cpu":
+        raise InvalidInput(
+            "ランク戦は人どうしの対局です。相手を「招待する人」か「ルームに公開」にしてください"
+        )
+    if control is None:
+        raise InvalidInput("ランク戦には持ち時間を選んでください(持ち時間なしでは作れません)")
 
 
 def _owed(
@@ -299,8 +347,79 @@ def _owed(
     return [
         mailbox.match_mail_item(match.match_id, number, kind, account, now)
         for side, kind in wanted
-        if (account := _account(players[side])) is not None
+        if (account := records.account_of(players[side])) is not None
     ]
+
+
+def _ending_records(match: Match, game: Any, now: datetime) -> list[RecordWrite]:
+    """What a write that ends the game adds for its players' records (none before the end)."""
+    setup = plain(match.item.setup)
+    # A what-if (its setup names the game it continues) starts from a position chosen in
+    # hindsight: its end is no game won or lost (decision duel 73).
+    if match.rules.to_move(game) is not None or "origin" in setup:
+        return []
+    return records.ending(
+        records.Ended(
+            rules=match.rules,
+            match_id=match.match_id,
+            players=match.players,
+            preset=setup.get("preset"),
+            strength=match.item.strength,
+            ranked=match.ranked,
+            correspondence=match.correspondence,
+            game=game,
+            at=now,
+        )
+    )
+
+
+ENDING_TRIES = 3  # a game's end refused only by a record another end wrote since the read
+
+
+def _commit(
+    match: Match,
+    new_moves: list[store.NewMove],
+    game: Any,
+    *,
+    banks: dict[str, float],
+    clock: Clock,
+    now: datetime,
+    mail: list[OutboxItem],
+) -> None:
+    """Commits a write of the game, conditioned on its move count; an end carries the
+    players' records in the same transaction (written once, as the end is). ``Refused``:
+    the game moved on since it was read. A record changed by another game's end meanwhile
+    is read again and the end tried again."""
+    for tried in range(1, ENDING_TRIES + 1):
+        try:
+            store.commit_moves(
+                match.item,
+                new_moves,
+                game=match.rules.dump(game),
+                state="ended" if match.rules.to_move(game) is None else "running",
+                banks=banks,
+                turn_since=clock.since,
+                flag_at=clock.flag,
+                now=now,
+                kept=kept(match.players, now),
+                mail=mail,
+                hold_until=clock.hold_until,
+                records=_ending_records(match, game, now),
+            )
+            return
+        except Refused:
+            fresh = store.match_progress(match.match_id)
+            if (
+                fresh is None
+                or (fresh.moves, fresh.state) != (match.moves, "running")
+                or fresh.reveal_at != _reveal_at(match)
+                or tried == ENDING_TRIES
+            ):
+                raise
+
+
+def _reveal_at(match: Match) -> datetime | None:
+    return match.item.hold_until if match.item.held is not None else None
 
 
 def flag_if_due(
@@ -323,16 +442,13 @@ def flag_if_due(
     ended = match.rules.lose_on_time(match.game, side)
     mail = _owed(match, match.players, ended, present, match.moves, now)
     try:
-        store.commit_moves(
-            match.item,
+        _commit(
+            match,
             [],
-            game=match.rules.dump(ended),
-            state="ended",
+            ended,
             banks=timecontrol.spend(match.banks, side, match.item.turn_since or flag, flag),
-            turn_since=None,
-            flag_at=None,
+            clock=Clock(),
             now=flag,
-            kept=kept(match.players, now),
             mail=mail,
         )
     except Refused:
@@ -341,9 +457,63 @@ def flag_if_due(
     return True
 
 
+def settle(
+    match: Match,
+    now: datetime,
+    present: str | None = None,
+    watch: Watch | None = None,
+    hand_over: HandOver | None = None,
+) -> bool:
+    """What time alone decides, on any read or a worker's look: a ranked game's held answer
+    is played into the game once its hold has ended, dated at the hold's end (the asking
+    side's clock starts then); else a fallen flag ends the game. True if it wrote (the caller
+    reloads the game; a second reader that lost the race: False)."""
+    held, until = match.held, match.item.hold_until
+    if match.ended or held is None or until is None or now < until:
+        return flag_if_due(match, now, present, hand_over)
+    side = str(held["side"])
+    played = match.rules.play(
+        match.game, side, held["move"], _draws(int(match.item.seed), match.moves + 1)
+    )
+    try:
+        _advance(match, side, played, until, present, watch, hand_over)
+    except Refused:
+        return False
+    return True
+
+
 def _hand_over(match: Match, mail: list[OutboxItem], hand_over: HandOver | None) -> None:
     if mail and hand_over is not None:
         hand_over(mailbox.match_mail(match.match_id))
+
+
+def _advance(
+    match: Match,
+    side: str,
+    played: Any,
+    now: datetime,
+    present: str | None,
+    watch: Watch | None,
+    hand_over: HandOver | None,
+) -> None:
+    """Commits ``side``'s move played at ``now`` and the computer's replies: the mover's
+    clock spent, the next side's started (held in a ranked game), the mail owed."""
+    rules, game = match.rules, match.game
+    banks = match.banks
+    if banks and match.item.turn_since is not None and rules.to_move(game) == side:
+        banks = timecontrol.spend(banks, side, match.item.turn_since, now)
+    players = match.players
+    strength = match.item.strength or ""
+    after, replies = _replies(
+        rules, played.game, players, strength, int(match.item.seed), match.moves + 1, now
+    )
+    clock = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now, match.ranked)
+    new_moves = [store.NewMove(side, played.move, now), *replies]
+    mail = _owed(match, players, after, present, match.moves + len(new_moves), now)
+    _commit(match, new_moves, after, banks=banks, clock=clock, now=now, mail=mail)
+    _hand_over(match, mail, hand_over)
+    if clock.flag is not None and watch is not None:
+        watch(match.match_id, match.moves + len(new_moves), clock.flag)
 
 
 def move(
@@ -358,7 +528,8 @@ def move(
 ) -> None:
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
-    person's page showed."""
+    person's page showed. In a ranked game an answer given while it is held is kept aside
+    until the hold ends (decision 65)."""
     side = match.side_of(who)
     if side is None:
         raise Forbidden("この対局の対局者ではありません")
@@ -375,40 +546,26 @@ def move(
         wanted = given if given is not None else rules.move_from_form(game, side, form or {})
         if rules.to_move(game) != side and wanted.get("do") != "resign":
             raise Conflict("いまは相手の番です")
+        if match.held is not None and wanted.get("do") != "resign":
+            raise Conflict("回答はもう送ってあります。公開されるまでお待ちください")
         played = rules.play(game, side, wanted, _draws(int(match.item.seed), match.moves + 1))
     except Conflict:
         raise
     except ValueError as error:
         raise InvalidInput(str(error)) from None
-    banks = match.banks
-    if banks and match.item.turn_since is not None and rules.to_move(game) == side:
-        banks = timecontrol.spend(banks, side, match.item.turn_since, now)
-    players = match.players
-    strength = match.item.strength or ""
-    after, replies = _replies(
-        rules, played.game, players, strength, int(match.item.seed), match.moves + 1, now
-    )
-    since, flag = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now)
-    new_moves = [store.NewMove(side, played.move, now), *replies]
-    mail = _owed(match, players, after, side, match.moves + len(new_moves), now)
+    until = match.holding(now)
+    if until is not None and rules.to_move(game) == side and wanted.get("do") != "resign":
+        try:
+            store.hold_answer(match.item, {"side": side, "move": played.move}, now)
+        except Refused:
+            raise Stale(STALE) from None
+        if watch is not None:
+            watch(match.match_id, match.moves, until)  # shown at the hold's end
+        return
     try:
-        store.commit_moves(
-            match.item,
-            new_moves,
-            game=rules.dump(after),
-            state="ended" if rules.to_move(after) is None else "running",
-            banks=banks,
-            turn_since=since,
-            flag_at=flag,
-            now=now,
-            kept=kept(players, now),
-            mail=mail,
-        )
+        _advance(match, side, played, now, side, watch, hand_over)
     except Refused:
         raise Stale(STALE) from None
-    _hand_over(match, mail, hand_over)
-    if flag is not None and watch is not None:
-        watch(match.match_id, match.moves + len(new_moves), flag)
 
 
 def join(
@@ -425,9 +582,17 @@ def join(
         raise Conflict("この対局にはもう空いている席がありません")
     if player in match.players.values():
         raise Conflict("自分の対局には参加できません。相手に招待リンクを送ってください")
+    if match.ranked and records.account_of(player) is None:
+        raise Forbidden("ランク戦です。参加するにはログインしてください")
     players = {**match.players, side: player}
-    since, flag = _clock_after(
-        match.rules, match.game, players, match.banks, int(match.item.byoyomi), now
+    clock = _clock_after(
+        match.rules,
+        match.game,
+        players,
+        match.banks,
+        int(match.item.byoyomi),
+        now,
+        match.ranked,
     )
     mail = _owed(match, players, match.game, side, match.moves, now)
     try:
@@ -435,16 +600,16 @@ def join(
             match.item,
             side,
             player,
-            turn_since=since,
-            flag_at=flag,
+            turn_since=clock.since,
+            flag_at=clock.flag,
             kept=kept(players, now),
             mail=mail,
         )
     except Refused:
         raise Conflict("この対局にはもう空いている席がありません") from None
     _hand_over(match, mail, hand_over)
-    if flag is not None and watch is not None:
-        watch(match.match_id, match.moves, flag)
+    if clock.flag is not None and watch is not None:
+        watch(match.match_id, match.moves, clock.flag)
     return side
 
 
@@ -455,15 +620,25 @@ def look(
     watch: Watch,
     hand_over: HandOver | None = None,
 ) -> bool:
-    """A worker's look at a game it was asked to watch: the side to move loses on time if it
-    is still the game of ``moves`` moves and its flag has fallen; a flag still ahead (a bank
-    longer than a message can wait) is watched again, and a game played by mail reminds its
-    player once the deadline is near. True if the game ended on time now."""
+    """A worker's look at a game it was asked to watch: a held answer whose hold has ended
+    is shown; the side to move loses on time if it is still the game of ``moves`` moves and
+    its flag has fallen; a flag or a hold still ahead (a bank longer than a message can wait)
+    is watched again, and a game played by mail reminds its player once the deadline is
+    near. True if the game ended on time now."""
     found = store.load_match(match_id)
     if found is None or _expired(found.expires_at, now):
         return False
     match = Match(found)
-    if match.ended or match.moves != moves or match.item.flag_at is None:
+    if match.ended or match.moves != moves:
+        return False
+    reveal = _reveal_at(match)
+    if reveal is not None:
+        if now < reveal:
+            watch(match_id, moves, reveal)
+        else:
+            settle(match, now, None, watch, hand_over)
+        return False
+    if match.item.flag_at is None:
         return False
     if now < match.item.flag_at:
         if match.correspondence and now >= match.item.flag_at - REMIND_BEFORE:
@@ -476,7 +651,7 @@ def look(
 def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:
     """The side to move's player is reminded of the deadline, once for this move count."""
     side = match.rules.to_move(match.game)
-    account = _account(match.players[side]) if side else None
+    account = records.account_of(match.players[side]) if side else None
     if account is None:
         return
     item = mailbox.match_mail_item(match.match_id, match.moves, "reminder", account, now)
@@ -626,6 +801,7 @@ class Room:
     side: str  # the open seat, in its rule set's words
     clock: str
     created_at: datetime
+    ranked: bool
 
 
 def rooms(players: list[str], now: datetime) -> list[Room]:
@@ -646,6 +822,7 @@ def rooms(players: list[str], now: datetime) -> list[Room]:
                 dict(offer.sides).get(side, side),
                 timecontrol.LABELS.get(str(setup.get("clock", "none")), ""),
                 item.created_at,
+                match.ranked,
             )
         )
     return found

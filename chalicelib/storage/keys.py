@@ -226,3 +226,23 @@ def player_pk(player: str) -> str:
 def player_match_sk(created: datetime, match_id: str) -> str:
     """A player's games, oldest first by when they began."""
     return f"{PLAYER_MATCH_PREFIX}{time_key(created)}#{match_id}"
+
+
+# ----- an account's records of games played move by move (戦績・実績): pk = "A#<account>" -----
+
+RECORD_PREFIX = "RECORD#"
+RATING_PREFIX = "RATING#"
+
+
+def record_sk(rules: str) -> str:
+    """An account's aggregate of one rule set's games (counts, ratings, achievements)."""
+    return f"{RECORD_PREFIX}{rules}"
+
+
+def rating_sk(rules: str, at: datetime, match_id: str) -> str:
+    """One ranked game's ratings after it, oldest first by the game's end."""
+    return f"{RATING_PREFIX}{rules}#{time_key(at)}#{match_id}"
+
+
+def rating_prefix(rules: str) -> str:
+    return f"{RATING_PREFIX}{rules}#"

@@ -43,6 +43,8 @@ from .models import (
     PreludeItem,
     ShareItem,
 )
+from .records import RecordWrite
+from .records import write as write_records
 from .repository import plain
 
 
@@ -62,6 +64,7 @@ class Progress:
     flag_at: datetime | None
     expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
     chats: int  # chat messages so far (the page shows that new ones came)
+    reveal_at: datetime | None  # a held answer is played into the game then (decision 65)
 
 
 def new_match(
@@ -246,10 +249,14 @@ def commit_moves(
     now: datetime,
     kept: Kept,
     mail: Sequence[OutboxItem] = (),
+    hold_until: datetime | None = None,
+    records: Sequence[RecordWrite] = (),
 ) -> None:
     """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
     transaction conditioned on that count: a second request that read the same count (a
-    double tap, a stale page) is refused, never applied after it."""
+    double tap, a stale page) is refused, never applied after it. A held answer is gone
+    (played, or dropped by the end); ``hold_until`` holds the next answer; ``records``: the
+    players' records after the game's end, written once with it."""
     read = int(meta.moves)
     actions: list[Action] = [
         MatchItem.moves.set(read + len(moves)),
@@ -259,6 +266,8 @@ def commit_moves(
         MatchItem.updated_at.set(now),
         *_clock(turn_since, flag_at),
         _keep(kept),
+        MatchItem.hold_until.set(hold_until) if hold_until else MatchItem.hold_until.remove(),
+        MatchItem.held.remove(),
     ]
     if state == "ended":
         actions += [MatchItem.ended_at.set(now), *_unlisted()]
@@ -273,8 +282,29 @@ def commit_moves(
             _save_moves(t, meta.match_id, read + 1, moves, kept)
             _keep_guests(t, meta, kept)
             _owe(t, mail)
+            write_records(t, records)
 
     conditioned("the game moved on since it was read", write)
+
+
+def hold_answer(meta: MatchItem, held: dict[str, Any], now: datetime) -> None:
+    """A ranked game's answer given before its ``hold_until``: kept aside, not played, so
+    nothing the asking side reads changes; the answering side's clock has stopped (no flag).
+    Conditioned on the move count read and on no answer held yet (a double tap)."""
+    read = int(meta.moves)
+    conditioned(
+        "the game moved on, or an answer is held already",
+        lambda: meta.update(
+            actions=[
+                MatchItem.held.set(held),
+                MatchItem.flag_at.remove(),
+                MatchItem.updated_at.set(now),
+            ],
+            condition=(MatchItem.moves == read)
+            & (MatchItem.state == "running")
+            & MatchItem.held.does_not_exist(),
+        ),
+    )
 
 
 def take_seat(
@@ -432,19 +462,32 @@ def load_match(match_id: str) -> MatchItem | None:
 
 
 def match_progress(match_id: str) -> Progress | None:
-    """One GetItem of five small attributes: the live page's "anything new?" question."""
+    """One GetItem of a few small attributes: the live page's "anything new?" question."""
     ensure_configured()
     try:
         item = MatchItem.get(
             match_pk(match_id),
             MATCH_SK,
             consistent_read=True,
-            attributes_to_get=["moves", "state", "flag_at", "expires_at", "chats"],
+            attributes_to_get=[
+                "moves",
+                "state",
+                "flag_at",
+                "expires_at",
+                "chats",
+                "hold_until",
+                "held",
+            ],
         )
     except DoesNotExist:
         return None
     return Progress(
-        int(item.moves), item.state, item.flag_at, item.expires_at, int(item.chats or 0)
+        int(item.moves),
+        item.state,
+        item.flag_at,
+        item.expires_at,
+        int(item.chats or 0),
+        item.hold_until if item.held is not None else None,
     )
 
 

@@ -335,6 +335,11 @@ class MatchItem(Item, discriminator="match"):
     chats = NumberAttribute(default=0)
     chat_at: MapAttribute[str, Any] = MapAttribute(default=dict)
     share = UnicodeAttribute(null=True)  # the token of its shared record's link, while shared
+    # A ranked game's held answer (decision 65): until ``hold_until`` the answer due now is
+    # not shown to the side that asked; ``held`` is the answer given before then
+    # ({"side", "move"}), played into the game only at ``hold_until``.
+    hold_until = UTCDateTimeAttribute(null=True)
+    held = GameAttribute(null=True)
 
 
 class PlayerMatchItem(Item, discriminator="player_match"):
@@ -387,6 +392,29 @@ class ShareItem(Item, discriminator="share"):
     created_at = UTCDateTimeAttribute()
 
 
+class RecordItem(Item, discriminator="record"):
+    """pk = "A#<account>", sk = "RECORD#<rules>": an account's games of one rule set, counted
+    (by side, preset, opponent), its ratings and achievements, as JSON; rewritten whole by
+    each game's end, in the end's transaction, conditioned on ``version`` as read."""
+
+    account_id = UnicodeAttribute()
+    rules = UnicodeAttribute()
+    record = GameAttribute()
+    version = NumberAttribute(default=0)
+
+
+class RatingItem(Item, discriminator="rating"):
+    """pk = "A#<account>", sk = "RATING#<rules>#<end>#<match>": the account's ratings after
+    one ranked game (the rating history), written once with the game's end."""
+
+    match_id = UnicodeAttribute()
+    side = UnicodeAttribute()
+    result = UnicodeAttribute()  # win | loss | draw
+    opponent = UnicodeAttribute()
+    ratings = GameAttribute()  # {"all": [mu, sigma], "<side>": [mu, sigma]} after the game
+    at = UTCDateTimeAttribute()
+
+
 MODELS = (
     VillageItem,
     LookItem,
@@ -405,4 +433,6 @@ MODELS = (
     ChatItem,
     PreludeItem,
     ShareItem,
+    RecordItem,
+    RatingItem,
 )

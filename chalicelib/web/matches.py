@@ -7,6 +7,7 @@ match_id)``.
 """
 
 import json
+import math
 import re
 from functools import partial
 from typing import Any
@@ -46,7 +47,7 @@ def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, s
         if page and match.open_side is not None and not match.ended:
             raise Invited
         raise BadRequest("この対局の対局者ではありません", 403)
-    if matches.flag_if_due(match, ctx.now, side, jobs.hand_over_mail):
+    if matches.settle(match, ctx.now, side, jobs.watch_clock, jobs.hand_over_mail):
         match = ctx.unit.reload_match(match_id)
     return match, side
 
@@ -68,6 +69,7 @@ def start(ctx: Ctx) -> Response:
 def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra: Any) -> Response:
     rules = match.rules
     context = rules.page(match.game, side)
+    hold_until = match.holding(ctx.now)
     return ctx.page(
         rules.page_template,
         status,
@@ -83,6 +85,11 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         share_url=f"{runtime.base_url()}/records/{match.item.share}" if match.item.share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         origin=reviews.origin(match),
+        ranked=match.ranked,
+        # Until when the answer due now is held (ランク戦), and — to the answering side only —
+        # whether it has been given: the asking side's page is the same either way.
+        hold_left=math.ceil((hold_until - ctx.now).total_seconds()) if hold_until else None,
+        answered=match.held is not None and match.held["side"] == side,
         **context,
         **extra,
     )
@@ -100,6 +107,7 @@ def match_page(ctx: Ctx, match_id: str) -> Response:
             label=match.rules.label,
             side=match.open_side,
             offer=match.rules.offer(),
+            ranked=match.ranked,
         )
     stale = ctx.request.query.get("stale") == "1"
     return _page(ctx, match, side, message=matches.STALE if stale else None)
@@ -230,7 +238,11 @@ def progress(request: Request, match_id: str, since: str) -> Response:
         found = matches.progress(match_id)
     except NotFound:
         return json_response({"error": "not found"}, 404)
-    flagged = found.flag_at is not None and runtime.now() >= found.flag_at
-    new = found.moves != int(since) or found.state != "running" or flagged
+    now = runtime.now()
+    flagged = found.flag_at is not None and now >= found.flag_at
+    # A held answer due to be shown counts as new only once its hold has ended: before, the
+    # answer is the same to the asking side whether or not it was given (decision 65).
+    revealed = found.reveal_at is not None and now >= found.reveal_at
+    new = found.moves != int(since) or found.state != "running" or flagged or revealed
     body = {"new": new, "moves": found.moves, "state": found.state, "chats": found.chats}
     return json_response(body)

@@ -30,11 +30,15 @@
       window.location.reload();
     });
   }
+  var held = document.getElementById("hold");  // a ranked game's hold: gone when it ends
+  if (held) { window.setTimeout(function () { held.hidden = true; }, Number(held.dataset.left) * 1000); }
   var running = document.querySelector(".clock.running");
   if (running) {
     var bank = Number(running.dataset.bank), byoyomi = Number(running.dataset.byoyomi);
+    var hold = Number(running.dataset.hold || 0);  // a ranked game's held answer: not yet running
     var label = running.textContent.split(" ")[0];
     window.setInterval(function () {
+      if (hold > 0) { hold -= 1; return; }
       if (bank > 0) { bank -= 1; } else if (byoyomi > 0) { byoyomi -= 1; }
       running.textContent = label + " 持ち時間 " + Math.floor(bank / 60) + "分" + (bank % 60) + "秒" +
         (bank <= 0 ? "・秒読み " + byoyomi + "秒" : "");

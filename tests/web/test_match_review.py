@@ -16,6 +16,7 @@ from chalicelib.rulesets.duel import computer
 from chalicelib.services import matches, reviews
 from chalicelib.services.errors import Conflict
 from chalicelib.storage import matches as store
+from chalicelib.storage import records as stored_records
 from tests.web.conftest import alert, make_account, text
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
@@ -372,3 +373,19 @@ def test_no_review_page_reveals_anything_before_the_end(browser, new_browser, pr
     for phone in sides.values():
         assert phone.get(f"/matches/{match_id}/review").status_code == 200
         assert len(store.matches_of(stored(match_id).players["A"], 10)) == 1
+
+
+def test_a_what_if_game_adds_nothing_to_the_records(browser, clock):
+    """A what-if starts from a position chosen in hindsight: its end is no game won or lost."""
+    make_account("alice", clock())
+    browser.login("alice")
+    match_id = ended_against_cpu(browser)
+    counted = stored_records.load("alice", "duel").data
+    assert counted["sides"]["A"]["games"] == 1
+    response = what_if(browser, match_id, 1, side="A", strength="strong")
+    new_id = MATCH_URL.search(response.headers["Location"]).group(1)
+    rng = random.Random(5)
+    while stored(new_id).state != "ended":
+        answered = play_json(browser, new_id, random_legal(new_id, rng))
+        assert answered.status_code == 303, alert(answered)
+    assert stored_records.load("alice", "duel").data == counted

@@ -183,6 +183,7 @@ ROUTES = [
     Route("POST", "/logout"),
     Route("GET", "/account"),
     Route("POST", "/account", form=ACCOUNT_FORM),
+    Route("GET", "/account/records"),
     Route("GET", "/villages/{village_id}", query=VILLAGE_QUERY),
     Route("GET", "/villages/{village_id}/log"),
     Route(
@@ -209,7 +210,8 @@ ROUTES = [
             "side": ("A", "B", "random"),
             "strength": ("beginner", "normal", "strong"),
             "clock": ("none", "3m", "day"),
-            "opponent": ("cpu", "invite"),
+            "opponent": ("cpu", "invite", "room"),
+            "ranked": ("1",),
         },
     ),
     Route("GET", "/matches/{match_id}", query={"stale": ("1",)}),

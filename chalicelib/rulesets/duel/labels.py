@@ -38,6 +38,11 @@ TURN_LABELS = {
     "A:night": "A の夜の指示",
     "B:night": "B の夜(襲撃)",
 }
+# The duel's own achievements (実績): key -> (title, what earns it).
+FEATS = {
+    "pp_won": ("PPで勝利", "B で PP か RPP を決めて勝つ"),
+    "seer_kept_12b": ("占い師を守り抜く", "12B で A を持ち、本物の占い師を一度も失わずに勝つ"),
+}
 AT_LABELS = {
     "execution": "処刑のあと",
     "morning": "朝",

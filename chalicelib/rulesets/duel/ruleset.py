@@ -32,6 +32,10 @@ SUBJECTS = {
     "end": "対局が終わりました",
 }
 ENDINGS_BY_FORFEIT = ("resign", "time")
+# ランク戦 (the seed's 「考えた時間は伏せられます」): B's answer to a request that includes the
+# seer is shown this long after the request, however fast it came, so its speed does not tell
+# A whether a fake seer had to be made up; B's clock does not run meanwhile.
+ANSWER_HOLD = 20
 
 
 class DuelRules:
@@ -58,6 +62,7 @@ class DuelRules:
             ),
             strengths=tuple(labels.STRENGTH_LABELS.items()),
             choices=(("placement", "人狼の配置(B のとき)", tuple(labels.PLACEMENTS.items())),),
+            feats=tuple((key, *words) for key, words in labels.FEATS.items()),
         )
 
     def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]:
@@ -180,6 +185,28 @@ class DuelRules:
                 return None  # the engine refuses it with its sentence
             return f"#{card} を処刑します。よろしいですか？"
         return None
+
+    def hold(self, game: Duel) -> int:
+        """A CO request naming the seer (whole, a range, the automatic one after a GJ, or the
+        black-seer-only request) waits for B's answer; no other question is held."""
+        question = game.question
+        if game.phase != "B:answer" or question is None or question["do"] != "co":
+            return 0
+        return ANSWER_HOLD if "seer" in question["request"]["roles"] else 0
+
+    def feats(self, game: Duel, side: str) -> tuple[str, ...]:
+        """The duel's own achievements, read from the ended game (its truth is open then)."""
+        if self.outcome(game, side) != "win":
+            return ()
+        earned = []
+        if side == "B" and any(
+            e["type"] == "execution" and e["pp"] and e["pp"]["winner"] == "B" for e in game.events
+        ):
+            earned.append("pp_won")
+        seer = game.card_of("seer")
+        if side == "A" and game.rules.preset == "12B" and seer in game.alive:
+            earned.append("seer_kept_12b")  # on the board (not the first victim), alive
+        return tuple(earned)
 
     # ----- what a side is shown -----
 
