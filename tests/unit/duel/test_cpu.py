@@ -257,10 +257,13 @@ def test_the_deducer_reads_a_role_named_after_its_co_request_as_a_fake() -> None
         play(duel, side, move, rng)
     known = beliefs(view(duel, "A"))
     assert known.real[4] == 0
-    assert known.wolf[4] > 0.5 > 0.3 > max(known.wolf[c] for c in (3, 6, 7, 8, 9, 10, 11))
-    # A fake is a werewolf or the madman (a human): executing 4 is worth the most, though
-    # only a little more than an unclaimed card that may be a werewolf or the fox.
-    assert known.execute[4] == max(known.execute.values())
+    unclaimed = (3, 6, 7, 8, 9, 10, 11)
+    assert known.wolf[4] > max(known.wolf[c] for c in unclaimed)
+    # A fake is a werewolf or the madman (a human), and this B needed no werewolf to explain
+    # its claims (decision 88: it is read as hiding them), so 4 is the madman about as often:
+    # executing it is worth less than an unclaimed card, which may be a werewolf or the fox.
+    assert known.wolf[4] < 0.5
+    assert known.execute[4] < max(known.execute[c] for c in unclaimed)
 
 
 def test_the_deceiver_neither_bites_nor_frames_the_claimer_it_reads_as_its_madman() -> None:
@@ -395,6 +398,6 @@ def test_the_deducer_reads_a_deceiver_whose_claims_need_no_werewolf_as_hiding_th
         return {"card": card, "role": "seer", "oracle": oracle}
 
     hidden = beliefs(view(_second_seer([seer(4)]), "A"))
-    assert hidden.wolf[4] < 0.05
+    assert hidden.wolf[4] < 0.07  # 0.11 read with the faking rate
     faking = beliefs(view(_second_seer([seer(4), seer(5), seer("madman")]), "A"))
     assert faking.wolf[4] > 0.2
