@@ -17,10 +17,13 @@ from typing import Any
 
 from .roles import BLACK
 
-# How likely B is to have a werewolf fake a claim. Whether the madman's one claim is spent
-# is B's secret (an instruction without effect spends it too): a world may hold one
-# non-werewolf fake (the madman's claim) or none, whichever fits.
+# How likely B is to have a werewolf fake a claim: a deceiver whose claims can all be read
+# without a werewolf fake is taken to keep its werewolves hidden (WOLF_HIDDEN); one whose
+# claims need a werewolf fake in every world, to fake with them (WOLF_FAKE). Whether the
+# madman's one claim is spent is B's secret (an instruction without effect spends it too):
+# a world may hold one non-werewolf fake (the madman's claim) or none, whichever fits.
 WOLF_FAKE = 0.15
+WOLF_HIDDEN = 0.065
 MADMAN_FAKE = 0.5  # how likely B had the madman claim, in a world that needs it
 COIN = 0.5  # a color B chose, seen without knowing B's plan
 # The madman sent to a black-seer-only request (a blind black that frames a human four
@@ -196,8 +199,9 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
 
 def _weight(
     f: Mapping[str, Any], wolves: frozenset[int], fox: int | None, madman: bool | None = None
-) -> tuple[float, dict[int, float]]:
-    """The world's weight and, per non-werewolf claimer, its share of being real.
+) -> tuple[float, dict[int, float], int]:
+    """The world's weight but for its werewolf fakes, per non-werewolf claimer its share of
+    being real, and how many werewolves fake a claim in it (each weighs the fake rate).
 
     ``madman`` is what B knows of its one madman instruction (A reads it as None: either):
     False, never given, so no world holds a non-werewolf fake; True, given, so a world
@@ -206,15 +210,15 @@ def _weight(
     living_wolves = len(alive & wolves)
     fox_alive = fox is not None and fox in alive
     if living_wolves == 0 or living_wolves >= len(alive) - living_wolves - fox_alive:
-        return 0.0, {}
+        return 0.0, {}, 0
     has_cat = f["deck"].get("cat", 0) > 0
     for dead in f["night_dead"]:
         hit = len(wolves.intersection(dead))
         if hit and (not has_cat or hit > 1 or len(dead) < 2):
-            return 0.0, {}
+            return 0.0, {}, 0
         # Without a cat two deaths in one night are the attack and the cursed fox.
         if len(dead) >= 2 and not has_cat and fox not in dead:
-            return 0.0, {}
+            return 0.0, {}, 0
     weight = 1.0
     if fox is not None and fox not in f["claims"]:
         # An unclaimed fox is latent, or in a mode it was never asked about.
@@ -237,17 +241,18 @@ def _weight(
     if fox is not None and fox in f["night_of"]:
         cursed_by = f["cursers"][fox]
         if not cursed_by and f["whole_seer"]:
-            return 0.0, {}
+            return 0.0, {}, 0
         if f["dead_by_night"][f["night_of"][fox]] == {fox}:
             weight *= CURSED_ALONE
     fakes = 0
+    wolf_fakes = 0
     real: dict[int, float] = {}
     by_role: dict[str, list[int]] = {}
     for card, claim in f["claims"].items():
         role = claim["role"]
         if card == fox:
             if role in ("hunter", "cat", "gidra") or card in f["silent"]:
-                return 0.0, {}
+                return 0.0, {}, 0
             if role != "none":  # its mode, and its colors drawn with p (§5)
                 weight *= _drawn_colors(claim, f["fox_black"]) / len(f["fox_modes"])
             continue
@@ -255,7 +260,8 @@ def _weight(
             continue
         if card in wolves:
             # A werewolf picks its own target: a black-only frame is as natural as any fake.
-            weight *= WOLF_FAKE * _chosen_colors(claim)
+            weight *= _chosen_colors(claim)
+            wolf_fakes += 1
             continue
         by_role.setdefault(role, []).append(card)
     deck = f["deck"]
@@ -277,7 +283,7 @@ def _weight(
         if role == "seer" and cursed_by and f["whole_seer"]:
             true = [c for c in true if c in cursed_by]
             if not true:
-                return 0.0, {}
+                return 0.0, {}, 0
         if in_deck and true:
             fakes += len(claimers) - 1
             # Which one is real: each choice makes the others the madman's (B's colors).
@@ -300,15 +306,15 @@ def _weight(
                 ]
                 if not hidden:
                     if not f["missing"]:
-                        return 0.0, {}
+                        return 0.0, {}, 0
                     weight *= MISSING
     if fakes > 1 or (fakes and madman is False):  # the madman claims once, if asked to
-        return 0.0, {}
+        return 0.0, {}, 0
     if madman is None and fakes:  # B had the madman claim, and it is this card of its slots
         weight *= MADMAN_FAKE / max(1, f["madman_slots"])
     elif madman and not fakes:  # B's instruction took no effect
         weight /= max(1, f["madman_slots"])
-    return weight, real
+    return weight, real, wolf_fakes
 
 
 def _worlds(f: Mapping[str, Any]) -> list[tuple[frozenset[int], int | None]]:
@@ -337,10 +343,12 @@ def beliefs(view: Mapping[str, Any]) -> Beliefs:
     real = dict.fromkeys(f["claims"], 0.0)
     total = 0.0
     count = 0
-    for wolves, fox in _worlds(f):
-        weight, shares = _weight(f, wolves, fox)
-        if weight <= 0:
-            continue
+    weighed = [(w, x, *_weight(f, w, x)) for w, x in _worlds(f)]
+    weighed = [world for world in weighed if world[2] > 0]
+    # A deceiver whose claims all fit without a werewolf fake keeps its werewolves hidden.
+    rate = WOLF_FAKE if weighed and min(k for *_, k in weighed) > 0 else WOLF_HIDDEN
+    for wolves, fox, weight, shares, wolf_fakes in weighed:
+        weight *= rate**wolf_fakes
         count += 1
         total += weight
         for c in wolves:
@@ -386,7 +394,8 @@ def fox_odds(view: Mapping[str, Any]) -> dict[int, float]:
     for fox in range(1, f["board"] + 1):
         if fox in wolves or fox in f["not_wolf"] or fox in f["not_fox"]:
             continue
-        weight, _ = _weight(f, wolves, fox, view["madman_used"])
+        weight, _, wolf_fakes = _weight(f, wolves, fox, view["madman_used"])
+        weight *= WOLF_FAKE**wolf_fakes  # the same for every card: B knows its werewolves
         for night, dead in f["dead_by_night"].items():
             target = bitten.get(night)
             if target is None:

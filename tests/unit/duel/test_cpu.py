@@ -257,10 +257,13 @@ def test_the_deducer_reads_a_role_named_after_its_co_request_as_a_fake() -> None
         play(duel, side, move, rng)
     known = beliefs(view(duel, "A"))
     assert known.real[4] == 0
-    assert known.wolf[4] > 0.5 > 0.3 > max(known.wolf[c] for c in (3, 6, 7, 8, 9, 10, 11))
-    # A fake is a werewolf or the madman (a human): executing 4 is worth the most, though
-    # only a little more than an unclaimed card that may be a werewolf or the fox.
-    assert known.execute[4] == max(known.execute.values())
+    unclaimed = (3, 6, 7, 8, 9, 10, 11)
+    assert known.wolf[4] > max(known.wolf[c] for c in unclaimed)
+    # A fake is a werewolf or the madman (a human), and this B needed no werewolf to explain
+    # its claims (decision 88: it is read as hiding them), so 4 is the madman about as often:
+    # executing it is worth less than an unclaimed card, which may be a werewolf or the fox.
+    assert known.wolf[4] < 0.5
+    assert known.execute[4] < max(known.execute[c] for c in unclaimed)
 
 
 def test_the_deceiver_neither_bites_nor_frames_the_claimer_it_reads_as_its_madman() -> None:
@@ -375,3 +378,26 @@ def test_the_normal_deceiver_takes_a_guard_order_at_its_word_the_strong_one_weig
         seen, legal = view(duel, "B"), legal_moves(duel, "B")
         assert normal(seen, legal, random.Random(seed))["attack"] != 1
         assert strong(seen, legal, random.Random(seed))["attack"] == 1
+
+
+def _second_seer(claims: list[dict[str, Any]]) -> Duel:
+    rng = random.Random(0)
+    duel = Duel.setup(preset("12B"), Draws(rng, {"fox_mode": ["latent"]}), cards=B12)
+    play(duel, "A", {"do": "co", "roles": ["seer"]}, rng)
+    play(duel, "B", {"do": "answer", "claims": claims}, rng)
+    return duel
+
+
+def test_the_deducer_reads_a_deceiver_whose_claims_need_no_werewolf_as_hiding_them() -> None:
+    # B12: seer 1, werewolves 4 5, madman 6. Werewolf 4 fakes the seer beside the real one:
+    # the madman or the fox could have said it, so A takes B to keep its werewolves hidden
+    # and 4 to be a werewolf only rarely. Three fakes (4, 5 and the madman 6) need a
+    # werewolf in every world: this B fakes with its werewolves, and A reads them so.
+    def seer(card: int | str) -> dict[str, Any]:
+        oracle = "human" if card == "madman" else {"target": 8, "result": "human"}
+        return {"card": card, "role": "seer", "oracle": oracle}
+
+    hidden = beliefs(view(_second_seer([seer(4)]), "A"))
+    assert hidden.wolf[4] < 0.07  # 0.11 read with the faking rate
+    faking = beliefs(view(_second_seer([seer(4), seer(5), seer("madman")]), "A"))
+    assert faking.wolf[4] > 0.2
