@@ -43,6 +43,10 @@ HandOver = Callable[[str], None]
 # In a correspondence game the side to move is reminded this long before its deadline.
 REMIND_BEFORE = timedelta(hours=3)
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
+# In a live game between two people the side to move loses once its page has been gone this
+# long (decision 82); its page's polls record it at most once per SEEN_EVERY.
+GONE_AFTER = timedelta(minutes=1)
+SEEN_EVERY = timedelta(seconds=15)
 # A game no account plays is kept this long after its last write, then DynamoDB's TTL deletes
 # it (decision 58): as long as a guest's cookie lasts, after which nobody can reach it.
 GUEST_KEPT = timedelta(days=30)
@@ -120,6 +124,21 @@ class Match:
         """Played by mail (one day per move): turns and reminders are mailed."""
         control = timecontrol.CONTROLS.get(str(plain(self.item.setup).get("clock", "none")))
         return control is not None and control.correspondence
+
+    @property
+    def presence(self) -> store.Presence | None:
+        """The side to move and when it was last seen, in a live game between two people."""
+        return store.presence_of(self.item)
+
+    def presence_after(self, players: Mapping[str, str], game: Any, now: datetime) -> Any:
+        """Whose presence counts from ``now`` after a write that leaves ``game`` with
+        ``players``: the side to move of a live game between two people (not against the
+        computer, not played by mail); None otherwise (decision 82)."""
+        side = self.rules.to_move(game)
+        people = not {COMPUTER, OPEN} & set(players.values())
+        if side is None or not people or self.correspondence:
+            return None
+        return store.Presence(side, now)
 
     @property
     def open_side(self) -> str | None:
@@ -303,42 +322,77 @@ def _owed(
     ]
 
 
-def flag_if_due(
+def due(match: Match) -> tuple[datetime, str] | None:
+    """When the side to move loses if nothing happens, and how: on time (its flag) or gone
+    (its page away for ``GONE_AFTER``), whichever comes first; None: it cannot."""
+    if match.ended:
+        return None
+    found = []
+    if match.item.flag_at is not None:
+        found.append((match.item.flag_at, "time"))
+    presence = match.presence
+    if presence is not None and presence.side == match.rules.to_move(match.game):
+        found.append((presence.seen + GONE_AFTER, "gone"))
+    return min(found) if found else None
+
+
+def end_if_due(
     match: Match,
     now: datetime,
     present: str | None = None,
     hand_over: HandOver | None = None,
 ) -> bool:
-    """Ends the game if the side to move ran out of time (on any read, write or worker's
-    look). Conditioned on the moves read: a move that beat the flag wins. True if it wrote.
+    """Ends the game if the side to move ran out of time or its page has been gone for a
+    minute (on any read, write or worker's look), dated at that moment. Conditioned on the
+    moves read — a move that came first wins — and, for leaving, on the player not seen
+    since the read: one outcome. True if it wrote.
 
     ``present``: the side whose player's request found it (a worker's look: nobody); the
     others are mailed the end."""
-    flag = match.item.flag_at
-    if match.ended or flag is None or now < flag:
-        return False
+    when = due(match)
     side = match.rules.to_move(match.game)
-    if side is None:
+    if when is None or now < when[0] or side is None:
         return False
-    ended = match.rules.lose_on_time(match.game, side)
+    at, how = when
+    ended = match.rules.forfeit(match.game, side, how)
     mail = _owed(match, match.players, ended, present, match.moves, now)
+    banks = match.banks
+    if banks and match.item.turn_since is not None:
+        banks = timecontrol.spend(banks, side, match.item.turn_since, at)
     try:
         store.commit_moves(
             match.item,
             [],
             game=match.rules.dump(ended),
             state="ended",
-            banks=timecontrol.spend(match.banks, side, match.item.turn_since or flag, flag),
+            banks=banks,
             turn_since=None,
             flag_at=None,
-            now=flag,
+            now=at,
             kept=kept(match.players, now),
             mail=mail,
+            unseen_since=match.presence if how == "gone" else None,
         )
     except Refused:
         return False
     _hand_over(match, mail, hand_over)
     return True
+
+
+def seen_here(match_id: str, presence: store.Presence | None, side: str, now: datetime) -> None:
+    """``side``'s player is on the game's page now: recorded only when it is that side's move
+    in a live game between people and what is stored is ``SEEN_EVERY`` old (most polls
+    write nothing); a race lost to a move or an end changes nothing."""
+    if presence is None or presence.side != side or now - presence.seen < SEEN_EVERY:
+        return
+    with suppress(Refused):
+        store.mark_present(match_id, side, now, now - SEEN_EVERY)
+
+
+def _watched(flag: datetime | None, presence: store.Presence | None) -> datetime | None:
+    """When a worker should look at a game just written: its flag or its mover's minute."""
+    found = [t for t in (flag, presence.seen + GONE_AFTER if presence else None) if t]
+    return min(found) if found else None
 
 
 def _hand_over(match: Match, mail: list[OutboxItem], hand_over: HandOver | None) -> None:
@@ -362,8 +416,8 @@ def move(
     side = match.side_of(who)
     if side is None:
         raise Forbidden("この対局の対局者ではありません")
-    if flag_if_due(match, now, side, hand_over):
-        raise Conflict("時間切れで対局が終わりました")
+    if end_if_due(match, now, side, hand_over):
+        raise Conflict("この手の前に、時間切れか接続切れで対局が終わりました")
     if match.ended:
         raise Conflict("対局はもう終わっています")
     if seen_moves != match.moves:
@@ -391,6 +445,7 @@ def move(
     since, flag = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now)
     new_moves = [store.NewMove(side, played.move, now), *replies]
     mail = _owed(match, players, after, side, match.moves + len(new_moves), now)
+    presence = match.presence_after(players, after, now)
     try:
         store.commit_moves(
             match.item,
@@ -403,12 +458,14 @@ def move(
             now=now,
             kept=kept(players, now),
             mail=mail,
+            presence=presence,
         )
     except Refused:
         raise Stale(STALE) from None
     _hand_over(match, mail, hand_over)
-    if flag is not None and watch is not None:
-        watch(match.match_id, match.moves + len(new_moves), flag)
+    watched = _watched(flag, presence)
+    if watched is not None and watch is not None:
+        watch(match.match_id, match.moves + len(new_moves), watched)
 
 
 def join(
@@ -430,6 +487,7 @@ def join(
         match.rules, match.game, players, match.banks, int(match.item.byoyomi), now
     )
     mail = _owed(match, players, match.game, side, match.moves, now)
+    presence = match.presence_after(players, match.game, now)
     try:
         store.take_seat(
             match.item,
@@ -439,12 +497,14 @@ def join(
             flag_at=flag,
             kept=kept(players, now),
             mail=mail,
+            presence=presence,
         )
     except Refused:
         raise Conflict("この対局にはもう空いている席がありません") from None
     _hand_over(match, mail, hand_over)
-    if flag is not None and watch is not None:
-        watch(match.match_id, match.moves, flag)
+    watched = _watched(flag, presence)
+    if watched is not None and watch is not None:
+        watch(match.match_id, match.moves, watched)
     return side
 
 
@@ -455,22 +515,25 @@ def look(
     watch: Watch,
     hand_over: HandOver | None = None,
 ) -> bool:
-    """A worker's look at a game it was asked to watch: the side to move loses on time if it
-    is still the game of ``moves`` moves and its flag has fallen; a flag still ahead (a bank
-    longer than a message can wait) is watched again, and a game played by mail reminds its
-    player once the deadline is near. True if the game ended on time now."""
+    """A worker's look at a game it was asked to watch: the side to move loses if it is still
+    the game of ``moves`` moves and its flag has fallen or its page has been gone for a
+    minute; a time still ahead (a bank longer than a message can wait, a player seen since)
+    is watched again, and a game played by mail reminds its player once the deadline is
+    near. True if the game ended now."""
     found = store.load_match(match_id)
     if found is None or _expired(found.expires_at, now):
         return False
     match = Match(found)
-    if match.ended or match.moves != moves or match.item.flag_at is None:
+    when = due(match)
+    if match.moves != moves or when is None:
         return False
-    if now < match.item.flag_at:
-        if match.correspondence and now >= match.item.flag_at - REMIND_BEFORE:
+    if now < when[0]:
+        flag = match.item.flag_at
+        if match.correspondence and flag is not None and now >= flag - REMIND_BEFORE:
             _remind(match, now, hand_over)
-        watch(match_id, moves, match.item.flag_at)
+        watch(match_id, moves, when[0])
         return False
-    return flag_if_due(match, now, None, hand_over)
+    return end_if_due(match, now, None, hand_over)
 
 
 def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:

@@ -25,6 +25,7 @@ from .keys import (
     ROOMS_INDEX,
     SHARE_SK,
     chat_sk,
+    key_time,
     match_pk,
     move_sk,
     player_match_sk,
@@ -53,6 +54,26 @@ class Progress:
     flag_at: datetime | None
     expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
     chats: int  # chat messages so far (the page shows that new ones came)
+    presence: "Presence | None"  # the side to move of a live game between people, last seen
+
+
+@dataclass(frozen=True)
+class Presence:
+    """In a live game between two people, the side to move and when it was last seen (its
+    page asked, or its turn began): gone for a minute, it loses (decision 82)."""
+
+    side: str
+    seen: datetime
+
+    def stored(self) -> dict[str, str]:
+        return {"side": self.side, "seen": time_key(self.seen)}
+
+
+def presence_of(item: MatchItem) -> Presence | None:
+    found = plain(item.presence) if item.presence else None
+    if not found or "side" not in found or "seen" not in found:
+        return None
+    return Presence(str(found["side"]), key_time(str(found["seen"])))
 
 
 def new_match(
@@ -163,11 +184,15 @@ def _keep_guests(t: TransactWrite, meta: MatchItem, kept: Kept) -> None:
             )
 
 
-def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action]:
-    """Since when the side to move thinks and when it flags (removed: no clock running)."""
+def _clock(
+    turn_since: datetime | None, flag_at: datetime | None, presence: Presence | None
+) -> list[Action]:
+    """Since when the side to move thinks and when it flags (removed: no clock running), and
+    whose presence counts since when (removed: nobody's)."""
     return [
         MatchItem.turn_since.set(turn_since) if turn_since else MatchItem.turn_since.remove(),
         MatchItem.flag_at.set(flag_at) if flag_at else MatchItem.flag_at.remove(),
+        MatchItem.presence.set(presence.stored()) if presence else MatchItem.presence.remove(),
     ]
 
 
@@ -211,10 +236,14 @@ def commit_moves(
     now: datetime,
     kept: Kept,
     mail: Sequence[OutboxItem] = (),
+    presence: Presence | None = None,
+    unseen_since: Presence | None = None,
 ) -> None:
     """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
     transaction conditioned on that count: a second request that read the same count (a
-    double tap, a stale page) is refused, never applied after it."""
+    double tap, a stale page) is refused, never applied after it. ``presence``: whose
+    presence counts from now; ``unseen_since``: also conditioned on that side not having been
+    seen since (a loss for leaving, refused when the player came back meanwhile)."""
     read = int(meta.moves)
     actions: list[Action] = [
         MatchItem.moves.set(read + len(moves)),
@@ -222,19 +251,18 @@ def commit_moves(
         MatchItem.state.set(state),
         MatchItem.banks.set(banks),
         MatchItem.updated_at.set(now),
-        *_clock(turn_since, flag_at),
+        *_clock(turn_since, flag_at, presence),
         _keep(kept),
     ]
     if state == "ended":
         actions += [MatchItem.ended_at.set(now), *_unlisted()]
+    condition = (MatchItem.moves == read) & (MatchItem.state == "running")
+    if unseen_since is not None:
+        condition &= MatchItem.presence["seen"] == time_key(unseen_since.seen)
 
     def write() -> None:
         with transaction() as t:
-            t.update(
-                meta,
-                actions=actions,
-                condition=(MatchItem.moves == read) & (MatchItem.state == "running"),
-            )
+            t.update(meta, actions=actions, condition=condition)
             _save_moves(t, meta.match_id, read + 1, moves, kept)
             _keep_guests(t, meta, kept)
             _owe(t, mail)
@@ -251,12 +279,13 @@ def take_seat(
     flag_at: datetime | None,
     kept: Kept,
     mail: Sequence[OutboxItem] = (),
+    presence: Presence | None = None,
 ) -> None:
     """The invited player sits at ``side`` if it is still open (two people following the
     link at once: one sits), with the clocks that start now, and the game on their list."""
     actions: list[Action] = [
         MatchItem.players[side].set(player),
-        *_clock(turn_since, flag_at),
+        *_clock(turn_since, flag_at, presence),
         _keep(kept),
         *_unlisted(),
     ]
@@ -273,6 +302,26 @@ def take_seat(
             _owe(t, mail)
 
     conditioned("the seat was taken", write)
+
+
+def mark_present(match_id: str, side: str, now: datetime, stale: datetime) -> None:
+    """``side``'s player is here at ``now``: one update, only while it is that side's move
+    in a running game and what is stored is older than ``stale`` (most polls write nothing;
+    ``Refused`` otherwise). A loss for leaving written first makes this a no-op, and this
+    written first refuses that loss (its condition is the time it read)."""
+    ensure_configured()
+    meta = MatchItem(match_pk(match_id), MATCH_SK)
+    seen = MatchItem.presence["seen"]
+
+    def write() -> None:
+        meta.update(
+            actions=[seen.set(time_key(now))],
+            condition=(MatchItem.state == "running")
+            & (MatchItem.presence["side"] == side)
+            & (seen <= time_key(stale)),
+        )
+
+    conditioned("not this side's move, or seen lately", write)
 
 
 CHAT_INTERVAL = timedelta(seconds=5)  # one chat message per player per 5 s, as a village post
@@ -397,19 +446,24 @@ def load_match(match_id: str) -> MatchItem | None:
 
 
 def match_progress(match_id: str) -> Progress | None:
-    """One GetItem of five small attributes: the live page's "anything new?" question."""
+    """One GetItem of six small attributes: the live page's "anything new?" question."""
     ensure_configured()
     try:
         item = MatchItem.get(
             match_pk(match_id),
             MATCH_SK,
             consistent_read=True,
-            attributes_to_get=["moves", "state", "flag_at", "expires_at", "chats"],
+            attributes_to_get=["moves", "state", "flag_at", "expires_at", "chats", "presence"],
         )
     except DoesNotExist:
         return None
     return Progress(
-        int(item.moves), item.state, item.flag_at, item.expires_at, int(item.chats or 0)
+        int(item.moves),
+        item.state,
+        item.flag_at,
+        item.expires_at,
+        int(item.chats or 0),
+        presence_of(item),
     )
 
 

@@ -335,6 +335,9 @@ class MatchItem(Item, discriminator="match"):
     chats = NumberAttribute(default=0)
     chat_at: MapAttribute[str, Any] = MapAttribute(default=dict)
     share = UnicodeAttribute(null=True)  # the token of its shared record's link, while shared
+    # A live game between two people (decision 82): the side to move and its last sign of
+    # life (its page's poll or load, or its turn's start), time-sortable text; none otherwise.
+    presence: MapAttribute[str, Any] = MapAttribute(null=True)
 
 
 class PlayerMatchItem(Item, discriminator="player_match"):

@@ -14,11 +14,13 @@ from typing import Any
 from chalice import Response
 
 from .. import jobs, runtime
-from ..links import match_scope, read_match_token
+from ..links import match_scope, presence_token, read_match_token, read_presence_token
+from ..render import render
 from ..services import matches
 from ..services.errors import InvalidInput, NotFound
-from .http import BadRequest, json_response, redirect
-from .pages import Ctx, Request, json_api, page
+from ..storage.errors import FAULTS
+from .http import BadRequest, html, json_response, redirect
+from .pages import Ctx, Request, json_api, log_fault, page
 
 EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
@@ -46,8 +48,9 @@ def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, s
         if page and match.open_side is not None and not match.ended:
             raise Invited
         raise BadRequest("この対局の対局者ではありません", 403)
-    if matches.flag_if_due(match, ctx.now, side, jobs.hand_over_mail):
+    if matches.end_if_due(match, ctx.now, side, jobs.hand_over_mail):
         match = ctx.unit.reload_match(match_id)
+    matches.seen_here(match_id, match.presence, side, ctx.now)  # any request of theirs counts
     return match, side
 
 
@@ -68,6 +71,8 @@ def start(ctx: Ctx) -> Response:
 def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra: Any) -> Response:
     rules = match.rules
     context = rules.page(match.game, side)
+    presence = match.presence
+    counted = presence is not None and presence.side == side
     return ctx.page(
         rules.page_template,
         status,
@@ -82,6 +87,8 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         chat_count=int(match.item.chats or 0),
         share_url=f"{runtime.base_url()}/records/{match.item.share}" if match.item.share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
+        # The mover's page in a live game between people says it is here (decision 82).
+        here=presence_token(match.match_id, side, ctx.now) if counted else None,
         **context,
         **extra,
     )
@@ -221,15 +228,57 @@ def seen(ctx: Ctx, match_id: str) -> Response:
 @json_api
 def progress(request: Request, match_id: str, since: str) -> Response:
     """Anything new since move ``since``? One GetItem, no session: the count of moves and
-    whether the game ended are public to both sides. A flag fallen counts as new, so the
-    page reloads and the reload ends the game on time."""
+    whether the game ended are public to both sides. A flag fallen, or the mover gone a
+    minute, counts as new, so the page reloads and the reload ends the game. ``?here=``: the
+    mover's page's presence token (decision 82), recorded at most every 15 s."""
     if not MATCH_ID.fullmatch(match_id) or not NUMBER.fullmatch(since):
         return json_response({"error": "not found"}, 404)
+    now = runtime.now()
     try:
         found = matches.progress(match_id)
     except NotFound:
         return json_response({"error": "not found"}, 404)
-    flagged = found.flag_at is not None and runtime.now() >= found.flag_at
-    new = found.moves != int(since) or found.state != "running" or flagged
+    here = read_presence_token(request.query.get("here", ""), match_id, now)
+    if here is not None:
+        matches.seen_here(match_id, found.presence, here, now)
+    flagged = found.flag_at is not None and now >= found.flag_at
+    gone = found.presence is not None and now >= found.presence.seen + matches.GONE_AFTER
+    new = found.moves != int(since) or found.state != "running" or flagged or gone
     body = {"new": new, "moves": found.moves, "state": found.state, "chats": found.chats}
     return json_response(body)
+
+
+HEARTBEAT_EVERY = 10  # seconds: the page without JavaScript says it is here this often
+
+
+def heartbeat(request: Request, match_id: str, token: str) -> Response:
+    """The mover's page without JavaScript says it is here (decision 82): a small frame in it
+    that refreshes itself, so the page and a move half filled in stay as they are. No
+    session, as the poll; a fault keeps the frame asking."""
+    now = runtime.now()
+    side = read_presence_token(token, match_id, now) if MATCH_ID.fullmatch(match_id) else None
+    if side is None:
+        return _framed(render("match_here.html", state="unknown", now=now), 404)
+    try:
+        found = matches.progress(match_id)
+        matches.seen_here(match_id, found.presence, side, now)
+        presence = found.presence
+        mine = found.state == "running" and presence is not None and presence.side == side
+        state = "here" if mine else "moved"
+    except NotFound:
+        state = "unknown"
+    except FAULTS as error:
+        log_fault("heartbeat", error)
+        state = "here"  # not recorded this time: ask again
+    body = render("match_here.html", state=state, now=now, match_id=match_id, every=HEARTBEAT_EVERY)
+    return _framed(body)
+
+
+def _framed(body: str, status: int = 200) -> Response:
+    """A page our own game page may show in a frame (every other page refuses frames)."""
+    response = html(body, status)
+    response.headers["X-Frame-Options"] = "SAMEORIGIN"
+    response.headers["Content-Security-Policy"] = (
+        "default-src 'none'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+    )
+    return response
