@@ -8,6 +8,7 @@ match_id)``.
 
 import json
 import re
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -23,6 +24,9 @@ from .http import BadRequest, html, json_response, redirect
 from .pages import Ctx, Request, json_api, log_fault, page
 
 EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
+# A game's mail link lets its player in for this long from the tap, that game only: they may
+# move again with no new mail (an execution, then the night) days after the link's deadline.
+PASS_SESSION_FOR = timedelta(days=7)
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 SHARE_TOKEN = MATCH_ID  # 12 random bytes, URL-safe
 NUMBER = re.compile(r"[0-9]{1,6}")
@@ -113,14 +117,21 @@ def match_page(ctx: Ctx, match_id: str) -> Response:
 
 @page
 def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
-    """A player's signed way in from a game's mail: a narrow session for this game only,
-    until the link's end (a forwarded mail lends nothing more), then the game's page."""
+    """A player's signed way in from a game's mail: a narrow session for this game only
+    (a forwarded mail lends nothing more), for ``PASS_SESSION_FOR`` from the tap, each newer
+    link renewing it, then the game's page (decision 83). A link past its end (or not this
+    game's) asks to log in and comes back to the board; a browser that already plays the
+    game goes to it."""
     _check_id(match_id)
     found = read_match_token(token, match_id, ctx.now)
     match = ctx.unit.match(match_id)
     if found is None or match.side_of([f"a:{found.account_id}"]) is None:
-        raise BadRequest(EXPIRED_LINK, 400)
-    ctx.village_pass(found.account_id, match_scope(match_id), found.until)
+        if match.side_of(ctx.players(match_id)) is not None:
+            return redirect(f"/matches/{match_id}", ctx.set_cookie)
+        board = f"/matches/{match_id}"
+        return ctx.page("error.html", 400, message=EXPIRED_LINK, offer_login=True, back=board)
+    until = ctx.now + PASS_SESSION_FOR
+    ctx.village_pass(found.account_id, match_scope(match_id), until, renew=True)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
