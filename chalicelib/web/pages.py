@@ -153,8 +153,12 @@ class Ctx:
         """A mail link's narrow session, unless this browser already acts for that member
         (``renew``: a narrow one of that place is opened again, for its new end)."""
         grant = self.grant
-        acts = grant is not None and grant.account_id == account_id and grant.acts_in(village_id)
-        if acts and not (renew and grant is not None and grant.village_id == village_id):
+        if (
+            grant is not None
+            and grant.account_id == account_id
+            and grant.acts_in(village_id)
+            and (grant.village_id is None or not renew)
+        ):
             return
         self._replace(sessions.open_session(account_id, self.now, village_id, until))
 
