@@ -283,3 +283,14 @@ def two_people_again(browser, new_browser, clock):
     friend.get(f"/matches/{match_id}")
     assert friend.post(f"/matches/{match_id}/join").status_code == 303
     return match_id, friend
+
+
+def test_a_presence_token_speaks_for_its_own_game_only(browser, new_browser, clock):
+    match_id, _friend = two_people(browser, new_browser, clock, control="3m")
+    _poll, token = poll_of(browser, match_id)
+    other, _ = two_people_again(browser, new_browser, clock)
+    began = clock()
+    clock.advance(20 * SECOND)
+    browser.get(f"/matches/{other}/since/0", here=token)
+    assert browser.client.http.get(f"/matches/{other}/here/{token}").status_code == 404
+    assert seen(other) == began  # alice's token of the first game counts nowhere else
