@@ -269,7 +269,7 @@ def heartbeat(request: Request, match_id: str, token: str) -> Response:
     now = runtime.now()
     side = read_presence_token(token, match_id, now) if MATCH_ID.fullmatch(match_id) else None
     if side is None:
-        return _framed(render("match_here.html", state="unknown", now=now), 404)
+        return _framed(render("match_here.html", state="unknown"), 404)
     try:
         found = matches.progress(match_id)
         matches.seen_here(match_id, found.presence, side, now)
@@ -281,7 +281,7 @@ def heartbeat(request: Request, match_id: str, token: str) -> Response:
     except FAULTS as error:
         log_fault("heartbeat", error)
         state = "here"  # not recorded this time: ask again
-    body = render("match_here.html", state=state, now=now, match_id=match_id, every=HEARTBEAT_EVERY)
+    body = render("match_here.html", state=state, match_id=match_id, every=HEARTBEAT_EVERY)
     return _framed(body)
 
 
