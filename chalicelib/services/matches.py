@@ -130,7 +130,9 @@ class Match:
         """The side to move and when it was last seen, in a live game between two people."""
         return store.presence_of(self.item)
 
-    def presence_after(self, players: Mapping[str, str], game: Any, now: datetime) -> Any:
+    def presence_after(
+        self, players: Mapping[str, str], game: Any, now: datetime
+    ) -> store.Presence | None:
         """Whose presence counts from ``now`` after a write that leaves ``game`` with
         ``players``: the side to move of a live game between two people (not against the
         computer, not played by mail); None otherwise (decision 82)."""
@@ -332,8 +334,13 @@ def due(match: Match) -> tuple[datetime, str] | None:
         found.append((match.item.flag_at, "time"))
     presence = match.presence
     if presence is not None and presence.side == match.rules.to_move(match.game):
-        found.append((presence.seen + GONE_AFTER, "gone"))
+        found.append((gone_at(presence), "gone"))
     return min(found) if found else None
+
+
+def gone_at(presence: store.Presence) -> datetime:
+    """When the mover loses if its page is not seen again (decision 82)."""
+    return presence.seen + GONE_AFTER
 
 
 def end_if_due(
@@ -391,7 +398,7 @@ def seen_here(match_id: str, presence: store.Presence | None, side: str, now: da
 
 def _watched(flag: datetime | None, presence: store.Presence | None) -> datetime | None:
     """When a worker should look at a game just written: its flag or its mover's minute."""
-    found = [t for t in (flag, presence.seen + GONE_AFTER if presence else None) if t]
+    found = [t for t in (flag, gone_at(presence) if presence else None) if t]
     return min(found) if found else None
 
 

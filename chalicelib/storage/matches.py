@@ -46,18 +46,6 @@ class NewMove:
 
 
 @dataclass(frozen=True)
-class Progress:
-    """The poll's answer: how many moves, the state, and when the side to move flags."""
-
-    moves: int
-    state: str
-    flag_at: datetime | None
-    expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
-    chats: int  # chat messages so far (the page shows that new ones came)
-    presence: "Presence | None"  # the side to move of a live game between people, last seen
-
-
-@dataclass(frozen=True)
 class Presence:
     """In a live game between two people, the side to move and when it was last seen (its
     page asked, or its turn began): gone for a minute, it loses (decision 82)."""
@@ -70,10 +58,23 @@ class Presence:
 
 
 def presence_of(item: MatchItem) -> Presence | None:
+    """The stored presence of a game's META (None: nobody's counts)."""
     found = plain(item.presence) if item.presence else None
     if not found or "side" not in found or "seen" not in found:
         return None
     return Presence(str(found["side"]), key_time(str(found["seen"])))
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The poll's answer: how many moves, the state, and when the side to move flags."""
+
+    moves: int
+    state: str
+    flag_at: datetime | None
+    expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
+    chats: int  # chat messages so far (the page shows that new ones came)
+    presence: Presence | None  # the side to move of a live game between people, last seen
 
 
 def new_match(

@@ -253,7 +253,7 @@ def progress(request: Request, match_id: str, since: str) -> Response:
     if here is not None:
         matches.seen_here(match_id, found.presence, here, now)
     flagged = found.flag_at is not None and now >= found.flag_at
-    gone = found.presence is not None and now >= found.presence.seen + matches.GONE_AFTER
+    gone = found.presence is not None and now >= matches.gone_at(found.presence)
     new = found.moves != int(since) or found.state != "running" or flagged or gone
     body = {"new": new, "moves": found.moves, "state": found.state, "chats": found.chats}
     return json_response(body)
