@@ -130,6 +130,11 @@ class Match:
         """The side to move and when it was last seen, in a live game between two people."""
         return store.presence_of(self.item)
 
+    @property
+    def live_between_people(self) -> bool:
+        """Played on the page by two people (or waiting for the second): leaving loses."""
+        return COMPUTER not in self.players.values() and not self.correspondence
+
     def presence_after(
         self, players: Mapping[str, str], game: Any, now: datetime
     ) -> store.Presence | None:

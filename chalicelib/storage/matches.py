@@ -75,6 +75,7 @@ class Progress:
     expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
     chats: int  # chat messages so far (the page shows that new ones came)
     presence: Presence | None  # the side to move of a live game between people, last seen
+    seat_open: bool  # a seat still waits for its invited person
 
 
 def new_match(
@@ -447,14 +448,22 @@ def load_match(match_id: str) -> MatchItem | None:
 
 
 def match_progress(match_id: str) -> Progress | None:
-    """One GetItem of six small attributes: the live page's "anything new?" question."""
+    """One GetItem of seven small attributes: the live page's "anything new?" question."""
     ensure_configured()
     try:
         item = MatchItem.get(
             match_pk(match_id),
             MATCH_SK,
             consistent_read=True,
-            attributes_to_get=["moves", "state", "flag_at", "expires_at", "chats", "presence"],
+            attributes_to_get=[
+                "moves",
+                "state",
+                "flag_at",
+                "expires_at",
+                "chats",
+                "presence",
+                "players",
+            ],
         )
     except DoesNotExist:
         return None
@@ -465,6 +474,7 @@ def match_progress(match_id: str) -> Progress | None:
         item.expires_at,
         int(item.chats or 0),
         presence_of(item),
+        "open" in plain(item.players).values(),
     )
 
 

@@ -11,6 +11,7 @@ import re
 from datetime import timedelta
 from functools import partial
 from typing import Any
+from urllib.parse import urlencode
 
 from chalice import Response
 
@@ -75,8 +76,11 @@ def start(ctx: Ctx) -> Response:
 def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra: Any) -> Response:
     rules = match.rules
     context = rules.page(match.game, side)
-    presence = match.presence
-    counted = presence is not None and presence.side == side
+    # The mover's page in a live game between people (or waiting for the second person,
+    # whose sitting may hand it the move) says it is here (decision 82).
+    mover = not match.ended and rules.to_move(match.game) == side
+    counted = mover and match.live_between_people
+    here = presence_token(match.match_id, side, ctx.now) if counted else None
     return ctx.page(
         rules.page_template,
         status,
@@ -91,11 +95,21 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         chat_count=int(match.item.chats or 0),
         share_url=f"{runtime.base_url()}/records/{match.item.share}" if match.item.share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
-        # The mover's page in a live game between people says it is here (decision 82).
-        here=presence_token(match.match_id, side, ctx.now) if counted else None,
+        here=here,
+        poll=_poll_url(match, here),
         **context,
         **extra,
     )
+
+
+def _poll_url(match: matches.Match, here: str | None) -> str:
+    """The live script's question: since this page's move count, with this page's presence
+    token (decision 82) and whether a seat waited when it was made (it reloads once taken)."""
+    asks = {"seat": "open"} if match.open_side else {}
+    if here:
+        asks["here"] = here
+    base = f"/matches/{match.match_id}/since/{match.moves}"
+    return f"{base}?{urlencode(asks)}" if asks else base
 
 
 @page
@@ -241,7 +255,8 @@ def progress(request: Request, match_id: str, since: str) -> Response:
     """Anything new since move ``since``? One GetItem, no session: the count of moves and
     whether the game ended are public to both sides. A flag fallen, or the mover gone a
     minute, counts as new, so the page reloads and the reload ends the game. ``?here=``: the
-    mover's page's presence token (decision 82), recorded at most every 15 s."""
+    mover's page's presence token (decision 82), recorded at most every 15 s; ``?seat=open``:
+    the page was made while a seat waited."""
     if not MATCH_ID.fullmatch(match_id) or not NUMBER.fullmatch(since):
         return json_response({"error": "not found"}, 404)
     now = runtime.now()
@@ -254,7 +269,9 @@ def progress(request: Request, match_id: str, since: str) -> Response:
         matches.seen_here(match_id, found.presence, here, now)
     flagged = found.flag_at is not None and now >= found.flag_at
     gone = found.presence is not None and now >= matches.gone_at(found.presence)
-    new = found.moves != int(since) or found.state != "running" or flagged or gone
+    # A page made while a seat waited reloads once someone sat (the clocks start then).
+    sat = request.query.get("seat") == "open" and not found.seat_open
+    new = found.moves != int(since) or found.state != "running" or flagged or gone or sat
     body = {"new": new, "moves": found.moves, "state": found.state, "chats": found.chats}
     return json_response(body)
 
@@ -274,8 +291,8 @@ def heartbeat(request: Request, match_id: str, token: str) -> Response:
         found = matches.progress(match_id)
         matches.seen_here(match_id, found.presence, side, now)
         presence = found.presence
-        mine = found.state == "running" and presence is not None and presence.side == side
-        state = "here" if mine else "moved"
+        mine = presence is None or presence.side == side  # None: the other seat still waits
+        state = "here" if found.state == "running" and mine else "moved"
     except NotFound:
         state = "unknown"
     except FAULTS as error:

@@ -6,8 +6,11 @@ JavaScript, its small self-refreshing frame; the loss is decided by any read or 
 game and by the worker's delayed look, conditioned so that exactly one outcome wins. Driven
 by the clock seam."""
 
+import html
+import json
 import re
 from datetime import timedelta
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -20,7 +23,7 @@ from tests.web.test_match_mail import mails_to, two_people
 from tests.web.test_matches import play_json, start, stored
 
 SECOND = timedelta(seconds=1)
-POLL = re.compile(r'data-poll="(/matches/[A-Za-z0-9_-]{16}/since/\d+)(?:\?here=([^"]+))?"')
+POLL = re.compile(r'data-poll="([^"]+)"')
 FRAME = re.compile(r'<iframe class="here" src="([^"]+)"')
 
 
@@ -52,9 +55,18 @@ def seen(match_id: str):
 
 
 def poll_of(browser, match_id: str) -> tuple[str, str | None]:
+    """The page's poll (its address, ``?seat=open`` if made while a seat waited) and its
+    presence token."""
     found = POLL.search(text(browser.get(f"/matches/{match_id}")))
     assert found
-    return found.group(1), found.group(2)
+    url = urlsplit(html.unescape(found.group(1)))
+    query = parse_qs(url.query)
+    seat = f"?seat={query['seat'][0]}" if "seat" in query else ""
+    return url.path + seat, query["here"][0] if "here" in query else None
+
+
+def here_poll(poll: str, token: str) -> str:
+    return f"{poll}{'&' if '?' in poll else '?'}here={token}"
 
 
 def test_gone_59_seconds_keeps_the_game_61_seconds_loses_it(browser, new_browser, clock):
@@ -111,14 +123,14 @@ def test_the_pages_polls_say_the_player_is_here_at_most_every_15_seconds(
     poll, token = poll_of(browser, match_id)
     assert token  # the mover's page carries its presence token
     clock.advance(10 * SECOND)
-    assert browser.get(poll, here=token).status_code == 200
+    assert browser.client.http.get(here_poll(poll, token)).status_code == 200
     assert seen(match_id) == began  # 10 s: nothing written
     clock.advance(6 * SECOND)
-    browser.get(poll, here=token)
+    browser.client.http.get(here_poll(poll, token))
     assert seen(match_id) == began + 16 * SECOND
     for _ in range(5):  # an open page keeps the game however long the player thinks
         clock.advance(15 * SECOND)
-        browser.get(poll, here=token)
+        browser.client.http.get(here_poll(poll, token))
         assert not look(match_id, clock)
     assert stored(match_id).state == "running"
     # Without the token, or with bob's own page's (he waits: it has none), nothing counts.
@@ -127,10 +139,10 @@ def test_the_pages_polls_say_the_player_is_here_at_most_every_15_seconds(
     clock.advance(20 * SECOND)
     before = seen(match_id)
     browser.get(poll)
-    browser.get(poll, here=token[:-3] + "abc")
+    browser.client.http.get(here_poll(poll, token[:-3] + "abc"))
     assert seen(match_id) == before
     clock.advance(45 * SECOND)  # 65 s since alice was last seen: bob's poll says so
-    answer = friend.get(bob_poll).json_body
+    answer = json.loads(text(friend.get(bob_poll)))
     assert answer["new"] is True
     friend.get(f"/matches/{match_id}")
     assert ending(match_id)["at"] == "gone"
@@ -163,7 +175,7 @@ def test_the_waiting_sides_absence_does_not_matter_only_the_movers(browser, new_
     poll, token = poll_of(browser, match_id)
     for _ in range(30):  # five minutes: alice thinks on her page, bob's page is gone
         clock.advance(10 * SECOND)
-        browser.get(poll, here=token)
+        browser.client.http.get(here_poll(poll, token))
         assert not look(match_id, clock)
     assert stored(match_id).state == "running"
     assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
@@ -294,3 +306,19 @@ def test_a_presence_token_speaks_for_its_own_game_only(browser, new_browser, clo
     browser.get(f"/matches/{other}/since/0", here=token)
     assert browser.client.http.get(f"/matches/{other}/here/{token}").status_code == 404
     assert seen(other) == began  # alice's token of the first game counts nowhere else
+
+
+def test_an_inviter_waiting_on_the_page_is_here_when_the_other_sits(browser, new_browser, clock):
+    match_id = start(browser, side="A", clock="3m", opponent="invite")
+    poll, token = poll_of(browser, match_id)  # alice (A) waits on her page, her move next
+    assert poll.endswith("?seat=open") and token
+    assert json.loads(text(browser.get(poll)))["new"] is False
+    friend = new_browser()
+    friend.get(f"/matches/{match_id}")
+    assert friend.post(f"/matches/{match_id}/join").status_code == 303
+    assert json.loads(text(browser.get(poll)))["new"] is True  # her page reloads into the game
+    for _ in range(8):  # even a page that kept polling without reloading keeps her here
+        clock.advance(10 * SECOND)
+        browser.client.http.get(here_poll(poll, token))
+        assert not look(match_id, clock)
+    assert stored(match_id).state == "running"
