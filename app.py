@@ -246,6 +246,11 @@ def match_view(match_id: str) -> Response:
     return matches.seen(_request(), match_id)
 
 
+@app.route("/matches/{match_id}/here/{token}", methods=["GET"])
+def match_heartbeat(match_id: str, token: str) -> Response:
+    return matches.heartbeat(_request(), match_id, token)
+
+
 @app.route("/matches/{match_id}/since/{moves}", methods=["GET"])
 def match_progress(match_id: str, moves: str) -> Response:
     return matches.progress(_request(), match_id, moves)

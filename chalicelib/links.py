@@ -107,6 +107,24 @@ def read_match_token(token: str, match_id: str, now: datetime) -> MatchPass | No
     return MatchPass(account, datetime.fromtimestamp(until, UTC))
 
 
+PRESENCE_FOR = timedelta(days=30)  # as long as a game's page can be kept open
+
+
+def presence_token(match_id: str, side: str, now: datetime) -> str:
+    """What a live game's page sends with its polls to say its side's player is here
+    (decision 82): this game and side only, and nothing else; no session is read."""
+    return signing.sign("here", {"m": match_id, "s": side}, now + PRESENCE_FOR)
+
+
+def read_presence_token(token: str, match_id: str, now: datetime) -> str | None:
+    """The side a presence token speaks for in this game, if signed and not expired."""
+    payload = signing.unsign("here", token, now)
+    if not isinstance(payload, dict) or payload.get("m") != match_id:
+        return None
+    side = payload.get("s")
+    return side if isinstance(side, str) else None
+
+
 def unsubscribe_url(account_id: str, now: datetime) -> str:
     token = signing.sign("unsubscribe", {"a": account_id}, now + UNSUBSCRIBE_FOR)
     return f"{runtime.base_url()}/unsubscribe/{token}"

@@ -411,7 +411,9 @@ class MatchRules(Protocol):
     def move_from_form(self, game: Any, side: str, form: Mapping[str, str]) -> dict[str, Any]: ...
     # The question a form's move is confirmed with before it is played (None: played at once).
     def confirmation(self, game: Any, side: str, form: Mapping[str, str]) -> str | None: ...
-    def lose_on_time(self, game: Any, side: str) -> Any: ...  # the game, ended: side flagged
+    # The game, ended by the platform: ``side`` lost on ``how`` ("time": its flag fell,
+    # "gone": its page was away a minute in a live game between people, decision 82).
+    def forfeit(self, game: Any, side: str, how: str) -> Any: ...
     def seen(self, game: Any, side: str) -> dict[str, Any]: ...  # the side's JSON view
     def page(self, game: Any, side: str) -> dict[str, Any]: ...  # the template context
     def outcome(self, game: Any, side: str) -> str | None: ...  # "win" | "loss" | None

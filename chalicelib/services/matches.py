@@ -45,6 +45,10 @@ HandOver = Callable[[str], None]
 # In a correspondence game the side to move is reminded this long before its deadline.
 REMIND_BEFORE = timedelta(hours=3)
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
+# In a live game between two people the side to move loses once its page has been gone this
+# long (decision 82); its page's polls record it at most once per SEEN_EVERY.
+GONE_AFTER = timedelta(minutes=1)
+SEEN_EVERY = timedelta(seconds=15)
 # A game no account plays is kept this long after its last write, then DynamoDB's TTL deletes
 # it (decision 58): as long as a guest's cookie lasts, after which nobody can reach it.
 GUEST_KEPT = timedelta(days=30)
@@ -138,6 +142,28 @@ class Match:
         """Played by mail (one day per move): turns and reminders are mailed."""
         control = timecontrol.CONTROLS.get(str(plain(self.item.setup).get("clock", "none")))
         return control is not None and control.correspondence
+
+    @property
+    def presence(self) -> store.Presence | None:
+        """The side to move and when it was last seen, in a live game between two people."""
+        return store.presence_of(self.item)
+
+    @property
+    def live_between_people(self) -> bool:
+        """Played on the page by two people (or waiting for the second): leaving loses."""
+        return COMPUTER not in self.players.values() and not self.correspondence
+
+    def presence_after(
+        self, players: Mapping[str, str], game: Any, now: datetime
+    ) -> store.Presence | None:
+        """Whose presence counts from ``now`` after a write that leaves ``game`` with
+        ``players``: the side to move of a live game between two people (not against the
+        computer, not played by mail); None otherwise (decision 82)."""
+        side = self.rules.to_move(game)
+        people = not {COMPUTER, OPEN} & set(players.values())
+        if side is None or not people or self.correspondence:
+            return None
+        return store.Presence(side, now)
 
     @property
     def open_side(self) -> str | None:
@@ -385,8 +411,11 @@ def _commit(
     clock: Clock,
     now: datetime,
     mail: list[OutboxItem],
+    presence: store.Presence | None = None,
+    unseen_since: store.Presence | None = None,
 ) -> None:
-    """Commits a write of the game, conditioned on its move count; an end carries the
+    """Commits a write of the game, conditioned on its move count (``presence`` and
+    ``unseen_since`` as ``store.commit_moves`` takes them); an end carries the
     players' records in the same transaction (written once, as the end is). ``Refused``:
     the game moved on since it was read. A record changed by another game's end meanwhile
     is read again and the end tried again."""
@@ -405,6 +434,8 @@ def _commit(
                 mail=mail,
                 hold_until=clock.hold_until,
                 records=_ending_records(match, game, now),
+                presence=presence,
+                unseen_since=unseen_since,
             )
             return
         except Refused:
@@ -413,6 +444,7 @@ def _commit(
                 fresh is None
                 or (fresh.moves, fresh.state) != (match.moves, "running")
                 or fresh.reveal_at != _reveal_at(match)
+                or fresh.presence != match.presence
                 or tried == ENDING_TRIES
             ):
                 raise
@@ -422,34 +454,58 @@ def _reveal_at(match: Match) -> datetime | None:
     return match.item.hold_until if match.item.held is not None else None
 
 
-def flag_if_due(
+def due(match: Match) -> tuple[datetime, str] | None:
+    """When the side to move loses if nothing happens, and how: on time (its flag) or gone
+    (its page away for ``GONE_AFTER``), whichever comes first; None: it cannot."""
+    if match.ended:
+        return None
+    found = []
+    if match.item.flag_at is not None:
+        found.append((match.item.flag_at, "time"))
+    presence = match.presence
+    if presence is not None and presence.side == match.rules.to_move(match.game):
+        found.append((gone_at(presence), "gone"))
+    return min(found) if found else None
+
+
+def gone_at(presence: store.Presence) -> datetime:
+    """When the mover loses if its page is not seen again (decision 82)."""
+    return presence.seen + GONE_AFTER
+
+
+def end_if_due(
     match: Match,
     now: datetime,
     present: str | None = None,
     hand_over: HandOver | None = None,
 ) -> bool:
-    """Ends the game if the side to move ran out of time (on any read, write or worker's
-    look). Conditioned on the moves read: a move that beat the flag wins. True if it wrote.
+    """Ends the game if the side to move ran out of time or its page has been gone for a
+    minute (on any read, write or worker's look), dated at that moment. Conditioned on the
+    moves read — a move that came first wins — and, for leaving, on the player not seen
+    since the read: one outcome. True if it wrote.
 
     ``present``: the side whose player's request found it (a worker's look: nobody); the
     others are mailed the end."""
-    flag = match.item.flag_at
-    if match.ended or flag is None or now < flag:
-        return False
+    when = due(match)
     side = match.rules.to_move(match.game)
-    if side is None:
+    if when is None or now < when[0] or side is None:
         return False
-    ended = match.rules.lose_on_time(match.game, side)
+    at, how = when
+    ended = match.rules.forfeit(match.game, side, how)
     mail = _owed(match, match.players, ended, present, match.moves, now)
+    banks = match.banks
+    if banks and match.item.turn_since is not None:
+        banks = timecontrol.spend(banks, side, match.item.turn_since, at)
     try:
         _commit(
             match,
             [],
             ended,
-            banks=timecontrol.spend(match.banks, side, match.item.turn_since or flag, flag),
+            banks=banks,
             clock=Clock(),
-            now=flag,
+            now=at,
             mail=mail,
+            unseen_since=match.presence if how == "gone" else None,
         )
     except Refused:
         return False
@@ -466,11 +522,12 @@ def settle(
 ) -> bool:
     """What time alone decides, on any read or a worker's look: a ranked game's held answer
     is played into the game once its hold has ended, dated at the hold's end (the asking
-    side's clock starts then); else a fallen flag ends the game. True if it wrote (the caller
-    reloads the game; a second reader that lost the race: False)."""
+    side's clock starts then); else a fallen flag or a mover gone a minute ends the game.
+    True if it wrote (the caller reloads the game; a second reader that lost the race:
+    False)."""
     held, until = match.held, match.item.hold_until
     if match.ended or held is None or until is None or now < until:
-        return flag_if_due(match, now, present, hand_over)
+        return end_if_due(match, now, present, hand_over)
     side = str(held["side"])
     played = match.rules.play(
         match.game, side, held["move"], _draws(int(match.item.seed), match.moves + 1)
@@ -480,6 +537,22 @@ def settle(
     except Refused:
         return False
     return True
+
+
+def seen_here(match_id: str, presence: store.Presence | None, side: str, now: datetime) -> None:
+    """``side``'s player is on the game's page now: recorded only when it is that side's move
+    in a live game between people and what is stored is ``SEEN_EVERY`` old (most polls
+    write nothing); a race lost to a move or an end changes nothing."""
+    if presence is None or presence.side != side or now - presence.seen < SEEN_EVERY:
+        return
+    with suppress(Refused):
+        store.mark_present(match_id, side, now, now - SEEN_EVERY)
+
+
+def _watched(flag: datetime | None, presence: store.Presence | None) -> datetime | None:
+    """When a worker should look at a game just written: its flag or its mover's minute."""
+    found = [t for t in (flag, gone_at(presence) if presence else None) if t]
+    return min(found) if found else None
 
 
 def _hand_over(match: Match, mail: list[OutboxItem], hand_over: HandOver | None) -> None:
@@ -510,10 +583,15 @@ def _advance(
     clock = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now, match.ranked)
     new_moves = [store.NewMove(side, played.move, now), *replies]
     mail = _owed(match, players, after, present, match.moves + len(new_moves), now)
-    _commit(match, new_moves, after, banks=banks, clock=clock, now=now, mail=mail)
+    # A ranked game's held answer: the mover's minute, like its clock, starts at the hold's end.
+    presence = match.presence_after(players, after, clock.since or now)
+    _commit(
+        match, new_moves, after, banks=banks, clock=clock, now=now, mail=mail, presence=presence
+    )
     _hand_over(match, mail, hand_over)
-    if clock.flag is not None and watch is not None:
-        watch(match.match_id, match.moves + len(new_moves), clock.flag)
+    watched = _watched(clock.flag, presence)
+    if watched is not None and watch is not None:
+        watch(match.match_id, match.moves + len(new_moves), watched)
 
 
 def move(
@@ -533,8 +611,8 @@ def move(
     side = match.side_of(who)
     if side is None:
         raise Forbidden("この対局の対局者ではありません")
-    if flag_if_due(match, now, side, hand_over):
-        raise Conflict("時間切れで対局が終わりました")
+    if end_if_due(match, now, side, hand_over):
+        raise Conflict("この手の前に、時間切れか接続切れで対局が終わりました")
     if match.ended:
         raise Conflict("対局はもう終わっています")
     if seen_moves != match.moves:
@@ -595,6 +673,7 @@ def join(
         match.ranked,
     )
     mail = _owed(match, players, match.game, side, match.moves, now)
+    presence = match.presence_after(players, match.game, now)
     try:
         store.take_seat(
             match.item,
@@ -604,12 +683,14 @@ def join(
             flag_at=clock.flag,
             kept=kept(players, now),
             mail=mail,
+            presence=presence,
         )
     except Refused:
         raise Conflict("この対局にはもう空いている席がありません") from None
     _hand_over(match, mail, hand_over)
-    if clock.flag is not None and watch is not None:
-        watch(match.match_id, match.moves, clock.flag)
+    watched = _watched(clock.flag, presence)
+    if watched is not None and watch is not None:
+        watch(match.match_id, match.moves, watched)
     return side
 
 
@@ -621,10 +702,10 @@ def look(
     hand_over: HandOver | None = None,
 ) -> bool:
     """A worker's look at a game it was asked to watch: a held answer whose hold has ended
-    is shown; the side to move loses on time if it is still the game of ``moves`` moves and
-    its flag has fallen; a flag or a hold still ahead (a bank longer than a message can wait)
-    is watched again, and a game played by mail reminds its player once the deadline is
-    near. True if the game ended on time now."""
+    is shown; the side to move loses if it is still the game of ``moves`` moves and its flag
+    has fallen or its page has been gone for a minute; a time still ahead (a bank longer than
+    a message can wait, a hold, a player seen since) is watched again, and a game played by
+    mail reminds its player once the deadline is near. True if the game ended now."""
     found = store.load_match(match_id)
     if found is None or _expired(found.expires_at, now):
         return False
@@ -638,14 +719,16 @@ def look(
         else:
             settle(match, now, None, watch, hand_over)
         return False
-    if match.item.flag_at is None:
+    when = due(match)
+    if when is None:
         return False
-    if now < match.item.flag_at:
-        if match.correspondence and now >= match.item.flag_at - REMIND_BEFORE:
+    if now < when[0]:
+        flag = match.item.flag_at
+        if match.correspondence and flag is not None and now >= flag - REMIND_BEFORE:
             _remind(match, now, hand_over)
-        watch(match_id, moves, match.item.flag_at)
+        watch(match_id, moves, when[0])
         return False
-    return flag_if_due(match, now, None, hand_over)
+    return end_if_due(match, now, None, hand_over)
 
 
 def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:

@@ -26,6 +26,7 @@ from .keys import (
     ROOMS_INDEX,
     SHARE_SK,
     chat_sk,
+    key_time,
     match_pk,
     move_sk,
     player_match_sk,
@@ -56,6 +57,26 @@ class NewMove:
 
 
 @dataclass(frozen=True)
+class Presence:
+    """In a live game between two people, the side to move and when it was last seen (its
+    page asked, or its turn began): gone for a minute, it loses (decision 82)."""
+
+    side: str
+    seen: datetime
+
+    def stored(self) -> dict[str, str]:
+        return {"side": self.side, "seen": time_key(self.seen)}
+
+
+def presence_of(item: MatchItem) -> Presence | None:
+    """The stored presence of a game's META (None: nobody's counts)."""
+    found = plain(item.presence) if item.presence else None
+    if not found or "side" not in found or "seen" not in found:
+        return None
+    return Presence(str(found["side"]), key_time(str(found["seen"])))
+
+
+@dataclass(frozen=True)
 class Progress:
     """The poll's answer: how many moves, the state, and when the side to move flags."""
 
@@ -65,6 +86,8 @@ class Progress:
     expires_at: datetime | None  # past it the game is gone (its TTL, not yet applied)
     chats: int  # chat messages so far (the page shows that new ones came)
     reveal_at: datetime | None  # a held answer is played into the game then (decision 65)
+    presence: Presence | None  # the side to move of a live game between people, last seen
+    seat_open: bool  # a seat still waits for its invited person
 
 
 def new_match(
@@ -175,11 +198,15 @@ def _keep_guests(t: TransactWrite, meta: MatchItem, kept: Kept) -> None:
             )
 
 
-def _clock(turn_since: datetime | None, flag_at: datetime | None) -> list[Action]:
-    """Since when the side to move thinks and when it flags (removed: no clock running)."""
+def _clock(
+    turn_since: datetime | None, flag_at: datetime | None, presence: Presence | None
+) -> list[Action]:
+    """Since when the side to move thinks and when it flags (removed: no clock running), and
+    whose presence counts since when (removed: nobody's)."""
     return [
         MatchItem.turn_since.set(turn_since) if turn_since else MatchItem.turn_since.remove(),
         MatchItem.flag_at.set(flag_at) if flag_at else MatchItem.flag_at.remove(),
+        MatchItem.presence.set(presence.stored()) if presence else MatchItem.presence.remove(),
     ]
 
 
@@ -251,12 +278,16 @@ def commit_moves(
     mail: Sequence[OutboxItem] = (),
     hold_until: datetime | None = None,
     records: Sequence[RecordWrite] = (),
+    presence: Presence | None = None,
+    unseen_since: Presence | None = None,
 ) -> None:
     """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
     transaction conditioned on that count: a second request that read the same count (a
     double tap, a stale page) is refused, never applied after it. A held answer is gone
     (played, or dropped by the end); ``hold_until`` holds the next answer; ``records``: the
-    players' records after the game's end, written once with it."""
+    players' records after the game's end, written once with it. ``presence``: whose
+    presence counts from now; ``unseen_since``: also conditioned on that side not having been
+    seen since (a loss for leaving, refused when the player came back meanwhile)."""
     read = int(meta.moves)
     actions: list[Action] = [
         MatchItem.moves.set(read + len(moves)),
@@ -264,21 +295,20 @@ def commit_moves(
         MatchItem.state.set(state),
         MatchItem.banks.set(banks),
         MatchItem.updated_at.set(now),
-        *_clock(turn_since, flag_at),
+        *_clock(turn_since, flag_at, presence),
         _keep(kept),
         MatchItem.hold_until.set(hold_until) if hold_until else MatchItem.hold_until.remove(),
         MatchItem.held.remove(),
     ]
     if state == "ended":
         actions += [MatchItem.ended_at.set(now), *_unlisted()]
+    condition = (MatchItem.moves == read) & (MatchItem.state == "running")
+    if unseen_since is not None:
+        condition &= MatchItem.presence["seen"] == time_key(unseen_since.seen)
 
     def write() -> None:
         with transaction() as t:
-            t.update(
-                meta,
-                actions=actions,
-                condition=(MatchItem.moves == read) & (MatchItem.state == "running"),
-            )
+            t.update(meta, actions=actions, condition=condition)
             _save_moves(t, meta.match_id, read + 1, moves, kept)
             _keep_guests(t, meta, kept)
             _owe(t, mail)
@@ -316,12 +346,13 @@ def take_seat(
     flag_at: datetime | None,
     kept: Kept,
     mail: Sequence[OutboxItem] = (),
+    presence: Presence | None = None,
 ) -> None:
     """The invited player sits at ``side`` if it is still open (two people following the
     link at once: one sits), with the clocks that start now, and the game on their list."""
     actions: list[Action] = [
         MatchItem.players[side].set(player),
-        *_clock(turn_since, flag_at),
+        *_clock(turn_since, flag_at, presence),
         _keep(kept),
         *_unlisted(),
     ]
@@ -338,6 +369,26 @@ def take_seat(
             _owe(t, mail)
 
     conditioned("the seat was taken", write)
+
+
+def mark_present(match_id: str, side: str, now: datetime, stale: datetime) -> None:
+    """``side``'s player is here at ``now``: one update, only while it is that side's move
+    in a running game and what is stored is older than ``stale`` (most polls write nothing;
+    ``Refused`` otherwise). A loss for leaving written first makes this a no-op, and this
+    written first refuses that loss (its condition is the time it read)."""
+    ensure_configured()
+    meta = MatchItem(match_pk(match_id), MATCH_SK)
+    seen = MatchItem.presence["seen"]
+
+    def write() -> None:
+        meta.update(
+            actions=[seen.set(time_key(now))],
+            condition=(MatchItem.state == "running")
+            & (MatchItem.presence["side"] == side)
+            & (seen <= time_key(stale)),
+        )
+
+    conditioned("not this side's move, or seen lately", write)
 
 
 CHAT_INTERVAL = timedelta(seconds=5)  # one chat message per player per 5 s, as a village post
@@ -477,6 +528,8 @@ def match_progress(match_id: str) -> Progress | None:
                 "chats",
                 "hold_until",
                 "held",
+                "presence",
+                "players",
             ],
         )
     except DoesNotExist:
@@ -488,6 +541,8 @@ def match_progress(match_id: str) -> Progress | None:
         item.expires_at,
         int(item.chats or 0),
         item.hold_until if item.held is not None else None,
+        presence_of(item),
+        "open" in plain(item.players).values(),
     )
 
 

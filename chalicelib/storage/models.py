@@ -340,6 +340,9 @@ class MatchItem(Item, discriminator="match"):
     # ({"side", "move"}), played into the game only at ``hold_until``.
     hold_until = UTCDateTimeAttribute(null=True)
     held = GameAttribute(null=True)
+    # A live game between two people (decision 82): the side to move and its last sign of
+    # life (its page's poll or load, or its turn's start), time-sortable text; none otherwise.
+    presence: MapAttribute[str, Any] = MapAttribute(null=True)
 
 
 class PlayerMatchItem(Item, discriminator="player_match"):

@@ -9,19 +9,26 @@ match_id)``.
 import json
 import math
 import re
+from datetime import timedelta
 from functools import partial
 from typing import Any
+from urllib.parse import urlencode
 
 from chalice import Response
 
 from .. import jobs, runtime
-from ..links import match_scope, read_match_token
+from ..links import match_scope, presence_token, read_match_token, read_presence_token
+from ..render import render
 from ..services import matches, reviews
 from ..services.errors import InvalidInput, NotFound
-from .http import BadRequest, json_response, redirect
-from .pages import Ctx, Request, json_api, page
+from ..storage.errors import FAULTS
+from .http import BadRequest, html, json_response, redirect
+from .pages import Ctx, Request, json_api, log_fault, page
 
 EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
+# A game's mail link lets its player in for this long from the tap, that game only: they may
+# move again with no new mail (an execution, then the night) days after the link's deadline.
+PASS_SESSION_FOR = timedelta(days=7)
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 SHARE_TOKEN = MATCH_ID  # 12 random bytes, URL-safe
 NUMBER = re.compile(r"[0-9]{1,6}")
@@ -49,6 +56,7 @@ def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, s
         raise BadRequest("この対局の対局者ではありません", 403)
     if matches.settle(match, ctx.now, side, jobs.watch_clock, jobs.hand_over_mail):
         match = ctx.unit.reload_match(match_id)
+    matches.seen_here(match_id, match.presence, side, ctx.now)  # any request of theirs counts
     return match, side
 
 
@@ -70,6 +78,11 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
     rules = match.rules
     context = rules.page(match.game, side)
     hold_until = match.holding(ctx.now)
+    # The mover's page in a live game between people (or waiting for the second person,
+    # whose sitting may hand it the move) says it is here (decision 82).
+    mover = not match.ended and rules.to_move(match.game) == side
+    counted = mover and match.live_between_people
+    here = presence_token(match.match_id, side, ctx.now) if counted else None
     return ctx.page(
         rules.page_template,
         status,
@@ -90,9 +103,21 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         # whether it has been given: the asking side's page is the same either way.
         hold_left=math.ceil((hold_until - ctx.now).total_seconds()) if hold_until else None,
         answered=match.held is not None and match.held["side"] == side,
+        here=here,
+        poll=_poll_url(match, here),
         **context,
         **extra,
     )
+
+
+def _poll_url(match: matches.Match, here: str | None) -> str:
+    """The live script's question: since this page's move count, with this page's presence
+    token (decision 82) and whether a seat waited when it was made (it reloads once taken)."""
+    asks = {"seat": "open"} if match.open_side else {}
+    if here:
+        asks["here"] = here
+    base = f"/matches/{match.match_id}/since/{match.moves}"
+    return f"{base}?{urlencode(asks)}" if asks else base
 
 
 @page
@@ -115,14 +140,21 @@ def match_page(ctx: Ctx, match_id: str) -> Response:
 
 @page
 def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
-    """A player's signed way in from a game's mail: a narrow session for this game only,
-    until the link's end (a forwarded mail lends nothing more), then the game's page."""
+    """A player's signed way in from a game's mail: a narrow session for this game only
+    (a forwarded mail lends nothing more), for ``PASS_SESSION_FOR`` from the tap, each newer
+    link renewing it, then the game's page (decision 83). A link past its end (or not this
+    game's) asks to log in and comes back to the board; a browser that already plays the
+    game goes to it."""
     _check_id(match_id)
     found = read_match_token(token, match_id, ctx.now)
     match = ctx.unit.match(match_id)
     if found is None or match.side_of([f"a:{found.account_id}"]) is None:
-        raise BadRequest(EXPIRED_LINK, 400)
-    ctx.village_pass(found.account_id, match_scope(match_id), found.until)
+        if match.side_of(ctx.players(match_id)) is not None:
+            return redirect(f"/matches/{match_id}", ctx.set_cookie)
+        board = f"/matches/{match_id}"
+        return ctx.page("error.html", 400, message=EXPIRED_LINK, offer_login=True, back=board)
+    until = ctx.now + PASS_SESSION_FOR
+    ctx.village_pass(found.account_id, match_scope(match_id), until, renew=True)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
@@ -230,19 +262,64 @@ def seen(ctx: Ctx, match_id: str) -> Response:
 @json_api
 def progress(request: Request, match_id: str, since: str) -> Response:
     """Anything new since move ``since``? One GetItem, no session: the count of moves and
-    whether the game ended are public to both sides. A flag fallen counts as new, so the
-    page reloads and the reload ends the game on time."""
+    whether the game ended are public to both sides. A flag fallen, or the mover gone a
+    minute, counts as new, so the page reloads and the reload ends the game. ``?here=``: the
+    mover's page's presence token (decision 82), recorded at most every 15 s; ``?seat=open``:
+    the page was made while a seat waited."""
     if not MATCH_ID.fullmatch(match_id) or not NUMBER.fullmatch(since):
         return json_response({"error": "not found"}, 404)
+    now = runtime.now()
     try:
         found = matches.progress(match_id)
     except NotFound:
         return json_response({"error": "not found"}, 404)
-    now = runtime.now()
+    here = read_presence_token(request.query.get("here", ""), match_id, now)
+    if here is not None:
+        matches.seen_here(match_id, found.presence, here, now)
     flagged = found.flag_at is not None and now >= found.flag_at
+    gone = found.presence is not None and now >= matches.gone_at(found.presence)
+    # A page made while a seat waited reloads once someone sat (the clocks start then).
+    sat = request.query.get("seat") == "open" and not found.seat_open
     # A held answer due to be shown counts as new only once its hold has ended: before, the
     # answer is the same to the asking side whether or not it was given (decision 65).
     revealed = found.reveal_at is not None and now >= found.reveal_at
-    new = found.moves != int(since) or found.state != "running" or flagged or revealed
+    changed = found.moves != int(since) or found.state != "running"
+    new = changed or flagged or gone or sat or revealed
     body = {"new": new, "moves": found.moves, "state": found.state, "chats": found.chats}
     return json_response(body)
+
+
+HEARTBEAT_EVERY = 10  # seconds: the page without JavaScript says it is here this often
+
+
+def heartbeat(request: Request, match_id: str, token: str) -> Response:
+    """The mover's page without JavaScript says it is here (decision 82): a small frame in it
+    that refreshes itself, so the page and a move half filled in stay as they are. No
+    session, as the poll; a fault keeps the frame asking."""
+    now = runtime.now()
+    side = read_presence_token(token, match_id, now) if MATCH_ID.fullmatch(match_id) else None
+    if side is None:
+        return _framed(render("match_here.html", state="unknown"), 404)
+    try:
+        found = matches.progress(match_id)
+        matches.seen_here(match_id, found.presence, side, now)
+        presence = found.presence
+        mine = presence is None or presence.side == side  # None: the other seat still waits
+        state = "here" if found.state == "running" and mine else "moved"
+    except NotFound:
+        state = "unknown"
+    except FAULTS as error:
+        log_fault("heartbeat", error)
+        state = "here"  # not recorded this time: ask again
+    body = render("match_here.html", state=state, match_id=match_id, every=HEARTBEAT_EVERY)
+    return _framed(body)
+
+
+def _framed(body: str, status: int = 200) -> Response:
+    """A page our own game page may show in a frame (every other page refuses frames)."""
+    response = html(body, status)
+    response.headers["X-Frame-Options"] = "SAMEORIGIN"
+    response.headers["Content-Security-Policy"] = (
+        "default-src 'none'; frame-ancestors 'self'; base-uri 'none'; form-action 'none'"
+    )
+    return response

@@ -147,9 +147,18 @@ class Ctx:
             else None
         )
 
-    def village_pass(self, account_id: str, village_id: str, until: datetime) -> None:
-        """A mail link's narrow session, unless this browser already acts for that member."""
-        if self.grant and self.grant.account_id == account_id and self.grant.acts_in(village_id):
+    def village_pass(
+        self, account_id: str, village_id: str, until: datetime, renew: bool = False
+    ) -> None:
+        """A mail link's narrow session, unless this browser already acts for that member
+        (``renew``: a narrow one of that place is opened again, for its new end)."""
+        grant = self.grant
+        if (
+            grant is not None
+            and grant.account_id == account_id
+            and grant.acts_in(village_id)
+            and (grant.village_id is None or not renew)
+        ):
             return
         self._replace(sessions.open_session(account_id, self.now, village_id, until))
 

@@ -1,6 +1,7 @@
 // The live game page: asks "anything new since move N?" (one small JSON answer) and reloads
 // when the other side has moved or the game has ended. Every 2 s while waiting for the other
-// side, every 15 s on your own move (a second tab, a fallen flag). Counts the running clock
+// side, every 15 s on your own move (a second tab, a fallen flag), every 10 s on your own
+// move in a live game between people (the asking says you are here). Counts the running clock
 // down between answers. A chat message from the other player only shows a link to it (a
 // reload would lose a move half filled in). Without JavaScript the page refreshes itself
 // while waiting.
@@ -9,7 +10,7 @@
   var live = document.getElementById("live");
   if (!live || live.dataset.ended === "1") return;
   var url = live.dataset.poll;
-  var every = live.dataset.wait === "1" ? 2000 : 15000;
+  var every = Number(live.dataset.every) || 15000;
   function ask() {
     fetch(url, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })

@@ -208,3 +208,32 @@ def test_two_phones_play_a_private_game_live(phone):
     assert reader.page.locator("#board .truth").count() == 9
     assert reader.page.locator("#chat").count() == 0
     reader.check("record")
+
+
+def test_without_javascript_the_movers_page_keeps_its_presence_by_a_frame(
+    phone, server, chromium, request
+):
+    """Decision 82: a person on their move with JavaScript off is kept "here" by a small frame
+    that refreshes itself (the browser must be allowed to show it: our pages refuse frames)."""
+    from playwright.sync_api import expect
+
+    b = phone("inviter")
+    b.goto("/")
+    form = b.page.locator("#vs-cpu form")
+    form.locator("select[name=side]").select_option("B")
+    form.locator("select[name=opponent]").select_option("invite")
+    form.get_by_role("button", name="対局を始める").click()
+    b.page.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
+    link = b.page.get_by_role("textbox", name="招待リンク").input_value()
+    context = chromium.new_context(**PHONE, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    try:
+        a = Phone(context.new_page(), server.url, f"{request.node.name}-nojs")
+        a.goto(link)
+        a.page.get_by_role("button", name="参加して対局を始める").click()
+        expect(a.page.locator("#presence")).to_contain_text("1分間離れると")
+        frame = a.page.frame_locator("iframe.here")
+        expect(frame.locator("body")).to_contain_text("接続中")
+        a.check("presence")
+    finally:
+        context.close()

@@ -38,10 +38,10 @@ def test_the_side_to_move_loses_on_time_at_bank_plus_byoyomi_on_any_read(now):
     start = now()
     assert item(match_id).flag_at == start + timedelta(seconds=180 + 20)
     now.advance(timedelta(seconds=199))
-    assert not matches.flag_if_due(matches.load(match_id), now())
+    assert not matches.end_if_due(matches.load(match_id), now())
     assert item(match_id).state == "running"
     now.advance(timedelta(seconds=2))
-    assert matches.flag_if_due(matches.load(match_id), now())
+    assert matches.end_if_due(matches.load(match_id), now())
     ended = item(match_id)
     assert ended.state == "ended" and ended.ended_at == start + timedelta(seconds=200)
     assert Duel.from_json(ended.game).ending == {
@@ -81,7 +81,7 @@ def test_a_game_without_clocks_never_flags(now):
     match_id = new_game(now, control="none")
     assert item(match_id).flag_at is None
     now.advance(timedelta(days=29))  # (a guest game idle 30 days is gone: decision 58)
-    assert not matches.flag_if_due(matches.load(match_id), now())
+    assert not matches.end_if_due(matches.load(match_id), now())
 
 
 def test_nobody_looking_a_delayed_message_brings_a_worker_within_seconds_of_the_flag(

@@ -167,10 +167,18 @@ def test_ranked_bs_clock_runs_only_after_the_20_seconds(browser, new_browser, cl
     assert item.turn_since == clock()
 
 
+def stay(player, match_id: str, clock, seconds: int) -> None:
+    """``player`` keeps the game's page open (a load every 30 s) while ``seconds`` pass:
+    in a live game between people the mover whose page is gone a minute loses (decision 82)."""
+    for step in [30] * (seconds // 30) + [seconds % 30]:
+        clock.advance(timedelta(seconds=step))
+        player.get(f"/matches/{match_id}")
+
+
 def test_ranked_b_flags_counting_from_the_end_of_the_hold(browser, new_browser, clock):
-    match_id, _bob = ranked_game(browser, new_browser, clock)
+    match_id, bob = ranked_game(browser, new_browser, clock)
     play_json(browser, match_id, {"do": "co", "roles": ["seer"]})
-    clock.advance(HOLD + timedelta(seconds=199))
+    stay(bob, match_id, clock, int(HOLD.total_seconds()) + 199)
     assert stored(match_id).state == "running"
     assert text(browser.get(f"/matches/{match_id}")).count("時間切れ") == 0
     clock.advance(timedelta(seconds=1))
@@ -317,3 +325,16 @@ def test_ranked_forged_or_cross_site_posts_make_nothing_and_hold_nothing(
             assert alert(response) == CROSS_SITE
     assert stored(match_id).held is None and stored(match_id).moves == 1
     assert 'id="rooms"' not in text(new_browser().get("/"))  # no ranked room was made
+
+
+def test_ranked_bs_minute_away_counts_from_the_end_of_the_hold(browser, new_browser, clock):
+    """The 20 s are B's free time: its page's minute (decision 82), like its clock, starts
+    when the hold ends."""
+    match_id, _bob = ranked_game(browser, new_browser, clock)
+    play_json(browser, match_id, {"do": "co", "roles": ["seer"]})
+    clock.advance(HOLD + timedelta(seconds=59))
+    browser.get(f"/matches/{match_id}")
+    assert stored(match_id).state == "running"
+    clock.advance(timedelta(seconds=2))
+    assert "接続切れ" in text(browser.get(f"/matches/{match_id}"))
+    assert stored(match_id).state == "ended"

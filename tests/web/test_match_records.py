@@ -94,7 +94,7 @@ def test_a_flag_fallen_with_nobody_looking_is_a_loss_counted_once_against_the_cp
     assert matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
     assert matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail) is False
     for match in seen:  # a duplicate tick with what it read before the end: refused
-        assert matches.flag_if_due(match, clock()) is False
+        assert matches.end_if_due(match, clock()) is False
     assert record("alice")["all"] == {"games": 1, "losses": 1}
     assert record("alice")["opponents"] == {"cpu:strong": {"games": 1, "losses": 1}}
 
@@ -164,9 +164,11 @@ def bob_joins_a_guest(browser, new_browser, clock) -> str:
     return match_id
 
 
-def test_a_guest_game_that_expires_unfinished_counts_nothing(browser, new_browser, clock):
-    match_id = bob_joins_a_guest(browser, new_browser, clock)
-    clock.advance(timedelta(days=31))  # the guest left it: no clock, no end
+def test_a_game_left_unfinished_counts_nothing(browser, clock):
+    make_account("bob", clock())
+    browser.login("bob")
+    match_id = start(browser)  # against the CPU, no clock: only bob's moves can end it
+    clock.advance(timedelta(days=31))  # bob left it
     assert matches.look(match_id, 0, clock(), lambda *_: None) is False
     assert stored(match_id).state == "running"
     assert record("bob") == {}  # never ended: nothing counted
@@ -190,8 +192,8 @@ def test_two_ends_of_one_accounts_games_at_once_are_both_counted(
 
     monkeypatch.setattr(stored_records, "load", load)
     clock.advance(timedelta(seconds=201))
-    assert matches.flag_if_due(matches.load(first), clock())
-    assert matches.flag_if_due(matches.load(second), clock())
+    assert matches.end_if_due(matches.load(first), clock())
+    assert matches.end_if_due(matches.load(second), clock())
     assert len(reads) == 3  # the second end read alice's record twice
     assert record("alice")["all"] == {"games": 2, "losses": 2}
 
@@ -276,7 +278,7 @@ def a_win() -> Duel:
 
 
 def forfeit(side: str) -> Duel:
-    return DUEL.lose_on_time(duel_after("std9", STD9, []), side)
+    return DUEL.forfeit(duel_after("std9", STD9, []), side, "time")
 
 
 def test_feat_first_win_as_a_and_as_b(clock):

@@ -48,6 +48,7 @@ AT_LABELS = {
     "morning": "朝",
     "resign": "投了",
     "time": "時間切れ",
+    "gone": "接続切れ（1分）",
 }
 
 

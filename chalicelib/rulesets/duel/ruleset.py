@@ -31,11 +31,12 @@ SUBJECTS = {
     "reminder": "〆切が近づいています",
     "end": "対局が終わりました",
 }
-ENDINGS_BY_FORFEIT = ("resign", "time")
 # ランク戦 (the seed's 「考えた時間は伏せられます」): B's answer to a request that includes the
 # seer is shown this long after the request, however fast it came, so its speed does not tell
 # A whether a fake seer had to be made up; B's clock does not run meanwhile.
 ANSWER_HOLD = 20
+# The platform's endings (not §7 victories): on time, or gone a minute (decision 82).
+FORFEITS = ("time", "gone")
 
 
 class DuelRules:
@@ -153,9 +154,11 @@ class DuelRules:
         play(played, side, move, rng)
         return Played(played, side, copy.deepcopy(dict(move)))
 
-    def lose_on_time(self, game: Duel, side: str) -> Duel:
+    def forfeit(self, game: Duel, side: str, how: str) -> Duel:
+        if how not in FORFEITS:
+            raise ValueError(f"unknown forfeit: {how}")
         ended = Duel.from_json(game.to_json())
-        _forfeit(ended, side, "time")
+        _forfeit(ended, side, how)
         return ended
 
     def computer_move(
@@ -307,7 +310,8 @@ class DuelRules:
 
 
 def _forfeit(duel: Duel, side: str, at: str) -> None:
-    """The game ends by resigning or on time: the other side wins (never the fox)."""
+    """The game ends by resigning, on time or by leaving: the other side wins (never the
+    fox)."""
     duel.ending = {
         "winner": "wolves" if side == "A" else "village",
         "day": duel.day,
