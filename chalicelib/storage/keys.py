@@ -224,3 +224,23 @@ def player_pk(player: str) -> str:
 def player_match_sk(created: datetime, match_id: str) -> str:
     """A player's games, oldest first by when they began."""
     return f"{PLAYER_MATCH_PREFIX}{time_key(created)}#{match_id}"
+
+
+# ----- the daily puzzle: pk = "PZ#<JST date>"; an account's answers and record in its own -----
+
+PUZZLE_SK = "PUZZLE"
+PUZZLE_RECORD_SK = "PUZZLES"
+PUZZLE_MAIL_PK = "PZMAIL"  # the accounts that asked for the puzzle by mail, sk = the account
+
+
+def puzzle_pk(date: str) -> str:
+    return f"PZ#{date}"
+
+
+def puzzle_answer_sk(date: str) -> str:
+    return f"PUZZLE#{date}"
+
+
+def puzzle_mail_owner(date: str) -> str:
+    """The outbox partition of a day's puzzle mail (one item per subscribed account)."""
+    return f"PZ:{date}"
