@@ -78,7 +78,10 @@ def record_of(account_id: str, now: datetime) -> Record:
         return Record(0, 0, 0, 0)
     day = today(now)
     last = date.fromisoformat(str(item.last_solved)) if item.last_solved else None
+    # Alive while today is solved, or yesterday was and today is still open (not missed).
+    missed_today = item.last_answered == day.isoformat() and last != day
     alive = last is not None and (last == day or (last == day - timedelta(days=1)))
+    alive = alive and not missed_today
     return Record(
         int(item.solved),
         int(item.answered),

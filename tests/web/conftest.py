@@ -7,6 +7,7 @@ person with a phone would; helpers build villages and games through the services
 
 import copy
 import email
+import functools
 import html as html_lib
 import os
 import random
@@ -24,11 +25,14 @@ from moto.ses.models import ses_backends
 
 from app import app
 from chalicelib import runtime
-from chalicelib.clock import system_clock
+from chalicelib.clock import JST, system_clock
 from chalicelib.personas import YAMAZATO
+from chalicelib.rules.duel.puzzle import Puzzle, generate
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import accounts, sessions, update, villages
+from chalicelib.services.puzzles import seed_of, today
 from chalicelib.storage import db
+from chalicelib.storage import puzzles as puzzle_store
 from chalicelib.web.http import SESSION_COOKIE, Session
 from devserver.moto_local import like_dynamodb
 from tests.fakes import FakeClock
@@ -289,3 +293,20 @@ def running_game(clock) -> tuple[str, dict[str, str]]:
 @pytest.fixture
 def game(clock):
     return running_game(clock)
+
+
+@functools.cache
+def puzzle_json() -> dict:
+    """The daily puzzle of START's JST day, generated once for the whole run."""
+    return generate(seed_of(START.astimezone(JST).date())).to_json()
+
+
+def store_puzzle(day, now) -> None:
+    """Stores that puzzle as ``day``'s (the web tests need a stored puzzle, not its seconds)."""
+    puzzle_store.save_puzzle(day.isoformat(), puzzle_json(), now)
+
+
+@pytest.fixture
+def todays_puzzle(clock):
+    store_puzzle(today(clock()), clock())
+    return Puzzle.from_json(puzzle_json())

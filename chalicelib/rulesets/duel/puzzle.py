@@ -43,7 +43,7 @@ class DuelPuzzle:
             raise ValueError("処刑するカードを選んでください")
         card = int(text)
         if card not in self.choices(puzzle):
-            raise ValueError(f"#{card} は処刑できるカード(生きているカード)ではありません")
+            raise ValueError(f"#{card} は処刑できるカード（生きているカード）ではありません")
         return card
 
     def correct(self, puzzle: Puzzle, card: int) -> bool:
