@@ -16,7 +16,7 @@ TEMPLATES = ("mail/puzzle.txt", "mail/puzzle.html")
 def compose(rules: Any, puzzle: Any, day: date, account: AccountItem, now: datetime) -> Notice:
     page = rules.page(puzzle)
     unsubscribe = unsubscribe_url(account.account_id, now)
-    subject = f"{rules.title}({day.month}月{day.day}日)"
+    subject = f"{rules.title}（{day.month}月{day.day}日）"
     context = {
         **page,
         "subject": subject,

@@ -20,6 +20,7 @@ from chalicelib.services import (
     actions,
     hosting,
     matches,
+    puzzles,
     replies,
     scheduler,
     villages,
@@ -44,7 +45,8 @@ ACCOUNT_KINDS = tuple(f"account:{kind}" for kind in account_notices.SUBJECTS)
 DUEL_KINDS = tuple(f"duel:{kind}" for kind in DUEL_SUBJECTS)
 # A reply mail's receipt: what was saved, refused and not understood; or why nothing was.
 REPLY_KINDS = ("reply:applied", "reply:refused")
-KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS + REPLY_KINDS
+PUZZLE_KINDS = ("puzzle:daily",)  # the daily puzzle to an account that asked for it
+KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS + REPLY_KINDS + PUZZLE_KINDS
 
 assert len(VILLAGE_NAME) == 30
 assert len(LONG_ID.format(0)) == 20
@@ -59,6 +61,7 @@ def every_kind(clock, rng) -> dict[str, list[Mail]]:
     made.update(_classic(clock, rng, box))
     made.update(_account(clock, box))
     made.update(_duel(clock, box))
+    made.update(_puzzle(clock, box))
     return made
 
 
@@ -196,3 +199,11 @@ def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
     game = matches.load(match_id)
     matches.move(game, [f"a:{b}"], 0, {"do": "resign"}, None, clock(), hand_over=hand_over)
     return {"duel:turn": turn, "duel:reminder": reminder, "duel:end": box.new()}
+
+
+def _puzzle(clock, box: MailBox) -> dict[str, list[Mail]]:
+    """The day's puzzle (generated here, a few seconds) to an account that asked for it."""
+    fan = make_account(LONG_ID.format(70), clock())
+    puzzles.set_mail(fan, True)
+    puzzles.owe_daily_mail(clock())
+    return {"puzzle:daily": box.new()}

@@ -4,8 +4,8 @@ accounts, once a day), streaks across JST midnight, hostile input, and the daily
 import copy
 import email
 import re
-from email.header import decode_header, make_header
 from datetime import date, datetime, timedelta
+from email.header import decode_header, make_header
 
 from chalicelib import jobs
 from chalicelib.clock import JST
@@ -285,3 +285,14 @@ def test_a_stale_day_s_mail_is_not_sent(browser, clock, todays_puzzle):
     clock.advance(timedelta(days=1))
     outbox.deliver(clock(), unsent_mail_of(puzzle_mail_owner(TODAY.isoformat())))
     assert not puzzle_mails("sleepy@example.jp")
+
+
+def test_the_account_page_switches_the_mail_too(browser, clock):
+    make_account("settler", clock())
+    browser.login("settler")
+    page = text(browser.get("/account"))
+    assert 'action="/puzzles/mail"' in page and "メールで受け取る" in page
+    response = browser.post("/puzzles/mail", {"mail": "on", "back": "account"})
+    assert response.status_code == 303 and response.headers["Location"] == "/account#puzzle"
+    assert load_account("settler").puzzle_mail
+    assert "メールを止める" in text(browser.get("/account"))
