@@ -113,9 +113,11 @@ def tick() -> scheduler.TickReport:
 
 def puzzle_daily() -> int:
     """The daily job: the day's puzzle and its mail to each account that asked (owed once
-    per day and account, so a duplicate run sends nothing twice)."""
-    owed = puzzles.owe_daily_mail(runtime.now())
+    per day and account, so a duplicate run sends nothing twice), then tomorrow's puzzle."""
+    now = runtime.now()
+    owed = puzzles.owe_daily_mail(now)
     log.info("puzzle: %d mails owed", owed)
+    puzzles.prepare_tomorrow(now)
     return owed
 
 

@@ -157,6 +157,13 @@ def set_mail(account_id: str, on: bool) -> None:
         raise Conflict("設定を保存できませんでした。もう一度お試しください") from error
 
 
+def prepare_tomorrow(now: datetime) -> None:
+    """Makes tomorrow's puzzle now, so that no request after midnight waits for its
+    generation (a Lambda's share of a CPU makes it a matter of tens of seconds; decision 77).
+    Nothing shows a day before it comes: the pages stop at today."""
+    puzzle_of(today(now) + timedelta(days=1), now)
+
+
 def owe_daily_mail(now: datetime) -> int:
     """The day's puzzle (generated now if it is not yet) and one mail owed to each account
     on the list, keyed by the day and the account: a duplicate run owes nothing more.

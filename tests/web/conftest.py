@@ -308,5 +308,6 @@ def store_puzzle(day, now) -> None:
 
 @pytest.fixture
 def todays_puzzle(clock):
-    store_puzzle(today(clock()), clock())
+    for n in range(8):  # today's and the next week's (the daily job makes tomorrow's)
+        store_puzzle(today(clock()) + timedelta(days=n), clock())
     return Puzzle.from_json(puzzle_json())

@@ -7,7 +7,7 @@ import re
 from datetime import date, datetime, timedelta
 from email.header import decode_header, make_header
 
-from chalicelib import jobs
+from chalicelib import jobs, rulesets
 from chalicelib.clock import JST
 from chalicelib.rules.duel import Duel
 from chalicelib.rules.duel.puzzle import generate
@@ -296,3 +296,15 @@ def test_the_account_page_switches_the_mail_too(browser, clock):
     assert response.status_code == 303 and response.headers["Location"] == "/account#puzzle"
     assert load_account("settler").puzzle_mail
     assert "メールを止める" in text(browser.get("/account"))
+
+
+def test_the_daily_job_makes_tomorrow_s_puzzle_ahead(clock, monkeypatch):
+    made = []
+    rules = rulesets.daily_puzzle()
+    monkeypatch.setattr(rules, "generate", lambda rng: made.append(rng) or puzzle_json())
+    store_puzzle(TODAY, clock())
+    jobs.puzzle_daily()
+    assert len(made) == 1 and made[0].getstate() == seed_of(TODAY + timedelta(days=1)).getstate()
+    assert puzzle_store.load_puzzle((TODAY + timedelta(days=1)).isoformat()) == puzzle_json()
+    jobs.puzzle_daily()  # again: nothing more is made
+    assert len(made) == 1
