@@ -3,7 +3,7 @@ record (one transaction, conditioned), and who asked for it by mail."""
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from pynamodb.exceptions import DoesNotExist
 
@@ -28,17 +28,21 @@ from .models import (
 )
 from .outbox import owe_once, owed_item
 
+T = TypeVar("T", PuzzleItem, PuzzleAnswerItem, PuzzleRecordItem)
 PUZZLE_MAIL = "puzzle"  # the outbox kind of the daily puzzle's mail
 
 
-def load_puzzle(date: str) -> dict[str, Any] | None:
+def _get(model: type[T], pk: str, sk: str) -> T | None:
     ensure_configured()
     try:
-        item = PuzzleItem.get(puzzle_pk(date), PUZZLE_SK, consistent_read=True)
+        return model.get(pk, sk, consistent_read=True)
     except DoesNotExist:
         return None
-    data: dict[str, Any] = item.puzzle
-    return data
+
+
+def load_puzzle(date: str) -> dict[str, Any] | None:
+    item = _get(PuzzleItem, puzzle_pk(date), PUZZLE_SK)
+    return None if item is None else dict(item.puzzle)
 
 
 def save_puzzle(date: str, puzzle: dict[str, Any], now: datetime) -> dict[str, Any]:
@@ -56,21 +60,11 @@ def save_puzzle(date: str, puzzle: dict[str, Any], now: datetime) -> dict[str, A
 
 
 def load_answer(account_id: str, date: str) -> PuzzleAnswerItem | None:
-    ensure_configured()
-    try:
-        return PuzzleAnswerItem.get(
-            account_pk(account_id), puzzle_answer_sk(date), consistent_read=True
-        )
-    except DoesNotExist:
-        return None
+    return _get(PuzzleAnswerItem, account_pk(account_id), puzzle_answer_sk(date))
 
 
 def load_record(account_id: str) -> PuzzleRecordItem | None:
-    ensure_configured()
-    try:
-        return PuzzleRecordItem.get(account_pk(account_id), PUZZLE_RECORD_SK, consistent_read=True)
-    except DoesNotExist:
-        return None
+    return _get(PuzzleRecordItem, account_pk(account_id), PUZZLE_RECORD_SK)
 
 
 def new_record(account_id: str) -> PuzzleRecordItem:
