@@ -13,7 +13,7 @@ from typing import Any
 from chalicelib.rules.duel.puzzle import generate
 from chalicelib.services.puzzles import seed_of
 
-DAYS = 30
+DAYS = 10  # each day is seconds of CPU games: ten days tell the spread
 FIRST = date(2026, 12, 1)
 
 

@@ -8,7 +8,7 @@ Needs moto's DynamoDB table, a verified SES sender and the runtime clock set to 
 """
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 from chalicelib.inbound import message
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
@@ -25,7 +25,9 @@ from chalicelib.services import (
     scheduler,
     villages,
 )
+from chalicelib.storage.puzzles import save_puzzle
 from chalicelib.storage.repository import load_village
+from tests import puzzle_days
 from tests.integration.classic_helpers import account_of, join_all, living_seats, start
 from tests.integration.conftest import make_account
 from tests.mail.conftest import Mail
@@ -202,8 +204,11 @@ def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
 
 
 def _puzzle(clock, box: MailBox) -> dict[str, list[Mail]]:
-    """The day's puzzle (generated here, a few seconds) to an account that asked for it."""
+    """The day's puzzle (the generator's, read from tests/puzzle_days.py) to an account that
+    asked for it."""
     fan = make_account(LONG_ID.format(70), clock())
     puzzles.set_mail(fan, True)
+    day = puzzles.today(clock())
+    save_puzzle(day.isoformat(), puzzle_days.puzzle_of(date(2026, 12, 1)), clock())
     puzzles.owe_daily_mail(clock())
     return {"puzzle:daily": box.new()}

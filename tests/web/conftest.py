@@ -7,7 +7,6 @@ person with a phone would; helpers build villages and games through the services
 
 import copy
 import email
-import functools
 import html as html_lib
 import os
 import random
@@ -27,14 +26,15 @@ from app import app
 from chalicelib import runtime
 from chalicelib.clock import JST, system_clock
 from chalicelib.personas import YAMAZATO
-from chalicelib.rules.duel.puzzle import Puzzle, generate
+from chalicelib.rules.duel.puzzle import Puzzle
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import accounts, sessions, update, villages
-from chalicelib.services.puzzles import seed_of, today
+from chalicelib.services.puzzles import today
 from chalicelib.storage import db
 from chalicelib.storage import puzzles as puzzle_store
 from chalicelib.web.http import SESSION_COOKIE, Session
 from devserver.moto_local import like_dynamodb
+from tests import puzzle_days
 from tests.fakes import FakeClock
 
 SENDER = "noreply@mobius.example"
@@ -295,10 +295,9 @@ def game(clock):
     return running_game(clock)
 
 
-@functools.cache
 def puzzle_json() -> dict:
-    """The daily puzzle of START's JST day, generated once for the whole run."""
-    return generate(seed_of(START.astimezone(JST).date())).to_json()
+    """The daily puzzle of START's JST day, as the generator made it (tests/puzzle_days.py)."""
+    return puzzle_days.puzzle_of(START.astimezone(JST).date())
 
 
 def store_puzzle(day, now) -> None:

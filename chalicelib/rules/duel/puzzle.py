@@ -26,6 +26,7 @@ three living cards, and the generator checks only such positions (:func:`candida
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from . import cpu
@@ -33,16 +34,16 @@ from .deck import preset
 from .draws import Draws
 from .legal import legal_moves
 from .moves import play
+from .roles import BLACK
 from .state import Duel
 from .views import view
-from .worlds import consistent_worlds
 
-# 17A only: of the presets without a cat it yields a puzzle most often for its time (measured
-# on CPU games: about one 17A game in 8–20, one 12B game in 80, std9 never: its PP leaves
-# the last werewolf's execution to a living madman A cannot rule out).
+# 17A only: of the presets without a cat it yields a puzzle most often for its time (on CPU
+# games: 17A about one game in 150, 12B and 10A none in 40, std9 never: its PP leaves the
+# last werewolf's execution to a living madman A cannot rule out).
 PRESETS = ("17A",)
 STRENGTH = "normal"
-MAX_GAMES = 400  # far above what a day needs (measured: `make bench`'s `puzzle`)
+MAX_GAMES = 1000  # far above what a day needs (measured: `make bench`'s `puzzle`)
 MAX_MOVES = 2000
 LIVING = 3  # the only size a puzzle can have (see above)
 
@@ -128,6 +129,83 @@ class Puzzle:
         )
 
 
+def possible(a_view: Mapping[str, Any], wolves: frozenset[int], fox: int | None) -> bool:
+    """Whether the rules alone allow this placement behind A's view (no weighing of B's
+    likely choices): a placement refused here is impossible, so the real one is always kept
+    (decision 76). For decks without a cat or gidra (the only ones :func:`solve` takes)."""
+    masons = set(a_view.get("masons", []))
+    if wolves & masons or fox in masons or (fox is not None and fox in wolves):
+        return False  # A knows its masons (§3.5)
+    alive = set(a_view["alive"])
+    living_wolves = len(alive & wolves)
+    fox_alive = fox is not None and fox in alive
+    if living_wolves == 0 or living_wolves >= len(alive) - living_wolves - fox_alive:
+        return False  # the game would be over (§7)
+    events = a_view["events"]
+    for e in events:
+        if e["type"] != "morning":
+            continue
+        if set(e["dead"]) & wolves:
+            return False  # without a cat a werewolf dies only by execution (§6.3)
+        if len(e["dead"]) > 1 and fox not in e["dead"]:
+            return False  # the attack kills one; a second death is the cursed fox (§6.3)
+    for e in events:
+        if e["type"] == "execution" and e["pp"] and e["pp"]["madman"] in wolves | {fox}:
+            return False  # a PP names the madman (§4.5)
+    claims = {int(c): claim for c, claim in a_view["claims"].items()}
+    if fox is not None and fox in claims and claims[fox]["role"] not in ("seer", "medium", "none"):
+        return False  # the fox claims only its mode (§3.4, §4)
+    asked = {(c, r) for c, r in a_view["asked"]}
+    deck = a_view["rules"]["deck"]
+    madman_claims = 0  # claimers that can only be the madman: it claims once at most (§5)
+    for role in ("seer", "medium", "hunter"):
+        holders = [
+            c for c, claim in claims.items() if claim["role"] == role and c not in wolves | {fox}
+        ]
+        real = any(_true_reports(a_view, claims[c], wolves, fox) for c in holders)
+        madman_claims += len(holders) - real
+        # Without a real claimer, the real holder is missing, or a card never asked for the
+        # role (asked, it would have come out: §4.1; it names no other role, §4.3).
+        hidden = a_view["rules"]["missing"] or any(
+            c not in claims and c not in wolves and c != fox and c not in masons
+            for c in range(1, a_view["board"] + 1)
+            if (c, role) not in asked
+        )
+        if deck.get(role, 0) and not real and not hidden:
+            return False
+    return madman_claims <= 1
+
+
+def _true_reports(
+    a_view: Mapping[str, Any], claim: Mapping[str, Any], wolves: frozenset[int], fox: int | None
+) -> bool:
+    """Could this claim be the real holder's: every color true (§5, §6.3); a seer's first-day
+    target never the fox (§3.3), and a fox it divined cursed that night (§6.3)."""
+    oracle = claim.get("oracle")
+    if oracle and oracle["target"] == fox:
+        return False
+    results = ([oracle] if oracle else []) + claim.get("nights", []) + claim.get("results", [])
+    if any((r["result"] == BLACK) != (r["target"] in wolves) for r in results):
+        return False
+    died = {e["day"] - 1: set(e["dead"]) for e in a_view["events"] if e["type"] == "morning"}
+    return all(
+        r["target"] != fox or fox in died.get(r["night"], ()) for r in claim.get("nights", [])
+    )
+
+
+def placements(a_view: Mapping[str, Any]) -> tuple[World, ...]:
+    """Every placement of the werewolves (and the fox) that :func:`possible` allows."""
+    deck = a_view["rules"]["deck"]
+    board = range(1, a_view["board"] + 1)
+    foxes: list[int | None] = list(board) if deck.get("fox", 0) else [None]
+    return tuple(
+        World(wolves, fox)
+        for wolves in combinations(board, deck.get("werewolf", 0))
+        for fox in foxes
+        if possible(a_view, frozenset(wolves), fox)
+    )
+
+
 def ending_after(a_view: Mapping[str, Any], world: World, card: int) -> str | None:
     """The game's end right after executing ``card`` in ``world``: ``village``, ``wolves``,
     ``fox``, ``pp`` (B may be offered a PP/RPP and turn it) or None (it goes on)."""
@@ -170,19 +248,12 @@ def solve(a_view: Mapping[str, Any]) -> tuple[int, tuple[World, ...], tuple[Verd
     """The winning card, the worlds and every verdict, when the position is a puzzle."""
     if a_view["rules"]["deck"].get("cat", 0) or len(a_view["alive"]) != LIVING:
         return None
-    worlds = tuple(
-        World(tuple(sorted(w)), fox) for w, fox in sorted(consistent_worlds(a_view), key=_order)
-    )
+    worlds = placements(a_view)
     judged = verdicts(a_view, worlds)
     winners = [v.card for v in judged if v.result == WIN]
     if len(winners) != 1 or any(v.result == OPEN for v in judged):
         return None
     return winners[0], worlds, judged
-
-
-def _order(world: tuple[frozenset[int], int | None]) -> tuple[list[int], int]:
-    wolves, fox = world
-    return sorted(wolves), -1 if fox is None else fox
 
 
 def candidates(rules_name: str, seed: int) -> Iterator[Duel]:

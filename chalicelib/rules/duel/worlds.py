@@ -312,21 +312,6 @@ def _weight(
 
 
 def _worlds(f: Mapping[str, Any]) -> list[tuple[frozenset[int], int | None]]:
-    worlds = _placements(f)
-    if len(worlds) > MAX_WORLDS:  # a deterministic, evenly spread sample
-        stride = len(worlds) / MAX_WORLDS
-        worlds = [worlds[int(i * stride)] for i in range(MAX_WORLDS)]
-    return worlds
-
-
-def consistent_worlds(view: Mapping[str, Any]) -> list[tuple[frozenset[int], int | None]]:
-    """Every placement (werewolf cards, the fox's card or None) that fits the view, none
-    left out: the weighing's worlds with a positive weight, without its sample."""
-    f = _facts(view)
-    return [(wolves, fox) for wolves, fox in _placements(f) if _weight(f, wolves, fox)[0] > 0]
-
-
-def _placements(f: Mapping[str, Any]) -> list[tuple[frozenset[int], int | None]]:
     board = f["board"]
     cards = [c for c in range(1, board + 1) if c not in f["not_wolf"]]
     placements = [frozenset(p) for p in combinations(cards, f["deck"].get("werewolf", 0))]
@@ -335,6 +320,9 @@ def _placements(f: Mapping[str, Any]) -> list[tuple[frozenset[int], int | None]]
     else:
         foxes = [c for c in range(1, board + 1) if c not in f["not_wolf"] and c not in f["not_fox"]]
         worlds = [(w, x) for w in placements for x in foxes if x not in w]
+    if len(worlds) > MAX_WORLDS:  # a deterministic, evenly spread sample
+        stride = len(worlds) / MAX_WORLDS
+        worlds = [worlds[int(i * stride)] for i in range(MAX_WORLDS)]
     return worlds
 
 
