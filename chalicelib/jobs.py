@@ -115,7 +115,11 @@ def puzzle_daily() -> int:
     """The daily job: the day's puzzle and its mail to each account that asked (owed once
     per day and account, so a duplicate run sends nothing twice), then tomorrow's puzzle."""
     now = runtime.now()
-    owed = puzzles.owe_daily_mail(now)
+    try:
+        owed = puzzles.owe_daily_mail(now)
+    except ServiceError:
+        log.warning("puzzle: no puzzle today, no mail")
+        owed = 0
     log.info("puzzle: %d mails owed", owed)
     puzzles.prepare_tomorrow(now)
     return owed

@@ -272,7 +272,7 @@ def _puzzle_notice(
     if now.astimezone(JST).date().isoformat() != day:
         return None
     stored = puzzle_store.load_puzzle(day)
-    if stored is None:
+    if not stored:  # none made, or the day's games held none
         return None
     rules = rulesets.daily_puzzle()
     puzzle = rules.parse(stored)

@@ -57,7 +57,11 @@ def puzzle_of(day: date, now: datetime) -> Any:
     rules = rulesets.daily_puzzle()
     stored = store.load_puzzle(day.isoformat())
     if stored is None:
-        stored = store.save_puzzle(day.isoformat(), rules.generate(seed_of(day)), now)
+        # A day whose games held no puzzle is stored empty: it is not tried again.
+        made = rules.generate(seed_of(day)) or {}
+        stored = store.save_puzzle(day.isoformat(), made, now)
+    if not stored:
+        raise NotFound("この日のパズルは用意できませんでした。ほかの日の問題をどうぞ")
     return rules.parse(stored)
 
 
@@ -161,7 +165,10 @@ def prepare_tomorrow(now: datetime) -> None:
     """Makes tomorrow's puzzle now, so that no request after midnight waits for its
     generation (a Lambda's share of a CPU makes it a matter of tens of seconds; decision 77).
     Nothing shows a day before it comes: the pages stop at today."""
-    puzzle_of(today(now) + timedelta(days=1), now)
+    try:
+        puzzle_of(today(now) + timedelta(days=1), now)
+    except NotFound:
+        log.warning("no puzzle for tomorrow")
 
 
 def owe_daily_mail(now: datetime) -> int:
@@ -169,7 +176,7 @@ def owe_daily_mail(now: datetime) -> int:
     on the list, keyed by the day and the account: a duplicate run owes nothing more.
     Returns how many were owed now."""
     day = today(now)
-    puzzle_of(day, now)
+    puzzle_of(day, now)  # a day without a puzzle owes no mail (NotFound)
     owed = sum(store.owe_mail(day.isoformat(), a, now) for a in store.subscribers())
     if owed:
         outbox.hand_over_puzzle_mail(day.isoformat(), now)

@@ -312,3 +312,18 @@ def test_the_daily_job_makes_tomorrow_s_puzzle_ahead(clock, monkeypatch):
     assert puzzle_store.load_puzzle((TODAY + timedelta(days=1)).isoformat()) == puzzle_json()
     jobs.puzzle_daily()  # again: nothing more is made
     assert len(made) == 1
+
+
+def test_a_day_whose_games_held_no_puzzle_says_so_once(browser, clock, monkeypatch):
+    made = []
+    rules = rulesets.daily_puzzle()
+    monkeypatch.setattr(rules, "generate", lambda rng: made.append(rng))
+    make_account("hopeful", clock())
+    puzzles.set_mail("hopeful", True)
+    for _ in range(2):
+        response = browser.get("/puzzle")
+        assert response.status_code == 404
+        assert alert(response) == "この日のパズルは用意できませんでした。ほかの日の問題をどうぞ"
+    assert browser.post(f"/puzzle/{TODAY}", {"card": "1"}).status_code == 404
+    assert jobs.puzzle_daily() == 0  # no mail for a day without a puzzle
+    assert len(made) == 2  # today once (stored empty), and tomorrow's

@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from chalicelib.rules.duel.puzzle import LOSS, Puzzle, World, generate
+from chalicelib.rules.duel.puzzle import LOSS, NoPuzzle, Puzzle, World, generate
 
 from . import labels
 from .ruleset import _board, _log, _rules_line
@@ -25,9 +25,13 @@ class DuelPuzzle:
     question = QUESTION
     page_template = "puzzle.html"
 
-    def generate(self, rng: random.Random) -> dict[str, Any]:
-        """The JSON of the puzzle the RNG leads to (pure; the seconds it takes: `make bench`)."""
-        return generate(rng).to_json()
+    def generate(self, rng: random.Random) -> dict[str, Any] | None:
+        """The JSON of the puzzle the RNG leads to (pure; the seconds it takes: `make bench`),
+        or None when its games held none (never seen in the days tested)."""
+        try:
+            return generate(rng).to_json()
+        except NoPuzzle:
+            return None
 
     def parse(self, data: Mapping[str, Any]) -> Puzzle:
         return Puzzle.from_json(data)
