@@ -51,28 +51,27 @@ def deals(duel: Duel, wolves: frozenset[int], fox: int | None) -> list[list[str 
     ]
     base[0] = "villager" if duel.rules.missing else None
     deals_ = [base]
-    for c in range(duel.board + 1):
-        if base[c] == "villager":
-            deals_.append([*base[:c], "madman", *base[c + 1 :]])
+    if duel.rules.pp:  # where the madman is matters only to a PP (§4.5)
+        for c in range(duel.board + 1):
+            if base[c] == "villager":
+                deals_.append([*base[:c], "madman", *base[c + 1 :]])
     return deals_
 
 
 def endings(state: dict, cards: list[str | None], card: int) -> set[str | None]:
     """Every way executing ``card`` can end at once in this deal, over all B's PP replies."""
+    duel = Duel.from_json(state)
+    duel.cards = list(cards)
+    play(duel, "A", {"do": "execute", "card": card}, Draws(random.Random(0)))
+    if duel.phase != "B:pp":
+        return {duel.ending["winner"] if duel.ending else None}
+    replies = [{"do": "pp", "guess": None}]
+    if legal_moves(duel, "B").options["offered"]:
+        others = [c for c in duel.living() if duel.cards[c] != "werewolf"]
+        replies += [{"do": "pp", "guess": g, "target": t} for g in others for t in others]
     out: set[str | None] = set()
-    for rpp in ("A", "B"):
-        duel = Duel.from_json(state)
-        duel.cards = list(cards)
-        play(duel, "A", {"do": "execute", "card": card}, Draws(random.Random(0)))
-        if duel.phase != "B:pp":
-            out.add(duel.ending["winner"] if duel.ending else None)
-            continue
-        options = legal_moves(duel, "B").options
-        replies = [{"do": "pp", "guess": None}]
-        if options["offered"]:
-            others = [c for c in duel.living() if duel.cards[c] != "werewolf"]
-            replies += [{"do": "pp", "guess": g, "target": t} for g in others for t in others]
-        for reply in replies:
+    for reply in replies:
+        for rpp in ("A", "B"):
             after = Duel.from_json(duel.to_json())
             play(after, "B", reply, Draws(random.Random(0), {"rpp": [rpp]}))
             out.add(after.ending["winner"] if after.ending else None)
