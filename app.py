@@ -2,7 +2,7 @@
 
 from urllib.parse import quote
 
-from chalice import Chalice, Rate, Response
+from chalice import Chalice, Cron, Rate, Response
 
 from chalicelib import jobs
 from chalicelib.web import (
@@ -13,6 +13,7 @@ from chalicelib.web import (
     mail_links,
     matches,
     pages,
+    puzzles,
     records,
     reviews,
     static,
@@ -256,6 +257,29 @@ def match_progress(match_id: str, moves: str) -> Response:
     return matches.progress(_request(), match_id, moves)
 
 
+# ----- the daily puzzle (今日の盤面パズル) -----
+
+
+@app.route("/puzzle", methods=["GET"])
+def puzzle_today() -> Response:
+    return puzzles.today_page(_request())
+
+
+@app.route("/puzzle/{day}", methods=["GET"])
+def puzzle_day(day: str) -> Response:
+    return puzzles.day_page(_request(), day)
+
+
+@app.route("/puzzle/{day}", methods=["POST"], content_types=FORM)
+def puzzle_answer(day: str) -> Response:
+    return puzzles.answer(_request(), day)
+
+
+@app.route("/puzzles/mail", methods=["POST"], content_types=FORM)
+def puzzle_mail() -> Response:
+    return puzzles.mail(_request())
+
+
 # ----- the GM's pages (the GM role checked by each) -----
 
 
@@ -318,6 +342,12 @@ def unsubscribe_post(token: str) -> Response:
 @app.schedule(Rate(1, unit=Rate.MINUTES), name="tick")
 def tick(event) -> None:
     jobs.tick()
+
+
+# 07:00 JST: the day's puzzle (made now if no request made it since midnight) and its mail.
+@app.schedule(Cron(0, 22, "*", "*", "?", "*"), name="puzzle_daily")
+def puzzle_daily(event) -> None:
+    jobs.puzzle_daily()
 
 
 @app.on_sqs_message(queue=jobs.QUEUE_NAME, batch_size=10, name="advance_worker")

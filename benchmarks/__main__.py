@@ -11,6 +11,7 @@ from . import (
     matches,
     mobius_cpu,
     package,
+    puzzle,
     reads,
     replies,
     requests,
@@ -35,6 +36,7 @@ def main() -> int:
         "startup": startup.figures(),
         "duel": duel.figures(),
         "matches": matches.figures(),
+        "puzzle": puzzle.figures(),
         "package": package.figures(),
         "faults": faults.figures(),  # whole villages while AWS fails (issue 28)
         "cost": cost.figures(),  # last: the longest (two whole games through the handlers)

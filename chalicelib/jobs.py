@@ -11,7 +11,7 @@ from datetime import datetime
 
 from . import gm, queues, runtime
 from .notify import pacing, ses
-from .services import bounces, matches, replies, scheduler
+from .services import bounces, matches, puzzles, replies, scheduler
 from .services.errors import ServiceError
 
 log = logging.getLogger("mobius.jobs")
@@ -109,6 +109,20 @@ def tick() -> scheduler.TickReport:
             ", the hourly long village" if report.long_village_failed else "",
         )
     return report
+
+
+def puzzle_daily() -> int:
+    """The daily job: the day's puzzle and its mail to each account that asked (owed once
+    per day and account, so a duplicate run sends nothing twice), then tomorrow's puzzle."""
+    now = runtime.now()
+    try:
+        owed = puzzles.owe_daily_mail(now)
+    except ServiceError:
+        log.warning("puzzle: no puzzle today, no mail")
+        owed = 0
+    log.info("puzzle: %d mails owed", owed)
+    puzzles.prepare_tomorrow(now)
+    return owed
 
 
 def process(village_ids: list[str]) -> None:

@@ -12,14 +12,16 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from .. import queues
-from ..notify import match_notices, notices, ses
+from .. import queues, rulesets
+from ..clock import JST
+from ..notify import match_notices, notices, puzzle_notices, ses
 from ..storage import outbox as store
+from ..storage import puzzles as puzzle_store
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.shards import Answered
@@ -149,12 +151,15 @@ def _mail(
         return Outgoing(composed.to, composed.subject, composed.text, composed.html)
     match_id = store.match_of(item)
     account = accounts.get(item.account_id)
+    puzzle_day = puzzle_store.puzzle_of_mail(item)
     if item.mail_kind == store.REPLY:  # a reply mail's receipt: an answer, sent whatever the level
         receipt = receipts.compose(unit.village(item.village_id), account, item, now)
         if receipt is None or item.attempts > MAX_ATTEMPTS:
             return None
         return Outgoing(receipt.to, receipt.subject, receipt.text, receipt.html, receipt.headers)
-    if match_id is not None:
+    if puzzle_day is not None:
+        notice = _puzzle_notice(account, item, puzzle_day, now)
+    elif match_id is not None:
         notice = _match_notice(unit, account, item, match_id, now)
     else:
         notice = _notice(unit.village(item.village_id), account, item, now)
@@ -181,6 +186,21 @@ def hand_over_account_mail(now: datetime) -> None:
             deliver(now, store.unsent_mail_of(store.ACCOUNT_MAIL))
     except Exception:
         log.exception("account mail left owed to the next tick")
+
+
+def hand_over_puzzle_mail(day: str, now: datetime) -> None:
+    """A day's puzzle mail just owed goes to the mail workers (deployed: one SQS message
+    naming the day's outbox partition), or is sent here (locally). A hand-over that fails
+    leaves it owed, where the next tick finds it."""
+    owner = puzzle_store.puzzle_mail_owner(day)
+    queue = queues.mail_queue()
+    try:
+        if queue is not None:
+            queues.send_to(queue, [owner])
+        else:
+            deliver(now, store.unsent_mail_of(owner))
+    except Exception:
+        log.exception("puzzle mail of %s left owed to the next tick", day)
 
 
 def hand_over_village_mail(village_id: str, item: OutboxItem, now: datetime) -> None:
@@ -238,6 +258,25 @@ def _wanted(account: AccountItem, item: OutboxItem) -> bool:
     if not plain(account.preferences).get(wanted, True):
         return False
     return (account.mail_level or "all") != "none"
+
+
+def _puzzle_notice(
+    account: AccountItem | None, item: OutboxItem, day: str, now: datetime
+) -> notices.Notice | None:
+    """The day's puzzle to an account still on the list, or None: not wanted any more (the
+    switch off, unsubscribed, bounced), or its day over by now (a stale puzzle is no news)."""
+    if account is None or item.attempts > MAX_ATTEMPTS:
+        return None
+    if account.undeliverable or not account.email_verified or not account.puzzle_mail:
+        return None
+    if now.astimezone(JST).date().isoformat() != day:
+        return None
+    stored = puzzle_store.load_puzzle(day)
+    if not stored:  # none made, or the day's games held none
+        return None
+    rules = rulesets.daily_puzzle()
+    puzzle = rules.parse(stored)
+    return puzzle_notices.compose(rules, puzzle, date.fromisoformat(day), account, now)
 
 
 def _match_notice(

@@ -246,3 +246,23 @@ def rating_sk(rules: str, at: datetime, match_id: str) -> str:
 
 def rating_prefix(rules: str) -> str:
     return f"{RATING_PREFIX}{rules}#"
+
+
+# ----- the daily puzzle: pk = "PZ#<JST date>"; an account's answers and record in its own -----
+
+PUZZLE_SK = "PUZZLE"
+PUZZLE_RECORD_SK = "PUZZLES"
+PUZZLE_MAIL_PK = "PZMAIL"  # the accounts that asked for the puzzle by mail, sk = the account
+
+
+def puzzle_pk(date: str) -> str:
+    return f"PZ#{date}"
+
+
+def puzzle_answer_sk(date: str) -> str:
+    return f"PUZZLE#{date}"
+
+
+def puzzle_mail_owner(date: str) -> str:
+    """The outbox partition of a day's puzzle mail (one item per subscribed account)."""
+    return f"PZ:{date}"

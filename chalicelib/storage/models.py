@@ -225,6 +225,8 @@ class AccountItem(Item, discriminator="account"):
     gm = BooleanAttribute(default=False)
     finished_games = NumberAttribute(default=0)  # games played to their end (ending reached)
     hosted_village = UnicodeAttribute(null=True)  # the last village this player built
+    # Asked for the daily puzzle by mail (off by default); its index is PuzzleSubscriberItem.
+    puzzle_mail = BooleanAttribute(default=False)
     created_at = UTCDateTimeAttribute()
     version = VersionAttribute()
 
@@ -296,6 +298,48 @@ class OutboxItem(Item, discriminator="outbox"):
     # A reply's receipt (kind "reply"): what the reply mail was and what became of each of
     # its lines, as JSON; the mail itself is still made at send time (services/replies.py).
     detail = UnicodeAttribute(null=True)
+
+
+# ----- the daily puzzle (今日の盤面パズル) -----
+
+
+class PuzzleItem(Item, discriminator="puzzle"):
+    """pk = "PZ#<JST date>", sk = "PUZZLE": the day's puzzle, written once (the first
+    request or the daily job; a conditioned put, so two first requests agree). The answer
+    is in it: only the rule set's page of it (A's view) is ever shown before answering."""
+
+    date = UnicodeAttribute()
+    puzzle = GameAttribute()
+    created_at = UTCDateTimeAttribute()
+
+
+class PuzzleAnswerItem(Item, discriminator="puzzle_answer"):
+    """pk = "A#<account>", sk = "PUZZLE#<JST date>": the account's one counted answer."""
+
+    date = UnicodeAttribute()
+    card = NumberAttribute()
+    correct = BooleanAttribute()
+    answered_at = UTCDateTimeAttribute()
+
+
+class PuzzleRecordItem(Item, discriminator="puzzle_record"):
+    """pk = "A#<account>", sk = "PUZZLES": solved days, the streak and the days it ends on;
+    written in the answer's transaction, conditioned on its version."""
+
+    solved = NumberAttribute(default=0)
+    answered = NumberAttribute(default=0)
+    streak = NumberAttribute(default=0)  # consecutive JST days solved, up to last_solved
+    best_streak = NumberAttribute(default=0)
+    last_solved = UnicodeAttribute(null=True)  # JST date
+    last_answered = UnicodeAttribute(null=True)  # JST date
+    version = VersionAttribute()
+
+
+class PuzzleSubscriberItem(Item, discriminator="puzzle_subscriber"):
+    """pk = "PZMAIL", sk = "<account>": an account that asked for the puzzle by mail, written
+    with the account's ``puzzle_mail`` (the daily job reads this partition, no scan)."""
+
+    account_id = UnicodeAttribute()
 
 
 # ----- games played move by move: pk = "M#<id>" -----
@@ -436,6 +480,10 @@ MODELS = (
     ChatItem,
     PreludeItem,
     ShareItem,
+    PuzzleItem,
+    PuzzleAnswerItem,
+    PuzzleRecordItem,
+    PuzzleSubscriberItem,
     RecordItem,
     RatingItem,
 )

@@ -15,7 +15,7 @@ from ..links import (
     read_unsubscribe_token,
     used_key,
 )
-from ..services import accounts, actions, villages
+from ..services import accounts, actions, puzzles, villages
 from ..services.errors import ServiceError
 from ..storage.repository import VillageRecord
 from .http import BadRequest, redirect
@@ -108,6 +108,7 @@ def _unsubscribe(ctx: Ctx, token: str) -> Response:
     if ctx.request.method == "GET":
         return ctx.page("unsubscribe.html", token=token)
     accounts.set_preferences(account_id, dict.fromkeys(accounts.PREFERENCES, False))
+    puzzles.set_mail(account_id, False)  # the daily puzzle's mail stops with the rest
     return ctx.page("unsubscribed.html")
 
 

@@ -8,7 +8,7 @@ Needs moto's DynamoDB table, a verified SES sender and the runtime clock set to 
 """
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 from chalicelib.inbound import message
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
@@ -20,11 +20,14 @@ from chalicelib.services import (
     actions,
     hosting,
     matches,
+    puzzles,
     replies,
     scheduler,
     villages,
 )
+from chalicelib.storage.puzzles import save_puzzle
 from chalicelib.storage.repository import load_village
+from tests import puzzle_days
 from tests.integration.classic_helpers import account_of, join_all, living_seats, start
 from tests.integration.conftest import make_account
 from tests.mail.conftest import Mail
@@ -44,7 +47,8 @@ ACCOUNT_KINDS = tuple(f"account:{kind}" for kind in account_notices.SUBJECTS)
 DUEL_KINDS = tuple(f"duel:{kind}" for kind in DUEL_SUBJECTS)
 # A reply mail's receipt: what was saved, refused and not understood; or why nothing was.
 REPLY_KINDS = ("reply:applied", "reply:refused")
-KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS + REPLY_KINDS
+PUZZLE_KINDS = ("puzzle:daily",)  # the daily puzzle to an account that asked for it
+KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS + REPLY_KINDS + PUZZLE_KINDS
 
 assert len(VILLAGE_NAME) == 30
 assert len(LONG_ID.format(0)) == 20
@@ -59,6 +63,7 @@ def every_kind(clock, rng) -> dict[str, list[Mail]]:
     made.update(_classic(clock, rng, box))
     made.update(_account(clock, box))
     made.update(_duel(clock, box))
+    made.update(_puzzle(clock, box))
     return made
 
 
@@ -196,3 +201,14 @@ def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
     game = matches.load(match_id)
     matches.move(game, [f"a:{b}"], 0, {"do": "resign"}, None, clock(), hand_over=hand_over)
     return {"duel:turn": turn, "duel:reminder": reminder, "duel:end": box.new()}
+
+
+def _puzzle(clock, box: MailBox) -> dict[str, list[Mail]]:
+    """The day's puzzle (the generator's, read from tests/puzzle_days.py) to an account that
+    asked for it."""
+    fan = make_account(LONG_ID.format(70), clock())
+    puzzles.set_mail(fan, True)
+    day = puzzles.today(clock())
+    save_puzzle(day.isoformat(), puzzle_days.puzzle_of(date(2026, 12, 1)), clock())
+    puzzles.owe_daily_mail(clock())
+    return {"puzzle:daily": box.new()}

@@ -25,6 +25,7 @@ from tests.mail.every_kind import (
     CLASSIC_KINDS,
     DUEL_KINDS,
     KINDS,
+    PUZZLE_KINDS,
     REPLY_KINDS,
     VILLAGE_NAME,
     every_kind,
@@ -48,7 +49,7 @@ def mails(clock, rng) -> dict[str, list[bytes]]:
 
 def test_every_kind_of_mail_is_checked(mails):
     assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3 and len(DUEL_KINDS) == 3
-    assert len(REPLY_KINDS) == 2
+    assert len(REPLY_KINDS) == 2 and PUZZLE_KINDS == ("puzzle:daily",)
     assert set(mails) == set(KINDS)
     for kind in KINDS:
         assert mails[kind], f"no {kind} mail was sent"
@@ -96,6 +97,10 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
             wording = DUEL_SUBJECTS[name]
             assert re.fullmatch(rf"{re.escape(brand)}17A [AB]\(.+\)：{re.escape(wording)}", subject)
             assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")
+        elif rules == "puzzle":  # the daily puzzle: the site's, not one game's or village's
+            assert re.fullmatch(rf"【{SITE_NAME}】今日の盤面パズル（\d+月\d+日）", subject)
+            assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")
+            assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         elif rules == "reply":  # an answer to the member's own mail, under it
             wording = {"applied": "返信を受け付けました", "refused": "返信は使えませんでした"}[name]
             assert re.fullmatch(

@@ -24,13 +24,17 @@ from moto.ses.models import ses_backends
 
 from app import app
 from chalicelib import runtime
-from chalicelib.clock import system_clock
+from chalicelib.clock import JST, system_clock
 from chalicelib.personas import YAMAZATO
+from chalicelib.rules.duel.puzzle import Puzzle
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import accounts, sessions, update, villages
+from chalicelib.services.puzzles import today
 from chalicelib.storage import db
+from chalicelib.storage import puzzles as puzzle_store
 from chalicelib.web.http import SESSION_COOKIE, Session
 from devserver.moto_local import like_dynamodb
+from tests import puzzle_days
 from tests.fakes import FakeClock
 
 SENDER = "noreply@mobius.example"
@@ -289,3 +293,20 @@ def running_game(clock) -> tuple[str, dict[str, str]]:
 @pytest.fixture
 def game(clock):
     return running_game(clock)
+
+
+def puzzle_json() -> dict:
+    """The daily puzzle of START's JST day, as the generator made it (tests/puzzle_days.py)."""
+    return puzzle_days.puzzle_of(START.astimezone(JST).date())
+
+
+def store_puzzle(day, now) -> None:
+    """Stores that puzzle as ``day``'s (the web tests need a stored puzzle, not its seconds)."""
+    puzzle_store.save_puzzle(day.isoformat(), puzzle_json(), now)
+
+
+@pytest.fixture
+def todays_puzzle(clock):
+    for n in range(8):  # today's and the next week's (the daily job makes tomorrow's)
+        store_puzzle(today(clock()) + timedelta(days=n), clock())
+    return Puzzle.from_json(puzzle_json())

@@ -239,6 +239,10 @@ ROUTES = [
     ),
     Route("GET", "/matches/{match_id}/pass/{token}"),
     Route("GET", "/records/{token}"),
+    Route("GET", "/puzzle"),
+    Route("GET", "/puzzle/{day}"),
+    Route("POST", "/puzzle/{day}", form={"card": ("1", "4", "13", "#7", "0", "99")}),
+    Route("POST", "/puzzles/mail", form={"mail": ("on", "off"), "back": ("account",)}),
     Route("GET", "/gm"),
     Route("GET", "/gm/new", query={"rules": ("mobius", "classic", "duel")}),
     Route(
@@ -401,7 +405,7 @@ FUZZ = settings(
 @FUZZ
 @given(data=st.data())
 def test_odd_input_never_gives_a_server_error(
-    client, clock, people, match_id, tokens, dev_tools, sources, route, data
+    client, clock, people, match_id, tokens, dev_tools, sources, todays_puzzle, route, data
 ):
     village_id, member, outsider = people
     who = data.draw(st.sampled_from([None, member, outsider]), label="logged in as")
@@ -420,6 +424,7 @@ def test_odd_input_never_gives_a_server_error(
         ("token", tokens.get(route.path, ())),
         ("name", ("app.css", "x.svg")),
         ("moves", ("0", "1", "2")),
+        ("day", ("2026-12-01", "2026-11-30", "2026-12-02")),
     )
     for name, plausible in parts:
         if "{" + name + "}" in path:
