@@ -84,14 +84,13 @@ def _reasons(item) -> list[str]:
     return [reason for reason in reasons if reason is not None]
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
+    # `make test` runs each test file whole on one xdist worker (`--dist loadfile`): a module's
+    # tests share its server and its Chromium (module-scoped); modules, each with its own on
+    # a free port and in its worker's own moto, spread over the workers (decision 131).
     for item in items:
         if item.get_closest_marker("browser") is None:
             continue
-        # One xdist worker runs every browser test (`--dist loadgroup`): one Chromium at a
-        # time on a two-core machine, and the module-scoped servers are not shared across workers.
-        item.add_marker(pytest.mark.xdist_group("browser"))
         reasons = _reasons(item)
         if reasons:
             item.add_marker(pytest.mark.skip(reason=reasons[0]))
