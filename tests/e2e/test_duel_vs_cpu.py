@@ -145,6 +145,7 @@ def test_two_phones_play_a_private_game_live(phone):
 
     b = phone("inviter")
     page_b = b.page
+    page_b.clock.install()  # real time flows; B's poll can be brought forward, not waited for
     b.goto("/")
     form = page_b.locator("#vs-cpu form")
     form.locator("select[name=preset]").select_option("std9")
@@ -168,6 +169,7 @@ def test_two_phones_play_a_private_game_live(phone):
     a.page.locator("#chat textarea").fill("よろしくお願いします")
     a.page.locator("#chat").get_by_role("button", name="発言する").click()
     a.page.wait_for_load_state("load")
+    page_b.clock.fast_forward(15_000)  # B's next poll is due now, not in up to 15 s
     expect(page_b.locator("#chat-new")).to_be_visible(timeout=25_000)
     page_b.locator("#chat-new a").click()
     page_b.wait_for_load_state("load")
