@@ -51,6 +51,10 @@ PHONE = {
 }
 WIDTH = PHONE["viewport"]["width"]
 MIN_TARGET = 44  # px: the smallest touch target we accept
+# How long a step may wait for its condition (a page, an element, a text). A wait ends as soon as
+# its condition holds, so this bounds only a failure; it is no speed check (those are `make
+# bench`'s): a two-core machine under a load of 15 took over 10 s for /dev/clock's tick.
+WAIT_MS = 30_000
 
 HOST = "127.0.0.1"
 REGION = "ap-northeast-1"
@@ -176,9 +180,10 @@ def server():
 
 @pytest.fixture(scope="module")
 def chromium():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
@@ -283,7 +288,7 @@ def phone(server, chromium, request):
 
     def make(name: str) -> Phone:
         context = chromium.new_context(**PHONE)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return Phone(context.new_page(), server.url, f"{request.node.name}-{name}")
 
