@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import PHONE, Phone
+from .conftest import PHONE, WAIT_MS, Phone
 
 pytestmark = pytest.mark.browser
 
@@ -149,7 +149,7 @@ def test_a_whole_std9_game_against_the_cpu_on_a_phone(phone):
 
 def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
     context = chromium.new_context(**PHONE, java_script_enabled=False)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     try:
         me = Phone(context.new_page(), server.url, f"{request.node.name}-nojs")
         start_from_top(me, "12B", "B", wolves=(3, 8))
@@ -169,6 +169,7 @@ def test_two_phones_play_a_private_game_live(phone):
 
     b = phone("inviter")
     page_b = b.page
+    page_b.clock.install()  # real time flows; B's poll can be brought forward, not waited for
     b.goto("/")
     form = page_b.locator("#vs-cpu form")
     form.locator("select[name=preset]").select_option("std9")
@@ -192,7 +193,8 @@ def test_two_phones_play_a_private_game_live(phone):
     a.page.locator("#chat textarea").fill("よろしくお願いします")
     a.page.locator("#chat").get_by_role("button", name="発言する").click()
     a.page.wait_for_load_state("load")
-    expect(page_b.locator("#chat-new")).to_be_visible(timeout=25_000)
+    page_b.clock.fast_forward(15_000)  # B's next poll is due now, not in up to 15 s
+    expect(page_b.locator("#chat-new")).to_be_visible()
     page_b.locator("#chat-new a").click()
     page_b.wait_for_load_state("load")
     expect(page_b.locator("#chat")).to_contain_text("よろしくお願いします")

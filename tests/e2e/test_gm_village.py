@@ -6,7 +6,7 @@ import pytest
 
 from chalicelib.services import hosting
 
-from .conftest import AXE, PASSWORD, PHONE, Phone, make_player
+from .conftest import AXE, PASSWORD, PHONE, WAIT_MS, Phone, make_player
 
 pytestmark = [pytest.mark.browser, pytest.mark.axe]
 
@@ -27,7 +27,7 @@ def test_a_gm_builds_a_classic_village_on_a_phone_and_finds_it_in_the_lounge(
     hosting.grant("gamemaster", True, "cli:test", clock())
     # axe is injected as a script: the context lets it past the pages' CSP (tests only).
     context = chromium.new_context(**PHONE, bypass_csp=True)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     try:
         gm = Phone(context.new_page(), server.url, f"{request.node.name}-gm")
         page = gm.page

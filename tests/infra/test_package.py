@@ -14,8 +14,8 @@ from infra.build import build
 ROOT = Path(__file__).resolve().parents[2]
 
 # Each build packages a copy of the sources (infra.build.staged) into a directory of its own
-# (infra/out is `make package`'s); one worker runs these tests, which build twice.
-pytestmark = pytest.mark.xdist_group("package")
+# (infra/out is `make package`'s); one worker runs this file (`--dist loadfile`), which builds
+# twice.
 
 
 @pytest.fixture(scope="module")
