@@ -120,6 +120,7 @@ def play_one(person: str, now: datetime) -> None:
         rng=random.Random(24),
         rules="classic",
         cpu_members=4,
+        practice=True,
     )
     seats = load_village(vid).seats()
     free = next(s for s, m in seats.items() if m.account_id is None)

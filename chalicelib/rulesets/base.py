@@ -179,6 +179,9 @@ class Step:
     happenings: tuple[str, ...] = ()  # kinds of what happened, in order (a step may end a game)
     detail: Any = None  # e.g. Mobius's Morning
     gm_reason: str | None = None  # a GM's 廃村: its reason, kept on the village for the mail
+    # The seats computer members take with this step, slot -> persona: the platform's, for
+    # a village that starts with the computer members it waited for (decision 125).
+    computers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Computer members (CPU): they take seats in a village created with them, and play them
-through the same services as a person (saves, posts, the prologue's votes).
+"""Computer members (CPU): they play their seats (taken as ``computer_seats`` says) through
+the same services as a person (saves, posts, the prologue's votes).
 
 A computer member holds its seat under a pseudo account (``rulesets.base.computer_account``):
 no account item, no presence, no hold, no mail, no ID lock, never idle. Its turn is its rule
@@ -15,61 +15,9 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 
-from ..personas import CHARACTER_SETS
-from ..rulesets.base import computer_account
-from ..storage import villages as store
-from ..storage.errors import Refused
 from . import actions, posts
-from .errors import InvalidInput, ServiceError
+from .errors import ServiceError
 from .unit import Unit
-
-SEAT_ATTEMPTS = 3  # a seat write that met a change is tried again on the village as it is
-
-
-def check_count(count: object, seats: int) -> int:
-    """The GM's ``cpu_members``: 0 to every seat but one (a person always has a seat)."""
-    try:
-        number = int(str(count))
-    except ValueError:
-        raise InvalidInput("CPUの人数（cpu_members）は数字で指定してください") from None
-    if not 0 <= number <= seats - 1:
-        raise InvalidInput(f"CPUの人数（cpu_members）は0〜{seats - 1}人にしてください")
-    return number
-
-
-def seat(village_id: str, count: int, now: datetime, unit: Unit | None = None) -> list[str]:
-    """``count`` computer members take vacant seats of the village, drawn by their own
-    randomness, each with a persona nobody holds. Returns their seats."""
-    unit = unit or Unit()
-    rng = secrets.SystemRandom()
-    taken: list[str] = []
-    for _ in range(count):
-        for _attempt in range(SEAT_ATTEMPTS):
-            record = unit.require(village_id)
-            seats = record.seats()
-            vacant = [s for s, m in seats.items() if m.account_id is None]
-            held = {m.persona for m in seats.values() if m.account_id is not None}
-            free = [p.key for p in CHARACTER_SETS[record.meta.character_set] if p.key not in held]
-            if not vacant or not free:
-                return taken
-            slot = rng.choice(vacant)
-            game = record.rules.on_join(record, slot, now)
-            try:
-                store.seat_computer(
-                    record,
-                    slot,
-                    computer_account(slot),
-                    rng.choice(free),
-                    now,
-                    None if game is None else record.rules.dump(game),
-                )
-                taken.append(slot)
-                unit.reload(village_id)
-                break
-            except Refused:
-                unit.reload(village_id)
-    return taken
-
 
 # Rounds of turns in one look: a computer's save may close a round or a night at once (early
 # close), opening a new round the computers must vote in before its deadline; each such

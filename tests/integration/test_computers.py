@@ -25,6 +25,7 @@ def practice(clock, rng, cpus: int = 4, rules: str = "classic") -> str:
         rng=rng,
         rules=rules,
         cpu_members=cpus,
+        practice=True,
     )
 
 
