@@ -68,10 +68,10 @@ def measured(
     per_look: list[int] = []
     original = rules.computer_turn
 
-    def timed(self, village, slot, now, rng):  # type: ignore[no-untyped-def]
+    def timed(self, village, slot, now, rng, heard=()):  # type: ignore[no-untyped-def]
         started = time.perf_counter()
         try:
-            return original(self, village, slot, now, rng)
+            return original(self, village, slot, now, rng, heard)
         finally:
             timings.append(time.perf_counter() - started)
 
@@ -91,7 +91,7 @@ def measured(
             db.create_table()
             people = verified_accounts("cpubench", villages_played, START)
             for n, verified in enumerate(people):
-                play(verified.account_id, START + timedelta(days=n))
+                play(verified, START + timedelta(days=n))
     finally:
         rules.computer_turn = original
         computers.play = real_play

@@ -219,6 +219,18 @@ class NoticeText:
 
 
 @dataclass(frozen=True)
+class Heard:
+    """A member's post as the platform hands it to a computer member's turn: today's posts
+    of the boards some computer of the village may read, of which each rule set keeps only
+    what the seat may read (its visibility module)."""
+
+    board: str
+    slot: str  # the writer's seat
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class ComputerTurn:
     """What a computer member does now: the choices it saves and the posts it writes.
 
@@ -317,8 +329,14 @@ class RuleSet(Protocol):
     # A computer member's turn: the rule set builds the seat's view through its visibility
     # module only (plain data, what that seat may see) and hands it, with the computer's own
     # secret ``rng``, to a pure strategy; the strategy never sees the village or its seed.
+    # ``heard``: today's posts read for the village's computers (decisions 126), oldest first.
     def computer_turn(
-        self, village: VillageView, slot: str, now: datetime, rng: Random
+        self,
+        village: VillageView,
+        slot: str,
+        now: datetime,
+        rng: Random,
+        heard: Sequence[Heard] = (),
     ) -> ComputerTurn: ...
     # What else a reply mail may call each target, besides its slot and its name.
     def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]: ...

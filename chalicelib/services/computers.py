@@ -15,6 +15,10 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 
+from ..rulesets.base import Heard, State, Viewer
+from ..storage import villages as store
+from ..storage.keys import board_pk
+from ..storage.repository import VillageRecord
 from . import actions, posts
 from .errors import ServiceError
 from .unit import Unit
@@ -25,21 +29,54 @@ from .unit import Unit
 MAX_ROUNDS = 8
 
 
+# The most posts of a board's day the computers read at a look (oldest first): a bound on
+# what one look reads, whatever the village says (decision 126).
+HEARD_LIMIT = 200
+
+
 def play(village_id: str, now: datetime, unit: Unit | None = None) -> datetime | None:
     """Every computer member takes its turn now, again after a round of turns that changed
     the village (a save closed a round early), until nothing changes. Returns the earliest
     moment one wants to be asked again."""
     unit = unit or Unit()
     again: list[datetime] = []
+    record = unit.village(village_id)
+    heard = _heard(record, now) if record is not None else []
     for _ in range(MAX_ROUNDS):
-        if not _round(village_id, now, unit, again):
+        if not _round(village_id, now, unit, again, heard):
             break
     return min(again, default=None)
 
 
-def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime]) -> bool:
+def _heard(record: VillageRecord, now: datetime) -> list[Heard]:
+    """Today's members' posts on the shared boards some computer member may read now, read
+    once for the look (one query a board): each rule set keeps, for each seat, only what
+    that seat may read. Nothing before the game, nor for a village without computers."""
+    if record.state is not State.RUNNING:
+        return []
+    rules = record.rules
+    boards: set[str] = set()
+    for slot, seat in record.seats().items():
+        if seat.computer:
+            readable = rules.readable_boards(record, Viewer(seat.account_id, slot), now)
+            boards |= {b for b in readable if not rules.personal_board(b)}
+    posts = [
+        post
+        for board in sorted(boards)
+        for post in store.read_board(
+            board_pk(record.village_id, board), record.day, HEARD_LIMIT, None
+        ).items
+        if post.slot is not None
+    ]
+    posts.sort(key=lambda post: post.created_at)
+    return [Heard(post.board, post.slot, post.text, post.created_at) for post in posts]
+
+
+def _round(
+    village_id: str, now: datetime, unit: Unit, again: list[datetime], heard: list[Heard]
+) -> bool:
     """One turn of every computer member, one after another (each sees what the ones before
-    it did). Returns whether any of them wrote."""
+    it did: their posts are added to ``heard``). Returns whether any of them wrote."""
     record = unit.village(village_id)
     if record is None:
         return False
@@ -52,7 +89,8 @@ def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime]) ->
         if member is None or member.account_id is None or not member.computer:
             continue
         account = member.account_id
-        turn = record.rules.computer_turn(record, slot, now, random.Random(secrets.randbits(64)))
+        rng = random.Random(secrets.randbits(64))
+        turn = record.rules.computer_turn(record, slot, now, rng, tuple(heard))
         if turn.again is not None:
             again.append(turn.again)
         wrote = False
@@ -63,7 +101,10 @@ def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime]) ->
                 partial(actions.save_actions, village_id, account, turn.choices, now, unit)
             )
         for board, text in turn.posts:
-            wrote |= _try(partial(posts.post, village_id, account, board, text, now, unit))
+            said = _try(partial(posts.post, village_id, account, board, text, now, unit))
+            if said and not record.rules.personal_board(board):
+                heard.append(Heard(board, slot, text, now))
+            wrote |= said
         if wrote:
             unit.reload(village_id)
             wrote_any = True
