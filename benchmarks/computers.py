@@ -30,7 +30,7 @@ from devserver.moto_local import like_dynamodb
 
 from .requests import counting, fake_aws, verified_accounts
 
-SIZES = (4, 5, 9, 13, 16)
+SIZES = tuple(range(4, 17))  # every size of RULES-CLASSIC §1
 GAMES = 300
 SIMULATED = 3000
 START = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
