@@ -2,21 +2,25 @@
 
 The caller (the classic rule set) builds the view through the visibility module: plain data of
 what the seat may see — its own role, partners and results, the public deaths and votes, the
-targets it may choose now, its own saved choices, the moments the village's talk runs by — and
-hands it here with the computer's own random generator. Nothing here sees the game itself.
+targets it may choose now, its own saved choices, the moments the village's talk runs by, and
+today's posts on the boards it may read — and hands it here with the computer's own random
+generator. Nothing here sees the game itself.
 
-A turn plays like a modest person of its role (decisions-classic 59–61):
+A turn plays like a modest person of its role (decisions-classic 59–61, 72):
 
-- it votes once a round is open (in a short village a vote is final), for a character its
-  results say is a wolf if it can, never for a partner or one it knows is human if it has
-  another choice, else for anyone;
+- it votes after a third of the day's talk (at once in the overtime and re-votes; a short
+  village's vote is final): for a wolf its results found, a claimer it knows is lying, or
+  whom a seer claimer it cannot disprove calls a wolf, else at random, sparing those it
+  knows or takes for human; a wolf votes its accusers;
 - it sets tonight's abilities at the first look of the day (§2.4 allows it), and again only
   when its target died meanwhile (a dead target does not count);
-- it writes at most three short posts a day, each at its moment: on the morning (a seer's,
-  a medium's or a mason's claim with its true result, or a plain greeting), at a third of the
-  day (whom it voted for and why, true to its view), and at night the wolves' plan on the
-  wolves' board; one more in the epilogue. Nothing it writes goes beyond what its seat knows,
-  and a wolf, a madman or a fox never tells its role.
+- it writes a few short posts a day, one a turn, each at its moment: on the morning (a
+  seer's or a medium's claim with every result, a mason's partner, or a greeting), an answer
+  to whoever named it with a question or an accusation, a wolf's counter-claim or a madman's
+  fake claim at a sixth of the day, whom it voted for and why at a third, the wolves' plan at
+  night; one more in the epilogue. What it says is true to its view, except the lies its side
+  would tell (a wolf's or a madman's claim, a wolf's deflection); a wolf, a madman or a fox
+  never tells its role.
 """
 
 import random
