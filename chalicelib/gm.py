@@ -150,8 +150,11 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, Option]]:
     make.add_argument("--character-set", default=DEFAULT_CHARACTER_SET, choices=CHARACTER_SETS)
     make.add_argument("--rules", default=rulesets.DEFAULT, choices=sorted(rulesets.PLACES))
     make.add_argument(
-        "--cpu-members", default=0, help="CPUの人数（練習村：作成と同時に席に着く、既定0）"
+        "--cpu-members",
+        default=0,
+        help="CPUの人数（既定0）：村が始まるとき、人が入らなかった席をこの人数まで埋める",
     )
+    make.add_argument("--practice", action="store_true", help="練習村：CPUが作成と同時に席に着く")
     options = _option_arguments(make)
     shown = commands.add_parser("list", help="村の一覧（見出しつき、--json でJSON）")
     shown.add_argument("--state", choices=(*STATES, "active", "all"), default="active")
@@ -186,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
                 "character_set": args.character_set,
                 "rules": args.rules,
                 "cpu_members": args.cpu_members,
+                "practice": args.practice,
             }
             for key, option in options.items():
                 value = getattr(args, key)

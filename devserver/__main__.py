@@ -178,6 +178,7 @@ def _seed_village(now: datetime) -> None:
             rng=random.Random(secrets.randbits(64)),
             rules=rules,
             cpu_members=computers,
+            practice=True,
         )
         log.info("seeded practice village %s (%s, %d CPUs)", village_id, rules, computers)
 

@@ -179,6 +179,9 @@ class Step:
     happenings: tuple[str, ...] = ()  # kinds of what happened, in order (a step may end a game)
     detail: Any = None  # e.g. Mobius's Morning
     gm_reason: str | None = None  # a GM's 廃村: its reason, kept on the village for the mail
+    # The seats computer members take with this step, slot -> persona: the platform's, for
+    # a village that starts with the computer members it waited for (decision 125).
+    computers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,18 @@ class NoticeText:
     # Whether this mail concerns the member (README "Mail a member wants"): a member who
     # wants only their own mail and the deadlines is not sent the others.
     concerns: bool = True
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A member's post as the platform hands it to a computer member's turn: today's posts
+    of the boards some computer of the village may read, of which each rule set keeps only
+    what the seat may read (its visibility module)."""
+
+    board: str
+    slot: str  # the writer's seat
+    text: str
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -317,8 +332,14 @@ class RuleSet(Protocol):
     # A computer member's turn: the rule set builds the seat's view through its visibility
     # module only (plain data, what that seat may see) and hands it, with the computer's own
     # secret ``rng``, to a pure strategy; the strategy never sees the village or its seed.
+    # ``heard``: today's posts read for the village's computers (decisions 126), oldest first.
     def computer_turn(
-        self, village: VillageView, slot: str, now: datetime, rng: Random
+        self,
+        village: VillageView,
+        slot: str,
+        now: datetime,
+        rng: Random,
+        heard: Sequence[Heard] = (),
     ) -> ComputerTurn: ...
     # What else a reply mail may call each target, besides its slot and its name.
     def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]: ...

@@ -10,6 +10,7 @@ from ..storage import villages as store
 from ..storage.errors import FAULTS, Refused
 from ..storage.models import OutboxItem
 from ..storage.repository import VillageRecord
+from . import computer_seats
 from .errors import Conflict, Forbidden, InvalidInput
 from .unit import Unit
 from .update import commit
@@ -172,6 +173,15 @@ def prologue(
             raise Forbidden(str(error)) from error
         except ValueError as error:
             raise InvalidInput(str(error)) from error
+        if step.state is record.state:  # not a start alone: maybe with the computers it waits for
+            step = (
+                computer_seats.at_start(
+                    record,
+                    now,
+                    lambda v: v.rules.prologue_step(v, slot, action, target, now),  # noqa: B023 (called now)
+                )
+                or step
+            )
         try:
             commit(record, step, now)
         except Refused:

@@ -1,5 +1,5 @@
-"""Computer members (CPU): they take seats in a village created with them, and play them
-through the same services as a person (saves, posts, the prologue's votes).
+"""Computer members (CPU): they play their seats (taken as ``computer_seats`` says) through
+the same services as a person (saves, posts, the prologue's votes).
 
 A computer member holds its seat under a pseudo account (``rulesets.base.computer_account``):
 no account item, no presence, no hold, no mail, no ID lock, never idle. Its turn is its rule
@@ -15,66 +15,23 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 
-from ..personas import CHARACTER_SETS
-from ..rulesets.base import computer_account
+from ..rulesets.base import Heard, State, Viewer
 from ..storage import villages as store
-from ..storage.errors import Refused
+from ..storage.keys import board_pk
+from ..storage.repository import VillageRecord
 from . import actions, posts
-from .errors import InvalidInput, ServiceError
+from .errors import ServiceError
 from .unit import Unit
-
-SEAT_ATTEMPTS = 3  # a seat write that met a change is tried again on the village as it is
-
-
-def check_count(count: object, seats: int) -> int:
-    """The GM's ``cpu_members``: 0 to every seat but one (a person always has a seat)."""
-    try:
-        number = int(str(count))
-    except ValueError:
-        raise InvalidInput("CPUの人数（cpu_members）は数字で指定してください") from None
-    if not 0 <= number <= seats - 1:
-        raise InvalidInput(f"CPUの人数（cpu_members）は0〜{seats - 1}人にしてください")
-    return number
-
-
-def seat(village_id: str, count: int, now: datetime, unit: Unit | None = None) -> list[str]:
-    """``count`` computer members take vacant seats of the village, drawn by their own
-    randomness, each with a persona nobody holds. Returns their seats."""
-    unit = unit or Unit()
-    rng = secrets.SystemRandom()
-    taken: list[str] = []
-    for _ in range(count):
-        for _attempt in range(SEAT_ATTEMPTS):
-            record = unit.require(village_id)
-            seats = record.seats()
-            vacant = [s for s, m in seats.items() if m.account_id is None]
-            held = {m.persona for m in seats.values() if m.account_id is not None}
-            free = [p.key for p in CHARACTER_SETS[record.meta.character_set] if p.key not in held]
-            if not vacant or not free:
-                return taken
-            slot = rng.choice(vacant)
-            game = record.rules.on_join(record, slot, now)
-            try:
-                store.seat_computer(
-                    record,
-                    slot,
-                    computer_account(slot),
-                    rng.choice(free),
-                    now,
-                    None if game is None else record.rules.dump(game),
-                )
-                taken.append(slot)
-                unit.reload(village_id)
-                break
-            except Refused:
-                unit.reload(village_id)
-    return taken
-
 
 # Rounds of turns in one look: a computer's save may close a round or a night at once (early
 # close), opening a new round the computers must vote in before its deadline; each such
 # step is one more round of turns. A village's day can chain only a few (re-votes are bounded).
 MAX_ROUNDS = 8
+
+
+# The most posts of a board's day the computers read at a look (oldest first): a bound on
+# what one look reads, whatever the village says (decision 126).
+HEARD_LIMIT = 200
 
 
 def play(village_id: str, now: datetime, unit: Unit | None = None) -> datetime | None:
@@ -83,15 +40,43 @@ def play(village_id: str, now: datetime, unit: Unit | None = None) -> datetime |
     moment one wants to be asked again."""
     unit = unit or Unit()
     again: list[datetime] = []
+    record = unit.village(village_id)
+    heard = _heard(record, now) if record is not None else []
     for _ in range(MAX_ROUNDS):
-        if not _round(village_id, now, unit, again):
+        if not _round(village_id, now, unit, again, heard):
             break
     return min(again, default=None)
 
 
-def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime]) -> bool:
+def _heard(record: VillageRecord, now: datetime) -> list[Heard]:
+    """Today's members' posts on the shared boards some computer member may read now, read
+    once for the look (one query a board): each rule set keeps, for each seat, only what
+    that seat may read. Nothing before the game, nor for a village without computers."""
+    if record.state is not State.RUNNING:
+        return []
+    rules = record.rules
+    boards: set[str] = set()
+    for slot, seat in record.seats().items():
+        if seat.computer:
+            readable = rules.readable_boards(record, Viewer(seat.account_id, slot), now)
+            boards |= {b for b in readable if not rules.personal_board(b)}
+    posts = [
+        post
+        for board in sorted(boards)
+        for post in store.read_board(
+            board_pk(record.village_id, board), record.day, HEARD_LIMIT, None
+        ).items
+        if post.slot is not None
+    ]
+    posts.sort(key=lambda post: post.created_at)
+    return [Heard(post.board, post.slot, post.text, post.created_at) for post in posts]
+
+
+def _round(
+    village_id: str, now: datetime, unit: Unit, again: list[datetime], heard: list[Heard]
+) -> bool:
     """One turn of every computer member, one after another (each sees what the ones before
-    it did). Returns whether any of them wrote."""
+    it did: their posts are added to ``heard``). Returns whether any of them wrote."""
     record = unit.village(village_id)
     if record is None:
         return False
@@ -104,7 +89,8 @@ def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime]) ->
         if member is None or member.account_id is None or not member.computer:
             continue
         account = member.account_id
-        turn = record.rules.computer_turn(record, slot, now, random.Random(secrets.randbits(64)))
+        rng = random.Random(secrets.randbits(64))
+        turn = record.rules.computer_turn(record, slot, now, rng, tuple(heard))
         if turn.again is not None:
             again.append(turn.again)
         wrote = False
@@ -115,7 +101,10 @@ def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime]) ->
                 partial(actions.save_actions, village_id, account, turn.choices, now, unit)
             )
         for board, text in turn.posts:
-            wrote |= _try(partial(posts.post, village_id, account, board, text, now, unit))
+            said = _try(partial(posts.post, village_id, account, board, text, now, unit))
+            if said and not record.rules.personal_board(board):
+                heard.append(Heard(board, slot, text, now))
+            wrote |= said
         if wrote:
             unit.reload(village_id)
             wrote_any = True

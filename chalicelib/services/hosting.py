@@ -26,7 +26,15 @@ from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .unit import Unit
 
 # The keys every village has; any other key of a GM's request is an option of its rule set.
-COMMON_KEYS = ("pace", "name", "first_update", "character_set", "rules", "cpu_members")
+COMMON_KEYS = (
+    "pace",
+    "name",
+    "first_update",
+    "character_set",
+    "rules",
+    "cpu_members",
+    "practice",
+)
 REASON_LENGTH = 400  # characters of a 廃村's reason or a moved update's notice
 STALE = "この村はページを開いたあとに変わりました。ページを開き直してください"
 
@@ -118,6 +126,7 @@ def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
         rules=str(event.get("rules") or rulesets.DEFAULT),
         given={k: v for k, v in event.items() if k not in COMMON_KEYS},
         cpu_members=event.get("cpu_members") or 0,
+        practice=event.get("practice") or False,
     )
 
 
@@ -139,6 +148,7 @@ def create(
             rules=new.rules.name,
             given=new.given,
             cpu_members=new.cpu_members,
+            practice=new.practice,
             log=lambda vid: gm_log.log_item(actor, "create", vid, what, now),
             host=host if host is not None and not host.gm else None,
         )

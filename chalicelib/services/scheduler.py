@@ -27,6 +27,9 @@ LONG_VILLAGE_HOURS = (3, 9, 15, 21)  # JST (RULES §2)
 # A member idle but not departed (the departure kept losing races) is looked at again after
 # this, rather than on every tick.
 IDLE_RETRY = timedelta(minutes=5)
+# The computer members' turns a late look gives before the update it preceded (its moment and
+# the paced moments they asked for: a computer asks for a few a day).
+LATE_TURNS = 8
 
 
 def due_village_ids(now: datetime) -> Answered[str]:
@@ -98,11 +101,16 @@ def process_village(
     # Who was gone by the update (RULES §9) is not counted at it: an opening member idle
     # for 24 h neither starts the village nor leaves with a lock once it has started.
     if update_at is not None and update_at <= now:
-        if looked is not None and looked < update_at:
-            # A look that came after the update it preceded (a slow tick, the local clock
-            # moved on): the computer members take the turn they were due at the look's
-            # moment first, as a person who opened the page then would have (decision 108).
-            computers.play(village_id, looked, unit=unit)
+        # A look that came after the update it preceded (a slow tick, the local clock moved
+        # on): the computer members take the turns they were due before it first, at the
+        # look's moment and at each later one they asked for, as a person who opened the
+        # page then would have (decisions 108, 126).
+        at = looked
+        for _ in range(LATE_TURNS):
+            if at is None or at >= update_at:
+                break
+            asked = computers.play(village_id, at, unit=unit)
+            at = asked if asked is not None and asked > at else None
         villages.depart_idle(village_id, update_at, unit=unit)
     happenings = update.advance(village_id, now, unit=unit)
     villages.depart_idle(village_id, now, unit=unit)

@@ -17,6 +17,7 @@ from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.models import AccountItem, GmLogItem
 from ..storage.repository import VillageRecord
+from . import computer_seats
 from .unit import Unit
 
 # Enough steps to catch up a village whose scheduler was down for a long while.
@@ -45,8 +46,11 @@ def advance(village_id: str, now: datetime, unit: Unit | None = None) -> list[Ha
         record = unit.village(village_id)
         if record is None or not due(record, now):
             break
-        assert record.next_update is not None
-        step = record.rules.step(record, record.next_update)
+        at = record.next_update
+        assert at is not None
+        # An opening's start seats the computer members it waits for (decision 125).
+        step = computer_seats.at_start(record, at, lambda v: v.rules.step(v, at))  # noqa: B023 (called now)
+        step = step or record.rules.step(record, at)
         try:
             commit(record, step, now)
             happenings += happened(record, step)
@@ -61,7 +65,8 @@ def commit(record: VillageRecord, step: Step, now: datetime, log: GmLogItem | No
     GM took, the GM's log line of it); ``now``: when it commits (a step the scheduler runs
     late is shown to members only from then)."""
     rules = record.rules
-    open_seats = membership.open_seats(record.seats(), rules.dead(step.game))
+    # The seats computer members take with the step are open no longer.
+    open_seats = membership.open_seats(record.seats(), rules.dead(step.game)) - len(step.computers)
     owed = [s.account_id for s in record.seats().values() if s.account_id and not s.computer]
 
     def lock_for(account: AccountItem) -> store.Lock:

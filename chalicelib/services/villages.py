@@ -17,7 +17,7 @@ from ..storage.errors import Refused
 from ..storage.keys import is_state_sk
 from ..storage.models import AccountItem, GmLogItem, PresenceItem, VillageItem
 from ..storage.repository import VillageRecord, load_account, load_joiner, plain
-from . import computers
+from . import computer_seats
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
 from .unit import Unit
@@ -78,7 +78,8 @@ class NewVillage:
     given: Mapping[str, Any]
     options: dict[str, Any]  # every declared option of the pace: given, or its default
     seats: int
-    cpu_members: int  # computer members seated at the creation (decision 108)
+    cpu_members: int  # computer members: seated at the start, or at once (``practice``)
+    practice: bool = False  # a practice village: the computers take their seats at once
 
 
 def check_new(
@@ -91,11 +92,13 @@ def check_new(
     rules: str = rulesets.DEFAULT,
     given: Mapping[str, Any] | None = None,
     cpu_members: object = 0,
+    practice: object = False,
 ) -> NewVillage:
     """Checks a new village of rule set ``rules`` (``InvalidInput``: one Japanese sentence);
     ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7 and the
-    template); ``cpu_members``: computer members who take seats at once (a practice village,
-    decision 108), a platform option of every village rule set."""
+    template); ``cpu_members``: computer members who take the seats still open when the
+    village starts, or at once in a ``practice`` village (decisions 108, 125): platform
+    options of every village rule set."""
     try:
         pace_ = Pace(pace)
     except ValueError:
@@ -119,15 +122,30 @@ def check_new(
     first = first_update or now + game_rules.seat_rules(pace_).first_update
     if first <= now:
         raise InvalidInput("最初の更新時刻は未来にしてください")
-    computers_ = computers.check_count(cpu_members, seats)
+    computers_ = computer_seats.check_count(cpu_members, seats)
+    at_once = _flag(practice)
+    if at_once and not computers_:
+        raise InvalidInput("練習村にはCPUの人数を1人以上にしてください")
     effective = {
         o.key: typed.get(o.key, o.default[pace_.value])
         for o in game_rules.options
         if pace_.value in o.paces
     }
     return NewVillage(
-        game_rules, pace_, name, character_set, first, given, effective, seats, computers_
+        game_rules, pace_, name, character_set, first, given, effective, seats, computers_, at_once
     )
+
+
+def _flag(value: object) -> bool:
+    """A yes/no of the lambda's JSON, the command line or a form."""
+    if isinstance(value, bool):
+        return value
+    words = str(value or "").strip().lower()
+    if words in ("", "0", "false", "no", "off"):
+        return False
+    if words in ("1", "true", "yes", "on"):
+        return True
+    raise InvalidInput("練習村（practice）は true か false で指定してください")
 
 
 def create_village(
@@ -143,6 +161,7 @@ def create_village(
     log: Callable[[str], GmLogItem] | None = None,
     host: AccountItem | None = None,
     cpu_members: object = 0,
+    practice: object = False,
 ) -> str:
     """Creates a village of rule set ``rules`` in the opening (checked first by
     ``check_new``, nothing written on a refusal); returns its id. ``rng`` draws the game's
@@ -157,6 +176,7 @@ def create_village(
         rules=rules,
         given=given,
         cpu_members=cpu_members,
+        practice=practice,
     )
     village_id = store.next_village_id()
     seed = rng.getrandbits(63)
@@ -175,9 +195,10 @@ def create_village(
         posts=game.posts,
         log=log(village_id) if log else None,
         host=host,
+        cpu_members=0 if new.practice else new.cpu_members,
     )
-    if new.cpu_members:
-        computers.seat(village_id, new.cpu_members, now)
+    if new.practice:
+        computer_seats.seat(village_id, new.cpu_members, now)
     return village_id
 
 

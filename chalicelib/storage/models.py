@@ -109,6 +109,9 @@ class VillageItem(Item, discriminator="village"):
     open_seats = NumberAttribute(default=0)  # running: vacant living characters (the lounge)
     reminded_day = NumberAttribute(default=0)  # the last day whose reminder is owed
     gm_reason = UnicodeAttribute(null=True)  # a GM's 廃村: the reason its mail tells members
+    # Computer members who take the seats still open when the village starts (decision 125);
+    # removed by the step that ends the opening.
+    cpu_members = NumberAttribute(null=True)
     seed = NumberAttribute()  # the game's draws: Random(f"{seed}:{day}") each night
     game = GameAttribute()
     version = VersionAttribute()

@@ -27,6 +27,7 @@ from .keys import (
     account_pk,
     key_time,
     presence_sk,
+    slot_sk,
     village_pk,
 )
 from .models import AccountItem, DayItem, Item, LookItem, MemberItem, PresenceItem, VillageItem
@@ -169,6 +170,35 @@ class VillageRecord:
 
     def seats(self) -> dict[str, Seat]:
         return self._seats
+
+    @property
+    def waiting_computers(self) -> int:
+        """Computer members waiting to take the seats still open at the start (decision 125)."""
+        return int(self.meta.cpu_members or 0)
+
+    def supposing(
+        self, game: Any = None, held: tuple[str, str, str, datetime] | None = None
+    ) -> "VillageRecord":
+        """This village as it would be (nothing written): with the rule set's ``game`` (None:
+        as it is) and ``held``, a seat taken as ``(slot, account, persona, at)``. What a rule
+        set is asked about before a write that makes it so (the start that seats computers)."""
+        meta = VillageItem.from_raw_data(self.meta.serialize())
+        members = dict(self.members)
+        if game is not None:
+            meta.game = self.rules.dump(game)
+        if held is not None:
+            slot, account_id, chosen, at = held
+            meta.occupied = int(meta.occupied or 0) + 1
+            members[slot] = MemberItem(
+                village_pk(self.village_id),
+                slot_sk(slot),
+                village_id=self.village_id,
+                slot=slot,
+                account_id=account_id,
+                persona=chosen,
+                joined_at=at,
+            )
+        return VillageRecord(meta, members, self.open_days, self.look)
 
     def names(self) -> dict[str, str]:
         """Every character's display name, by slot: how pages, mail and reports name them."""

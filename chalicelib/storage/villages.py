@@ -18,7 +18,7 @@ from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
-from ..rulesets.base import Step, SystemPost, is_computer
+from ..rulesets.base import Step, SystemPost, computer_account, is_computer
 from .db import ensure_configured, transaction
 from .errors import AlreadyOwed, Refused, TransactionRefused, conditioned, is_refusal, retried
 from .keys import (
@@ -164,10 +164,12 @@ def create_village(
     posts: Iterable[SystemPost],
     log: GmLogItem | None = None,
     host: AccountItem | None = None,
+    cpu_members: int = 0,
 ) -> None:
     """The village in the opening, its vacant seats and its first posts, all at once (and the
     GM's log line of it). ``host``: a player who builds it, whose last built village must be
-    the one read (two villages built at once: one is refused)."""
+    the one read (two villages built at once: one is refused). ``cpu_members``: computer
+    members waiting to take the seats still open at the start (decision 125)."""
     meta = VillageItem(
         village_pk(village_id),
         "META",
@@ -185,6 +187,7 @@ def create_village(
         game=game,
         gsi1pk=state_key("opening", village_id),
         gsi1sk=state_sk(first_update, village_id),
+        cpu_members=cpu_members or None,
     )
 
     def write() -> None:
@@ -538,6 +541,8 @@ def commit_step(
     posts, the holds it ends and the mail it owes; ``finished``: the accounts whose game
     this step ends (each counted in ``finished_games``). ``committed_at``: now, when a day
     it opens is first shown (the idle rules count from it, not from a missed schedule).
+    ``step.computers``: the seats computer members take with the start (decision 125), each
+    still vacant (a person who joined since holds it: the step is refused and taken again).
     """
     vid = record.village_id
 
@@ -559,6 +564,16 @@ def commit_step(
                     condition=DayItem.saves == checked.saves,
                 )
             _save_meta(t, record, step, game, open_seats, committed_at)
+            for slot, persona in step.computers.items():
+                t.update(
+                    record.members[slot],
+                    actions=[
+                        MemberItem.account_id.set(computer_account(slot)),
+                        MemberItem.persona.set(persona),
+                        MemberItem.joined_at.set(step.at),
+                    ],
+                    condition=MemberItem.account_id.does_not_exist(),
+                )
             if step.open_day is not None:
                 t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
             for post in step.posts:
@@ -619,6 +634,10 @@ def _save_meta(
         actions.append(VillageItem.day_shown_at.set(max(step.day_started_at, committed_at)))
     if step.gm_reason is not None:
         actions.append(VillageItem.gm_reason.set(step.gm_reason))
+    if step.computers:
+        actions.append(VillageItem.occupied.add(len(step.computers)))
+    if record.meta.cpu_members is not None and step.state.value != "opening":
+        actions.append(VillageItem.cpu_members.remove())  # seated, or never to be
     t.update(record.meta, actions=actions)
 
 

@@ -100,8 +100,9 @@ def _new_page(
         preview = {
             "name": checked.name,
             "pace": checked.pace.value,
-            "seats": checked.seats - checked.cpu_members,
+            "seats": checked.seats - (checked.cpu_members if checked.practice else 0),
             "cpu_members": checked.cpu_members,
+            "practice": checked.practice,
             "first_update": checked.first_update,
             "options": [
                 (o.label, o.words(checked.options[o.key]))

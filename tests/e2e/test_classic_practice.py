@@ -55,6 +55,7 @@ def test_a_person_and_four_cpus_play_a_classic_village_on_a_phone(server, phone,
         rng=random.Random(24),
         rules="classic",
         cpu_members=4,
+        practice=True,
     )
     make_player("newcomer", clock())
     me = phone("practice")

@@ -35,6 +35,7 @@ def test_a_person_and_twelve_computers_play_a_mobius_village_to_its_ending(serve
         now=clock(),
         rng=random.Random(24),
         cpu_members=12,
+        practice=True,
     )
     make_player("solo_player", clock())
     me = phone("solo")

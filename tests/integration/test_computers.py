@@ -25,6 +25,7 @@ def practice(clock, rng, cpus: int = 4, rules: str = "classic") -> str:
         rng=rng,
         rules=rules,
         cpu_members=cpus,
+        practice=True,
     )
 
 
@@ -103,8 +104,10 @@ def test_a_person_and_four_computers_play_a_classic_village_to_its_ending(clock,
         if vote is not None and vote.was is None:  # the person votes, maybe closing the round
             actions.save_actions(vid, person, {"vote": vote.targets[0]}, clock())
             continue
-        if record.next_update is not None:  # nothing left to do before the next event
-            clock.now = max(clock.now, record.next_update)
+        if record.look_at is not None:  # nothing left to do before the scheduler's next look
+            # (a computer's paced moment, or the next event): a round it closes early opens
+            # a re-vote the person then sees, as the re-vote's mail would tell it.
+            clock.now = max(clock.now, record.look_at)
             scheduler.process_village(vid, clock())
     record = load_village(vid)
     assert record.state.value in ("ending", "ended")
@@ -151,3 +154,56 @@ def test_a_late_look_gives_the_computers_their_turn_before_the_update_it_precede
         assert not sudden & set(computers(vid))
         return
     pytest.fail("no village reached a round opened by the person's vote")
+
+
+def _day_two(clock, rng, name: str):
+    """A practice village of four CPUs and a person on day 2's morning, before any vote."""
+    vid = practice(clock, rng)
+    person, free = join_person(vid, clock, name)
+    scheduler.process_village(vid, clock())
+    actions.prologue(vid, person, "start", None, clock())
+    clock.now += timedelta(seconds=10)
+    scheduler.process_village(vid, clock())  # night 1's choices
+    clock.now = load_village(vid).next_update
+    scheduler.process_village(vid, clock())  # day 2's morning: the CPUs' first posts
+    return vid, person, free
+
+
+def test_computers_read_a_persons_seer_claim_and_answer_a_question_naming_them(clock, rng):
+    """Decision 126: a person's claim on the public board moves the CPU villagers' votes (to
+    whom it calls a wolf), and a CPU asked by name answers on the board at its next look."""
+    vid, person, free = _day_two(clock, rng, "reader")
+    g = game(vid)
+    engine = g.village
+    villagers = [
+        g.seats[c] for c in engine.living() if c != "npc" and engine.roles[c].value == "villager"
+    ]
+    villagers = [s for s in villagers if s != free]
+    accused = next(s for s in computers(vid) if s not in villagers) if villagers else None
+    record = load_village(vid)
+    names = {s: m.name.replace("（CPU）", "") for s, m in record.seats().items()}
+    target = accused or next(s for s in computers(vid))
+    asked = next(s for s in computers(vid) if s != target)
+    posts.post(vid, person, "public", f"占いCO！{names[target]}さんは黒でした", clock())
+    clock.now += timedelta(seconds=6)
+    posts.post(vid, person, "public", f"{names[asked]}さん、役職は何ですか？", clock())
+    asked_at = clock.now
+    answers: list = []
+    for _ in range(8):  # the CPUs' next paced looks, through the day's talk
+        record = load_village(vid)
+        if record.state.value != "running" or record.look_at is None:
+            break
+        clock.now = record.look_at
+        scheduler.process_village(vid, clock())
+        record = load_village(vid)
+        viewer = posts.viewer_of(record, person)
+        said = posts.read(record, viewer, "public", 2, clock()).posts
+        answers = [p for p in said if p.slot == asked and p.created_at > asked_at]
+        answers = [p for p in answers if p.text.startswith(f"{record.seats()[free].name}さん、")]
+        if answers:
+            break
+    assert answers  # one answer, addressed to the person
+    votes = load_village(vid).recorded(2)  # day 2's first round: every CPU voted by now
+    for seat in villagers:
+        if seat != target and seat in computers(vid):
+            assert votes[seat]["vote@0"] == target

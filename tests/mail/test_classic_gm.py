@@ -69,17 +69,21 @@ def test_the_lambda_takes_the_same_options():
 
 def test_issue24_the_gm_creates_a_practice_village_with_cpu_members(capsys):
     argv = ["create", "--rules", "classic", "--pace", "short", "--name", "練習村"]
-    assert gm.main([*argv, "--cpu-members", "4"]) == 0
+    assert gm.main([*argv, "--cpu-members", "4", "--practice"]) == 0
     vid = json.loads(capsys.readouterr().out)["village_id"]
     record = load_village(vid)
     assert sum(1 for m in record.seats().values() if m.computer) == 4
     assert gm.main([*argv, "--cpu-members", "16"]) == 2
     assert "CPUの人数（cpu_members）は0〜15人にしてください" in capsys.readouterr().err
     assert jobs.gm_create_village(
-        {"rules": "mobius", "pace": "short", "name": "練習", "cpu_members": 12}
+        {"rules": "mobius", "pace": "short", "name": "練習", "cpu_members": 12, "practice": True}
     )
     mobius = [v for v in villages.lounge("opening").villages if v.rules != "classic"]
     assert [v.occupied for v in mobius] == [12]
+    # Without --practice the computers wait for the start (decision 125).
+    assert gm.main([*argv, "--cpu-members", "3"]) == 0
+    waiting = load_village(json.loads(capsys.readouterr().out)["village_id"])
+    assert waiting.waiting_computers == 3 and waiting.meta.occupied == 0
 
 
 def test_every_declared_option_is_a_command_line_argument_and_a_lambda_key(capsys):

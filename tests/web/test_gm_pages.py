@@ -192,7 +192,13 @@ def test_a_gm_builds_a_mobius_practice_village_with_cpu_members_on_the_page(brow
     make_gm("gamemaster", clock)
     browser.login("gamemaster")
     assert 'name="cpu_members"' in text(browser.get("/gm/new?rules=mobius"))
-    form = {"rules": "mobius", "name": "練習村", "pace": "short", "cpu_members": "12"}
+    form = {
+        "rules": "mobius",
+        "name": "練習村",
+        "pace": "short",
+        "cpu_members": "12",
+        "practice": "true",
+    }
     shown = text(browser.post("/gm/new", {**form, "do": "preview"}))
     assert "空き1席（CPU 12人）" in shown
     too_many = browser.post("/gm/new", {**form, "cpu_members": "13", "do": "preview"})
@@ -202,6 +208,31 @@ def test_a_gm_builds_a_mobius_practice_village_with_cpu_members_on_the_page(brow
     vid = header(created, "Location").rsplit("/", 1)[1]
     seats = load_village(vid).seats().values()
     assert sum(1 for seat in seats if seat.computer) == 12
+
+
+def test_a_gm_builds_a_village_whose_computers_wait_for_the_start(browser, clock):
+    """The default mode (decision 125): the seats stay open to people, the page and the
+    lounge say that computers fill what is left when the village starts."""
+    make_gm("gamemaster", clock)
+    browser.login("gamemaster")
+    form_page = text(browser.get("/gm/new?rules=classic"))
+    assert "村が始まるとき（人が入らなかった席を、この人数まで埋めます）" in form_page
+    assert "建てるとすぐ（練習村）" in form_page
+    form = {"rules": "classic", "name": "CPUつき村", "pace": "short", "cpu_members": "3"}
+    shown = text(browser.post("/gm/new", {**form, "do": "preview"}))
+    assert "空き16席（開始時にCPUが最大3人）" in shown
+    created = browser.post("/gm/new", {**form, "do": "create"})
+    vid = header(created, "Location").rsplit("/", 1)[1]
+    record = load_village(vid)
+    assert record.waiting_computers == 3 and not any(s.computer for s in record.seats().values())
+    assert "開始のとき、空いている席をCPUが3人まで埋めます" in text(browser.get(f"/villages/{vid}"))
+    assert "（開始時にCPUが最大3人）" in text(browser.get("/"))
+    refused = browser.post(
+        "/gm/new", {**form, "cpu_members": "0", "practice": "true", "do": "preview"}
+    )
+    assert refused.status_code == 400 and "練習村にはCPUの人数を1人以上にしてください" in text(
+        refused
+    )
 
 
 @pytest.mark.parametrize(

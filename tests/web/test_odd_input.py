@@ -254,6 +254,7 @@ ROUTES = [
             "pace": ("short", "long"),
             "first_update": ("2026-12-02T21:00",),
             "cpu_members": ("0", "4", "12", "99"),
+            "practice": ("", "true", "はい"),
             "tie": ("random", "bbs", "runoff"),
             "do": ("preview", "create"),
         },

@@ -2,21 +2,25 @@
 
 The caller (the classic rule set) builds the view through the visibility module: plain data of
 what the seat may see — its own role, partners and results, the public deaths and votes, the
-targets it may choose now, its own saved choices, the moments the village's talk runs by — and
-hands it here with the computer's own random generator. Nothing here sees the game itself.
+targets it may choose now, its own saved choices, the moments the village's talk runs by, and
+today's posts on the boards it may read — and hands it here with the computer's own random
+generator. Nothing here sees the game itself.
 
-A turn plays like a modest person of its role (decisions-classic 59–61):
+A turn plays like a modest person of its role (decisions-classic 59–61, 72):
 
-- it votes once a round is open (in a short village a vote is final), for a character its
-  results say is a wolf if it can, never for a partner or one it knows is human if it has
-  another choice, else for anyone;
+- it votes after a third of the day's talk (at once in the overtime and re-votes; a short
+  village's vote is final): for a wolf its results found, a claimer it knows is lying, or
+  whom a seer claimer it cannot disprove calls a wolf, else at random, sparing those it
+  knows or takes for human; a wolf votes its accusers;
 - it sets tonight's abilities at the first look of the day (§2.4 allows it), and again only
   when its target died meanwhile (a dead target does not count);
-- it writes at most three short posts a day, each at its moment: on the morning (a seer's,
-  a medium's or a mason's claim with its true result, or a plain greeting), at a third of the
-  day (whom it voted for and why, true to its view), and at night the wolves' plan on the
-  wolves' board; one more in the epilogue. Nothing it writes goes beyond what its seat knows,
-  and a wolf, a madman or a fox never tells its role.
+- it writes a few short posts a day, one a turn, each at its moment: on the morning (a
+  seer's or a medium's claim with every result, a mason's partner, or a greeting), an answer
+  to whoever named it with a question or an accusation, a wolf's counter-claim or a madman's
+  fake claim at a sixth of the day, whom it voted for and why at a third, the wolves' plan at
+  night; one more in the epilogue. What it says is true to its view, except the lies its side
+  would tell (a wolf's or a madman's claim, a wolf's deflection); a wolf, a madman or a fox
+  never tells its role.
 """
 
 import random
@@ -32,7 +36,8 @@ from typing import Any
 #   or None), abilities ({ability: {"targets": [...], "mine": seat|None}}), results ([{"day",
 #   "kind": divination|medium, "target", "wolf": bool}]), found_dead (this morning's, seats),
 #   votes (the published vote lists, oldest first, {voter: target}), writable (boards it may
-#   post on now).
+#   post on now), heard (today's posts on the boards it may read, oldest first: [{"seat",
+#   "board", "text"}], its own included; decisions-classic 72).
 
 
 @dataclass
@@ -45,8 +50,23 @@ class Plan:
 
 
 WOLF_SIDE = ("werewolf", "madman")
-# A post's moment after the morning: whom it voted for and why (a third of the day's talk).
+# A post's moment after the morning: whom it voted for and why (a third of the day's talk);
+# before it, its answer to what it heard (a sixth), if it has one.
 VOTE_POST_AT = 1 / 3
+REPLY_AT = 1 / 6
+# It listens for questions at each sixth of the day's talk, and writes at most this many
+# public posts a day (answers included).
+LISTENS = 6
+MAX_PUBLIC_POSTS = 6
+QUESTION_MARKS = ("?", "？")
+ACCUSE_WORDS = ("怪しい", "あやしい", "人狼だ", "狼だ", "吊り", "吊る", "黒")
+# How often a lone wolf not named claims the seer against the claimer (潜伏 otherwise).
+LONE_CLAIM_RATE = 0.75
+ATTACK_WORDS = ("襲", "噛", "かみ", "狙")
+# How often a madman facing a seer claimer claims the seer too (騙り).
+MADMAN_CLAIM_RATE = 1.0
+# How often the wolves bite the claimed seer: otherwise they fear a hunter's guard on it.
+BITE_CLAIMER_RATE = 0.25
 
 
 def _time(value: str | None) -> datetime | None:
@@ -63,18 +83,154 @@ def known_humans(view: Mapping[str, Any]) -> set[str]:
     return {r["target"] for r in view["results"] if not r["wolf"]} | set(view["partners"])
 
 
-def pick_vote(view: Mapping[str, Any], rng: random.Random) -> str:
+# ----- reading the boards (decisions-classic 72): claims (CO) and results, by keywords -----
+
+SEER_WORDS = ("占い師です", "占いCO", "占いを", "占った", "占い結果", "占いの結果", "占CO")
+MEDIUM_WORDS = ("霊能者です", "霊能CO", "霊能結果", "霊能の結果", "霊CO", "処刑された")
+MASON_WORDS = ("共有者です", "共有CO", "相方は")
+CLAIM_WORDS = (("seer", SEER_WORDS), ("medium", MEDIUM_WORDS), ("mason", MASON_WORDS))
+WOLF_WORDS = ("人狼", "黒", "●", "狼")
+HUMAN_WORDS = ("人間", "白", "○", "村人")
+
+
+@dataclass
+class Claim:
+    """One member's public claim, as read from its posts of the day."""
+
+    role: str  # seer | medium | mason
+    black: set[str] = field(default_factory=set)
+    white: set[str] = field(default_factory=set)
+
+
+def _core(name: str) -> str:
+    """A name as people write it: without the computer's mark."""
+    return name.replace("（CPU）", "").strip()
+
+
+def cores(view: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(seat, name as written)``, longest first: what ``named_in`` looks for."""
+    named = [(seat, _core(name)) for seat, name in view["names"].items()]
+    return sorted(((s, c) for s, c in named if c), key=lambda sc: -len(sc[1]))
+
+
+def named_in(names: Sequence[tuple[str, str]], text: str) -> list[str]:
+    """The seats a text names (``cores``: longest names first, so one name inside another
+    is not read twice), in the order they appear."""
+    found: list[tuple[int, str]] = []
+    rest = text
+    for seat, core in names:
+        if core not in rest:
+            continue
+        found.append((rest.index(core), seat))
+        rest = rest.replace(core, "\0" * len(core))
+    return [seat for _, seat in sorted(found)]
+
+
+def claims(view: Mapping[str, Any]) -> dict[str, Claim]:
+    """Who claims (CO) a seer or a medium on the public board today, with the results they
+    tell: a sentence naming one member and a result word. Its own posts are not read."""
+    said: dict[str, Claim] = {}
+    names = cores(view)
+    for post in view.get("heard", []):
+        speaker = post["seat"]
+        if post["board"] != "public" or speaker == view["me"]:
+            continue
+        text = post["text"].replace("co", "CO").replace("ＣＯ", "CO")
+        role = next((r for r, words in CLAIM_WORDS if any(w in text for w in words)), None)
+        if role is None:
+            continue
+        claim = said.setdefault(speaker, Claim(role))
+        for sentence in text.replace("\n", "。").split("。"):
+            seats = [s for s in named_in(names, sentence) if s != speaker]
+            if len(seats) != 1:
+                continue
+            if role == "mason" or any(w in sentence for w in HUMAN_WORDS):
+                claim.white.add(seats[0])  # a mason names its partner
+            elif any(w in sentence for w in WOLF_WORDS):
+                claim.black.add(seats[0])
+    return said
+
+
+def liars(view: Mapping[str, Any], said: Mapping[str, Claim]) -> set[str]:
+    """Claimers the seat knows are lying: a seer claimer when it is the seer itself, one who
+    calls the seat or someone it knows is human a wolf, or a wolf it knows human."""
+    me, role = view["me"], view["role"]
+    humans, wolves = known_humans(view) | {me}, known_wolves(view)
+    if role in WOLF_SIDE:
+        return set()
+    return {
+        claimer
+        for claimer, claim in said.items()
+        if (claim.role == "seer" and role == "seer")
+        or (claim.role == "medium" and role == "medium")
+        or claim.black & humans
+        or claim.white & wolves
+    }
+
+
+def suspects(view: Mapping[str, Any], said: Mapping[str, Claim]) -> list[set[str]]:
+    """Whom the village side would vote, most certain first: wolves it found, claimers it
+    knows are lying, then whoever a seer claimer it has no reason to doubt calls a wolf
+    (a modest player believes a black it cannot disprove)."""
+    lying = liars(view, said)
+    seers = {c for c, claim in said.items() if claim.role == "seer" and c not in lying}
+    called = set().union(*(said[c].black for c in seers))
+    return [known_wolves(view), lying, called - known_humans(view) - {view["me"]}]
+
+
+def cleared(view: Mapping[str, Any], said: Mapping[str, Claim]) -> set[str]:
+    """Whom the village side takes for human from the board, when nobody contests it: a lone
+    seer claimer and those it calls human."""
+    lying = liars(view, said)
+    seers = [c for c, claim in said.items() if claim.role == "seer" and c not in lying]
+    trusted = {seers[0], *said[seers[0]].white} if len(seers) == 1 else set()
+    return trusted - known_wolves(view)
+
+
+def pick_vote(
+    view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Claim] | None = None
+) -> str:
     targets: Sequence[str] = view["vote"]["targets"]
-    wolves = [t for t in targets if t in known_wolves(view)]
-    if wolves and view["role"] not in WOLF_SIDE:
-        return rng.choice(wolves)
-    if view["role"] == "werewolf":  # push out whoever voted for a wolf (the likeliest seer)
-        threats = [t for t in targets if t in _threats(view)]
-        if threats:
-            return rng.choice(threats)
+    said = claims(view) if said is None else said
+    if view["role"] not in WOLF_SIDE:
+        for group in suspects(view, said):
+            options = [t for t in targets if t in group]
+            if options:
+                return rng.choice(options)
+    if view["role"] == "werewolf":  # push out its accusers, then whoever voted a wolf; a
+        # lone wolf, with nothing to hide in a partner's company, the seer claimer too
+        lone = set() if view["partners"] else _claimers(view, said)
+        for group in (_accusers(view, said), lone, _threats(view)):
+            options = [t for t in targets if t in group]
+            if options:
+                return rng.choice(options)
     spared = set(view["partners"])
+    if view["role"] not in WOLF_SIDE:
+        spared |= known_humans(view) | cleared(view, said)
     rest = [t for t in targets if t not in spared] or list(targets)
     return rng.choice(rest)
+
+
+def _claimers(view: Mapping[str, Any], said: Mapping[str, Claim], role: str = "seer") -> set[str]:
+    """Members (not the wolves) who claim ``role``."""
+    wolves = {view["me"], *view["partners"]}
+    return {c for c, claim in said.items() if claim.role == role and c not in wolves}
+
+
+def _accusers(view: Mapping[str, Any], said: Mapping[str, Claim]) -> set[str]:
+    """For a wolf: claimers who call a wolf a wolf."""
+    wolves = {view["me"], *view["partners"]}
+    return {c for c, claim in said.items() if claim.black & wolves and c not in wolves}
+
+
+def _called(view: Mapping[str, Any]) -> set[str]:
+    """For a wolf: whom its partners' latest post on the wolves' board proposes to attack."""
+    names = cores(view)
+    for post in reversed(view.get("heard", [])):
+        partner = post["board"] == "wolves" and post["seat"] in view["partners"]
+        if partner and any(w in post["text"] for w in ATTACK_WORDS):
+            return set(named_in(names, post["text"])[:1])
+    return set()
 
 
 def _threats(view: Mapping[str, Any]) -> set[str]:
@@ -84,11 +240,30 @@ def _threats(view: Mapping[str, Any]) -> set[str]:
     return {voter for voter, target in last.items() if target in wolves}
 
 
-def pick_ability(view: Mapping[str, Any], ability: str, rng: random.Random) -> str:
+def pick_ability(
+    view: Mapping[str, Any],
+    ability: str,
+    rng: random.Random,
+    said: Mapping[str, Claim] | None = None,
+) -> str:
     targets: Sequence[str] = view["abilities"][ability]["targets"]
-    if ability == "attack":  # whoever voted for a wolf last is the likeliest seer
-        threats = [t for t in targets if t in _threats(view)]
-        return rng.choice(threats or list(targets))
+    said = claims(view) if said is None else said
+    if ability == "attack":  # a partner's call on the wolves' board, the claimed seer (unless
+        # a guard is feared), the medium, whoever voted a wolf
+        seers = _claimers(view, said) if rng.random() < BITE_CLAIMER_RATE else set()
+        groups = (_called(view), seers, _claimers(view, said, "medium"), _threats(view))
+        for group in groups:
+            options = [t for t in targets if t in group]
+            if options:
+                return rng.choice(options)
+        return rng.choice(list(targets))
+    if ability == "guard":  # the seer claimer it has no reason to doubt, then the medium
+        lying = liars(view, said)
+        for role in ("seer", "medium"):
+            options = [t for t in targets if said.get(t, Claim("")).role == role and t not in lying]
+            if options:
+                return rng.choice(options)
+        return rng.choice(list(targets))
     if ability == "divine":  # someone not divined yet, a player before the scapegoat
         divined = {r["target"] for r in view["results"] if r["kind"] == "divination"}
         fresh = [t for t in targets if t not in divined and t != "npc"]
@@ -101,17 +276,34 @@ def turn(view: Mapping[str, Any], rng: random.Random) -> Plan:
     plan = Plan()
     if not view["alive"]:
         return plan
+    said = claims(view)  # read once a turn
     vote = view["vote"]
     if vote is not None and vote["mine"] is None and vote["targets"]:
-        plan.choices["vote"] = pick_vote(view, rng)
+        vote_at = _moment(view, VOTE_POST_AT)
+        now = _time(view["now"])
+        assert now is not None
+        if vote_at is None or now >= vote_at or view["moment"] != "day":
+            plan.choices["vote"] = pick_vote(view, rng, said)
+        else:  # it hears the morning's claims before it votes (decisions-classic 72)
+            plan.again = vote_at
     for ability, row in view["abilities"].items():
         if row["targets"] and row["mine"] not in row["targets"]:
-            plan.choices[ability] = pick_ability(view, ability, rng)
-    _post(view, plan)
+            plan.choices[ability] = pick_ability(view, ability, rng, said)
+    _post(view, plan, rng, said)
     return plan
 
 
-def _post(view: Mapping[str, Any], plan: Plan) -> None:
+def _moment(view: Mapping[str, Any], share: float) -> datetime | None:
+    """``share`` of the day's talk after the morning (None outside a day with a sunset)."""
+    began, sunset = _time(view["day_began"]), _time(view["sunset"])
+    if began is None or sunset is None:
+        return None
+    return began + (sunset - began) * share
+
+
+def _post(
+    view: Mapping[str, Any], plan: Plan, rng: random.Random, said: Mapping[str, Claim]
+) -> None:
     """At most one post a turn (the post service keeps a member's pace), each at its moment."""
     now = _time(view["now"])
     assert now is not None
@@ -132,19 +324,98 @@ def _post(view: Mapping[str, Any], plan: Plan) -> None:
         return
     if moment != "day" or "public" not in writable:
         return
-    began, sunset = _time(view["day_began"]), _time(view["sunset"])
-    if began is None or sunset is None:
+    began = _time(view["day_began"])
+    reply_at, vote_at = _moment(view, REPLY_AT), _moment(view, VOTE_POST_AT)
+    if began is None or reply_at is None or vote_at is None:
         return
-    vote_at = began + (sunset - began) * VOTE_POST_AT
     if due(began):
         plan.posts.append(("public", _morning(view)))
-        plan.again = vote_at
-    elif due(vote_at) and view["vote"] is not None:
-        mine = plan.choices.get("vote") or view["vote"]["mine"]
-        if mine is not None:
-            plan.posts.append(("public", _vote_line(view, mine)))
-    elif now < vote_at:
-        plan.again = vote_at
+    elif (asked := _asked(view, posted)) is not None:  # a question first, as a person would
+        plan.posts.append(("public", _reply(view, asked)))
+    elif due(vote_at):
+        if view["vote"] is not None:
+            mine = plan.choices.get("vote") or view["vote"]["mine"]
+            if mine is not None:
+                plan.posts.append(("public", _vote_line(view, mine, said)))
+    elif due(reply_at) and (answer := _answer(view, rng, said)) is not None:
+        plan.posts.append(("public", answer))  # decided once, before its vote's moment
+    # It listens through the day for a question or an accusation naming it.
+    listen = [_moment(view, k / LISTENS) for k in range(1, LISTENS)]
+    later = [at for at in (reply_at, vote_at, *listen) if at is not None and at > now]
+    if later and plan.again is None:
+        plan.again = min(later)
+
+
+def _madman_claim(
+    view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Claim]
+) -> str | None:
+    """A madman facing a seer claimer claims the seer too, now and then, and calls someone
+    it picks a wolf (it knows no wolf: a lie that helps them, as its side would tell it)."""
+    rivals = [c for c, claim in said.items() if claim.role == "seer"]
+    if not rivals or view["me"] in said or rng.random() >= MADMAN_CLAIM_RATE:
+        return None
+    others = [s for s in view["vote"]["targets"]] if view["vote"] else []
+    picks = [s for s in others if s not in said] or others
+    if not picks:
+        return None
+    return f"占い師です。{_name(view, rng.choice(picks))}を占った結果は人狼でした。"
+
+
+def _asked(view: Mapping[str, Any], posted: datetime | None) -> dict[str, str] | None:
+    """The latest public post of another since its own last post that names it with a
+    question or an accusation (None once it has said its day's fill)."""
+    me = view["me"]
+    mine = [p for p in view["heard"] if p["seat"] == me and p["board"] == "public"]
+    if len(mine) >= MAX_PUBLIC_POSTS:
+        return None
+    name = _core(view["names"].get(me, ""))
+    for post in reversed(view["heard"]):
+        at = _time(post.get("at"))
+        if posted is not None and (at is None or at <= posted):
+            return None
+        if post["board"] != "public" or post["seat"] == me or not name:
+            continue
+        text = post["text"]
+        if name in text and any(w in text for w in (*QUESTION_MARKS, *ACCUSE_WORDS)):
+            return dict(post)
+    return None
+
+
+def _reply(view: Mapping[str, Any], post: Mapping[str, str]) -> str:
+    """A short answer to whoever named it, true to its view: a seer or a medium its claim, a
+    mason its partner, a villager its role; a wolf, a madman, a fox or a hunter keeps its
+    role to itself (a wolf deflects, as its side would)."""
+    who = _name(view, post["seat"])
+    role = view["role"]
+    if role in ("seer", "medium") and view["results"]:
+        return f"{who}、{_morning(view)}"
+    if role == "mason" and view["partners"]:
+        return f"{who}、共有者です。相方は{_name(view, view['partners'][0])}です。"
+    if role == "werewolf":
+        return f"{who}、疑うのは自由ですが、私を吊っても村は楽になりませんよ。"
+    if any(w in post["text"] for w in ACCUSE_WORDS):
+        return f"{who}、私は人狼ではありません。"
+    if role == "villager":
+        return f"{who}、村人です。まだ決め手はありません。"
+    return f"{who}、役職はまだ伏せておきます。"
+
+
+def _answer(view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Claim]) -> str | None:
+    """What it answers on the day's board: a wolf facing a seer claimer claims the seer
+    itself (対抗) and calls that claimer a wolf — when the claimer named it a wolf, and a lone
+    wolf now and then besides (a lie, as its side would tell it), unless a partner claimed."""
+    if view["role"] == "madman":
+        return _madman_claim(view, rng, said)
+    if view["role"] != "werewolf" or view["me"] in said:
+        return None
+    if any(said.get(p) is not None and said[p].role == "seer" for p in view["partners"]):
+        return None
+    rivals = sorted(_claimers(view, said))
+    accusers = [c for c in rivals if view["me"] in said[c].black]
+    target = accusers[0] if accusers else rivals[0] if rivals else None
+    if target is None or (not accusers and (view["partners"] or rng.random() >= LONE_CLAIM_RATE)):
+        return None  # not named: with partners (and a madman) it stays hidden (潜伏)
+    return f"占い師です。{_name(view, target)}を占った結果は人狼でした。対抗します。"
 
 
 def _name(view: Mapping[str, Any], seat: str) -> str:
@@ -156,12 +427,15 @@ def _morning(view: Mapping[str, Any]) -> str:
     role, day = view["role"], view["day"]
     latest = {r["kind"]: r for r in view["results"] if r["day"] == day}
     word = {True: "人狼", False: "人間"}
-    if role == "seer" and "divination" in latest:
-        r = latest["divination"]
-        return f"占い師です。{_name(view, r['target'])}を占った結果は{word[r['wolf']]}でした。"
-    if role == "medium" and "medium" in latest:
-        r = latest["medium"]
-        return f"霊能者です。処刑された{_name(view, r['target'])}は{word[r['wolf']]}でした。"
+    if role in ("seer", "medium") and role_kind(role) in latest:
+        # Every result so far: the boards are read a day at a time (decisions-classic 72).
+        lines = [
+            f"{_name(view, r['target'])}を占った結果は{word[r['wolf']]}でした。"
+            if r["kind"] == "divination"
+            else f"処刑された{_name(view, r['target'])}は{word[r['wolf']]}でした。"
+            for r in view["results"]
+        ]
+        return ("占い師です。" if role == "seer" else "霊能者です。") + "".join(lines)
     if role == "mason" and day == 2 and view["partners"]:
         return f"共有者です。相方は{_name(view, view['partners'][0])}です。"
     dead = view["found_dead"]
@@ -173,9 +447,23 @@ def _morning(view: Mapping[str, Any]) -> str:
     return "おはようございます。今朝は誰も死んでいませんね。"
 
 
-def _vote_line(view: Mapping[str, Any], seat: str) -> str:
-    if seat in known_wolves(view) and view["role"] not in WOLF_SIDE:
-        return f"{_name(view, seat)}に投票します。占いで人狼と出たからです。"
+def role_kind(role: str) -> str:
+    return "divination" if role == "seer" else "medium"
+
+
+def _vote_line(view: Mapping[str, Any], seat: str, said: Mapping[str, Claim]) -> str:
+    """Whom it votes for and why, true to its view (a wolf gives no reason of its side)."""
+    if view["role"] not in WOLF_SIDE:
+        if seat in known_wolves(view):
+            return f"{_name(view, seat)}に投票します。占いで人狼と出たからです。"
+        if seat in liars(view, said):
+            return (
+                f"{_name(view, seat)}に投票します。言っていることが本当ではないと分かるからです。"
+            )
+        callers = sorted(c for c, claim in said.items() if seat in claim.black)
+        if callers:
+            who = _name(view, callers[0])
+            return f"{_name(view, seat)}に投票します。{who}の占いで人狼と出ているからです。"
     return f"{_name(view, seat)}に投票します。まだ決め手がないので、直感です。"
 
 

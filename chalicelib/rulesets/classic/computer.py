@@ -10,20 +10,43 @@ handed with the computer's own random generator to the pure strategy (``rules.cl
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from ...rules.classic import NPC, Judgment, cpu
 from ...rules.classic import visibility as secrecy
 from ...rules.classic.visibility import Board, Moment
-from ..base import ComputerTurn, State, Viewer, VillageView
+from ..base import ComputerTurn, Heard, State, Viewer, VillageView
 from . import seats, timeline, view
 from .game import ClassicGame
 
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
+
+
+def heard_by(
+    game: ClassicGame, slot: str, posts: Sequence[Mapping[str, str]], now: datetime
+) -> list[dict[str, str]]:
+    """Of ``posts`` (``{"seat", "board", "text"}``, oldest first), those the seat may read now
+    (§6, through the visibility module): the public board, its own monologue, its partners'
+    board, heaven when dead (everything with ``heaven_sees_all``)."""
+    who = view.viewer_of(game, Viewer(slot=slot))
+    moment = timeline.moment(game, now)
+    heaven = game.options.heaven_sees_all
+
+    def readable(post: Mapping[str, str]) -> bool:
+        try:
+            board = Board(post["board"])
+        except ValueError:
+            return False
+        writer = seats.character(game, post["seat"]) if board is Board.MONOLOGUE else None
+        if board is Board.MONOLOGUE and writer is None:
+            return False
+        return secrecy.can_read(board, who, moment, writer=writer, heaven_sees_all=heaven)
+
+    return [dict(p) for p in posts if readable(p)]
 
 
 def seat_view(
@@ -33,10 +56,12 @@ def seat_view(
     saved: Mapping[str, Mapping[str, str]],
     posted_at: datetime | None,
     now: datetime,
+    heard: Sequence[Mapping[str, str]] = (),
 ) -> dict[str, Any] | None:
     """The seat's view of a running game (None before the start or for a seat not dealt in).
     ``saved``: today's saved choices of every member, of which only what the seat may see
-    is read; ``names``: the public names by seat."""
+    is read; ``names``: the public names by seat; ``heard``: today's posts, of which only
+    those the seat may read (``heard_by``) are kept."""
     engine = game.village
     character = seats.character(game, slot)
     if engine is None or character is None or character == NPC:
@@ -104,12 +129,18 @@ def seat_view(
             {seat(v): seat(t) for v, t in r.votes.items()} for r in engine.rounds if r.published
         ],
         "writable": [b.value for b in Board if secrecy.can_write(b, who, moment)],
+        "heard": heard_by(game, slot, heard, now),
     }
     return copy.deepcopy(seen)
 
 
 def turn(
-    village: VillageView, game: ClassicGame, slot: str, now: datetime, rng: random.Random
+    village: VillageView,
+    game: ClassicGame,
+    slot: str,
+    now: datetime,
+    rng: random.Random,
+    heard: Sequence[Heard] = (),
 ) -> ComputerTurn:
     """The computer member's turn in ``slot``: a start vote in the prologue once a person is
     there to start with; in the game, the strategy's plan from the seat's view."""
@@ -124,7 +155,12 @@ def turn(
     if engine is None or village.state not in (State.RUNNING, State.ENDING):
         return ComputerTurn()
     names = seats.names(game, {s: m.name for s, m in members.items()})
-    seen = seat_view(game, slot, names, village.saved(engine.day), members[slot].last_post_at, now)
+    posts = [
+        {"seat": h.slot, "board": h.board, "text": h.text, "at": h.at.isoformat()} for h in heard
+    ]
+    seen = seat_view(
+        game, slot, names, village.saved(engine.day), members[slot].last_post_at, now, posts
+    )
     if seen is None:
         return ComputerTurn()
     plan = cpu.turn(seen, rng)

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...rules.classic import NPC, NightChoices, Options, Phase, Village, Winner, cpu
 from ...rules.classic.simulate import MAX_DAYS
+from . import timeline
 from .computer import seat_view
 from .game import ClassicGame
 
@@ -27,30 +28,47 @@ def new_game(players: int, rng: random.Random, options: Options) -> ClassicGame:
     return game
 
 
+def _names(game: ClassicGame) -> dict[str, str]:
+    """Names no one of which is inside another (as the boards are read by names)."""
+    return {s: f"{s}号" for s in game.seats.values()} | {NPC: "身代わり君"}
+
+
+class _Talk:
+    """The day's boards as the computers hear them, and when each last posted."""
+
+    def __init__(self) -> None:
+        self.heard: list[dict[str, str]] = []
+        self.posted: dict[str, datetime] = {}
+
+
 def _turns(
     game: ClassicGame,
     saved: dict[str, dict[str, str]],
     now: datetime,
     own: random.Random,
     timings: list[float],
+    talk: _Talk,
 ) -> None:
-    """Every living player's turn, in a random-free seat order, saved as the platform would."""
+    """Every living player's turn, in seat order, saved and posted as the platform would."""
     engine = game.village
     assert engine is not None
-    names = {s: s for s in game.seats.values()} | {NPC: "身代わり君"}
+    names = _names(game)
     key = f"vote@{len(engine.rounds)}"
     for character in engine.players:
         if character in engine.deaths:
             continue
         slot = game.seats[character]
         started = time.perf_counter()
-        seen = seat_view(game, slot, names, saved, None, now)
+        seen = seat_view(game, slot, names, saved, talk.posted.get(slot), now, talk.heard)
         assert seen is not None
         plan = cpu.turn(seen, random.Random(own.getrandbits(64)))
         timings.append(time.perf_counter() - started)
         mine = saved.setdefault(slot, {})
         for name, value in plan.choices.items():
             mine[key if name == "vote" else name] = value
+        for board, text in plan.posts:
+            talk.heard.append({"seat": slot, "board": board, "text": text, "at": now.isoformat()})
+            talk.posted[slot] = now
 
 
 def _night(engine: Village) -> bool:
@@ -65,7 +83,9 @@ def play(
     timings: list[float],
 ) -> Village:
     """One whole game of computer players, to its ending. ``rng``: the game's draws; ``own``:
-    the computers' (each turn gets its own generator from it, as on the platform)."""
+    the computers' (each turn gets its own generator from it, as on the platform). Each day
+    they are asked at the morning, at a sixth and a third of the talk (when they answer and
+    vote) and at sunset; each re-vote round and each night once."""
     game = new_game(players, rng, options)
     engine = game.village
     assert engine is not None
@@ -75,12 +95,13 @@ def play(
         engine.sunset()
     game.night_began = now
     saved: dict[str, dict[str, str]] = {}
+    talk = _Talk()
     while engine.ending is None:
         if engine.day > MAX_DAYS:
             raise RuntimeError(f"no ending after {MAX_DAYS} days")
-        now += timedelta(minutes=10)
-        _turns(game, saved, now, own, timings)
         if engine.phase is Phase.NIGHT:
+            now += timedelta(minutes=1)
+            _turns(game, saved, now, own, timings, talk)
             night = {
                 game.character_of(s) or s: NightChoices.from_dict(
                     {
@@ -92,18 +113,29 @@ def play(
                 for s, made in saved.items()
             }
             engine.resolve_night({c: n for c, n in night.items() if n != NightChoices()}, rng)
-            saved = {}
+            now += timedelta(minutes=15)
+            saved, talk = {}, _Talk()
             game.day_began, game.night_began = now, None
+            continue
+        sunset = timeline.sunset_at(game)
+        assert sunset is not None and game.day_began is not None
+        if now < sunset:
+            length = sunset - game.day_began
+            for share in (0.0, 1 / 6, 1 / 3, 1.0):
+                now = game.day_began + length * share
+                _turns(game, saved, now, own, timings, talk)
         else:
-            key = f"vote@{len(engine.rounds)}"
-            votes = {
-                game.character_of(s) or s: game.character_of(m[key]) or m[key]
-                for s, m in saved.items()
-                if key in m
-            }
-            engine.close_round(votes, rng)
-            if _night(engine):
-                game.night_began = now
+            now += timedelta(minutes=5)
+            _turns(game, saved, now, own, timings, talk)
+        key = f"vote@{len(engine.rounds)}"
+        votes = {
+            game.character_of(s) or s: game.character_of(m[key]) or m[key]
+            for s, m in saved.items()
+            if key in m
+        }
+        engine.close_round(votes, rng)
+        if _night(engine):  # the round's close may have begun the night
+            game.night_began = now
     return engine
 
 

@@ -23,6 +23,7 @@ from ...rules.classic.visibility import Board
 from ..base import (
     Ahead,
     ComputerTurn,
+    Heard,
     NewGame,
     NoticeText,
     NotNow,
@@ -631,11 +632,16 @@ class Classic:
         return quick
 
     def computer_turn(
-        self, village: VillageView, slot: str, now: datetime, rng: random.Random
+        self,
+        village: VillageView,
+        slot: str,
+        now: datetime,
+        rng: random.Random,
+        heard: Sequence[Heard] = (),
     ) -> ComputerTurn:
-        """Only the seat's view (``computer.seat_view``, through the visibility module) and
-        the computer's own ``rng`` reach the strategy."""
-        return computer.turn(village, _game(village), slot, now, rng)
+        """Only the seat's view (``computer.seat_view``, through the visibility module: of
+        ``heard``, what the seat may read) and the computer's own ``rng`` reach the strategy."""
+        return computer.turn(village, _game(village), slot, now, rng, heard)
 
     def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]:
         """A seat is also called by its character's number in the rule book (p3)."""

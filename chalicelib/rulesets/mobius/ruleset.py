@@ -27,6 +27,7 @@ from ..base import (
     Ahead,
     Bans,
     ComputerTurn,
+    Heard,
     NewGame,
     NoticeText,
     NotNow,
@@ -487,7 +488,12 @@ class Mobius:
         return quick
 
     def computer_turn(
-        self, village: VillageView, slot: str, now: datetime, rng: random.Random
+        self,
+        village: VillageView,
+        slot: str,
+        now: datetime,
+        rng: random.Random,
+        heard: Sequence[Heard] = (),
     ) -> ComputerTurn:
         """A computer member's choices and posts now, played from its seat's view alone
         (``visibility.seat_view``) and its own ``rng``; nothing once the day is closed."""

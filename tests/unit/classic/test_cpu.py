@@ -24,12 +24,14 @@ def character(game: ClassicGame, slot: str) -> str:
     return NPC if slot == NPC else next(c for c, s in game.seats.items() if s == slot)
 
 
-def view_of(game, slot, saved, now, posted_at=None):
-    return seat_view(game, slot, NAMES, saved, posted_at, now)
+def view_of(game, slot, saved, now, posted_at=None, heard=()):
+    return seat_view(game, slot, NAMES, saved, posted_at, now, heard)
 
 
 def drive(seed: int, players: int, visit):
-    """A CPU-only game; ``visit(game, slot, seen, plan, saved, now)`` at every turn."""
+    """A CPU-only game; ``visit(game, slot, seen, plan, saved, now, heard)`` at every turn.
+    A day with a vote is asked ten minutes in and again at sunset, when every voter must
+    have voted (a computer waits for the morning's claims, then asks to be asked again)."""
     rng, own = random.Random(seed), random.Random(seed + 1)
     game = new_game(players, rng, Options.create("short"))
     engine = game.village
@@ -37,18 +39,27 @@ def drive(seed: int, players: int, visit):
     now = START
     game.night_began = now
     saved: dict[str, dict[str, str]] = {}
+    heard: list[dict[str, str]] = []
+    posted: dict[str, object] = {}
     while engine.ending is None:
         now += timedelta(minutes=10)
         key = f"vote@{len(engine.rounds)}"
-        for c in engine.living():
-            if c == NPC:
-                continue
-            slot = game.seats[c]
-            seen = view_of(game, slot, saved, now)
-            plan = cpu.turn(seen, random.Random(own.getrandbits(64)))
-            visit(game, slot, seen, plan, saved, now)
-            for name, value in plan.choices.items():
-                saved.setdefault(slot, {})[key if name == "vote" else name] = value
+        moments = [now]
+        if engine.voting and game.day_began is not None:
+            moments.append(max(now, game.day_began + timedelta(minutes=40)))
+        for moment in moments:
+            for c in engine.living():
+                if c == NPC:
+                    continue
+                slot = game.seats[c]
+                seen = view_of(game, slot, saved, moment, posted.get(slot), heard)
+                plan = cpu.turn(seen, random.Random(own.getrandbits(64)))
+                visit(game, slot, seen, plan, saved, moment, heard)
+                for name, value in plan.choices.items():
+                    saved.setdefault(slot, {})[key if name == "vote" else name] = value
+                for board, text in plan.posts:
+                    heard.append({"seat": slot, "board": board, "text": text})
+                    posted[slot] = moment
         if engine.phase is Phase.NIGHT:
             night = {
                 character(game, s): NightChoices.from_dict(
@@ -62,6 +73,7 @@ def drive(seed: int, players: int, visit):
             }
             engine.resolve_night(night, rng)
             saved, game.day_began, game.night_began = {}, now, None
+            heard.clear()
         else:
             votes = {
                 character(game, s): character(game, m[key]) for s, m in saved.items() if key in m
@@ -76,14 +88,18 @@ def drive(seed: int, players: int, visit):
 @given(SEEDS, PLAYERS)
 def test_issue24_every_choice_a_computer_makes_is_legal_and_it_never_misses_a_vote(seed, n):
     """Its vote is a legal target, never itself; its night choices are legal; every living
-    voter votes in every round (a computer never dies suddenly, never stalls a day)."""
+    voter votes in every round, or asks to be asked again before the round can close (a
+    computer never dies suddenly, never stalls a day)."""
 
-    def visit(game, slot, seen, plan, saved, now):
+    def visit(game, slot, seen, plan, saved, now, heard):
         engine = game.village
         me = character(game, slot)
         vote = plan.choices.get("vote")
         if me in engine.voters() and seen["vote"]["mine"] is None:
-            assert vote is not None and vote != slot
+            sunset = game.day_began + timedelta(minutes=40)
+            assert vote is not None or (plan.again is not None and plan.again < sunset)
+        if vote is not None:
+            assert vote != slot
             engine.validate_vote(me, character(game, vote))
         for ability in ("attack", "divine", "guard"):
             if ability in plan.choices:
@@ -107,10 +123,12 @@ def test_issue24_a_seer_votes_for_the_wolf_it_found_and_claims_it_in_the_morning
     now = START + timedelta(minutes=1)
     seen = view_of(game, game.seats[seer], {}, now)
     plan = cpu.turn(seen, random.Random(0))
-    assert plan.choices["vote"] == game.seats[wolf]
     assert plan.posts == [
         ("public", f"占い師です。{NAMES[game.seats[wolf]]}さんを占った結果は人狼でした。")
     ]
+    assert "vote" not in plan.choices and plan.again is not None  # it hears the claims first
+    later = view_of(game, game.seats[seer], {}, plan.again, now)
+    assert cpu.turn(later, random.Random(0)).choices["vote"] == game.seats[wolf]
 
 
 def test_issue24_posts_are_paced_at_most_one_a_turn_two_a_day_in_public_and_a_wolf_whispers():
@@ -199,7 +217,7 @@ def test_issue24_secrecy_a_computer_decides_the_same_when_only_what_its_seat_may
     pick = random.Random(seed ^ 0xC0FFEE)
     checked = 0
 
-    def visit(game, slot, seen, plan, saved, now):
+    def visit(game, slot, seen, plan, saved, now, heard):
         nonlocal checked
         other = _swap_hidden(game, slot, pick)
         if other is None:
@@ -212,11 +230,128 @@ def test_issue24_secrecy_a_computer_decides_the_same_when_only_what_its_seat_may
             for s in game.seats.values()
             if s != slot
         }
-        a = view_of(game, slot, saved, now)
-        b = view_of(other, slot, {**noise, **({slot: saved[slot]} if slot in saved else {})}, now)
+        # Posts the seat may not read (§6): another's monologue, the partner boards it is not
+        # on, heaven while alive; the ones it may read are the same in both.
+        writer = next(s for s in game.seats.values() if s != slot)
+        role = game.village.roles[character(game, slot)]
+        unread = [{"seat": writer, "board": "monologue", "text": "占い師です。実は秘密です。"}]
+        unread += [{"seat": writer, "board": "heaven", "text": "墓下から。人狼は誰？"}]
+        if role is not Role.WEREWOLF:
+            unread.append({"seat": writer, "board": "wolves", "text": f"{NAMES[slot]}を噛もう"})
+        if role is not Role.MASON:
+            unread.append({"seat": writer, "board": "masons", "text": "共有です"})
+        a = view_of(game, slot, saved, now, None, heard)
+        theirs = {**noise, **({slot: saved[slot]} if slot in saved else {})}
+        b = view_of(other, slot, theirs, now, None, [*unread, *heard])
         assert a == b
         assert cpu.turn(a, random.Random(turn_seed)) == cpu.turn(b, random.Random(turn_seed))
         checked += 1
 
     drive(seed, n, visit)
     assert checked > 0
+
+
+# ----- reading the boards (decisions-classic 72) -----
+
+
+def _day2(seed: int = 7, players: int = 9):
+    """A game on day 2's morning (nobody divined), its cast by role."""
+    rng = random.Random(seed)
+    game = new_game(players, rng, Options.create("short"))
+    engine = game.village
+    engine.resolve_night({}, rng)
+    game.day_began = START
+    roles: dict[Role, list[str]] = {}
+    for c, r in engine.roles.items():
+        if c != NPC and c not in engine.deaths:
+            roles.setdefault(r, []).append(game.seats[c])
+    return game, roles
+
+
+def _said(seat: str, text: str, minute: int = 2, board: str = "public") -> dict[str, str]:
+    return {
+        "seat": seat,
+        "board": board,
+        "text": text,
+        "at": (START + timedelta(minutes=minute)).isoformat(),
+    }
+
+
+VOTE_TIME = START + timedelta(minutes=14)  # past a third of the day's talk
+
+
+def test_issue24_a_computer_votes_for_whom_a_persons_seer_claim_calls_a_wolf():
+    game, roles = _day2()
+    seer_claimer, villager = roles[Role.VILLAGER][0], roles[Role.VILLAGER][1]
+    wolf = roles[Role.WEREWOLF][0]
+    claim = _said(seer_claimer, f"占いCOします。{NAMES[wolf]}を占ったら黒でした！")
+    seen = view_of(game, villager, {}, VOTE_TIME, START, [claim])
+    plan = cpu.turn(seen, random.Random(1))
+    assert plan.choices["vote"] == wolf
+    line = cpu.turn(seen, random.Random(1)).posts
+    assert line and f"{NAMES[seer_claimer]}さんの占いで人狼と出ているから" in line[0][1]
+
+
+def test_issue24_without_the_claim_the_same_computer_votes_at_random():
+    game, roles = _day2()
+    villager, wolf = roles[Role.VILLAGER][1], roles[Role.WEREWOLF][0]
+    votes = {
+        cpu.turn(view_of(game, villager, {}, VOTE_TIME, START), random.Random(n)).choices["vote"]
+        for n in range(30)
+    }
+    assert votes != {wolf}
+
+
+def test_issue24_the_seer_votes_a_fake_seer_claimer_and_a_wolf_answers_its_accuser():
+    game, roles = _day2()
+    seer, wolf = roles[Role.SEER][0], roles[Role.WEREWOLF][0]
+    fake = roles[Role.MADMAN][0]
+    lie = _said(fake, f"占い師です。{NAMES[roles[Role.VILLAGER][0]]}さんは人狼でした。")
+    assert (
+        cpu.turn(view_of(game, seer, {}, VOTE_TIME, START, [lie]), random.Random(2)).choices["vote"]
+        == fake
+    )
+    accusation = _said(seer, f"占い師です。{NAMES[wolf]}さんを占った結果は人狼でした。")
+    reply_time = START + timedelta(minutes=8)  # a sixth of the day: its answer's moment
+    plan = cpu.turn(view_of(game, wolf, {}, reply_time, START, [accusation]), random.Random(3))
+    assert plan.posts == [
+        ("public", f"占い師です。{NAMES[seer]}さんを占った結果は人狼でした。対抗します。")
+    ]
+    later = cpu.turn(view_of(game, wolf, {}, VOTE_TIME, reply_time, [accusation]), random.Random(3))
+    assert later.choices["vote"] == seer
+
+
+def test_issue24_a_computer_answers_a_question_naming_it_once_and_truly():
+    game, roles = _day2()
+    villager, asker = roles[Role.VILLAGER][0], roles[Role.VILLAGER][1]
+    question = _said(asker, f"{NAMES[villager]}さん、役職は何ですか？", minute=3)
+    now = START + timedelta(minutes=5)
+    plan = cpu.turn(view_of(game, villager, {}, now, START, [question]), random.Random(4))
+    assert plan.posts == [("public", f"{NAMES[asker]}さん、村人です。まだ決め手はありません。")]
+    again = cpu.turn(
+        view_of(game, villager, {}, now + timedelta(minutes=1), now, [question]), random.Random(4)
+    )
+    assert again.posts == []  # answered already
+    wolf = roles[Role.WEREWOLF][0]
+    asked = _said(asker, f"{NAMES[wolf]}さん怪しくない？", minute=3)
+    said = cpu.turn(view_of(game, wolf, {}, now, START, [asked]), random.Random(4)).posts
+    assert said and "人狼" not in said[0][1] and "狼" not in said[0][1]  # never tells its role
+
+
+def test_issue24_the_hunter_guards_a_lone_seer_claimer():
+    game, roles = _day2(players=11)
+    hunter, claimer = roles[Role.HUNTER][0], roles[Role.VILLAGER][0]
+    claim = _said(claimer, f"占い師です。{NAMES[roles[Role.VILLAGER][1]]}さんは人間でした。")
+    seen = view_of(game, hunter, {}, START + timedelta(minutes=3), START, [claim])
+    assert cpu.turn(seen, random.Random(5)).choices["guard"] == claimer
+
+
+def test_issue24_a_computer_wolf_follows_the_attack_its_partner_calls_on_the_wolves_board():
+    game, roles = _day2(players=9)
+    wolf, partner = roles[Role.WEREWOLF]
+    target = roles[Role.VILLAGER][2]
+    call = _said(partner, f"今夜は{NAMES[target]}さんを襲撃しよう", board="wolves")
+    seen = view_of(game, wolf, {}, START + timedelta(minutes=3), START, [call])
+    assert cpu.turn(seen, random.Random(6)).choices["attack"] == target
+    villager = roles[Role.VILLAGER][0]  # the villager never reads it (§6)
+    assert view_of(game, villager, {}, START, None, [call])["heard"] == []
