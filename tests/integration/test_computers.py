@@ -179,10 +179,14 @@ def test_computers_read_a_persons_seer_claim_and_answer_a_question_naming_them(c
         g.seats[c] for c in engine.living() if c != "npc" and engine.roles[c].value == "villager"
     ]
     villagers = [s for s in villagers if s != free]
-    accused = next(s for s in computers(vid) if s not in villagers) if villagers else None
+    role = {g.seats[c]: engine.roles[c].value for c in engine.living() if c != "npc"}
+    # Not the real seer: a seer computer called black answers with its own claim, and a
+    # disputed claim rightly splits the villagers' votes.
+    suspects = [s for s in computers(vid) if s not in villagers and role[s] != "seer"]
+    wolves = [s for s in suspects if role[s] == "werewolf"]
     record = load_village(vid)
     names = {s: m.name.replace("（CPU）", "") for s, m in record.seats().items()}
-    target = accused or next(s for s in computers(vid))
+    target = (wolves or suspects or [s for s in computers(vid) if role[s] != "seer"])[0]
     asked = next(s for s in computers(vid) if s != target)
     posts.post(vid, person, "public", f"占いCO！{names[target]}さんは黒でした", clock())
     clock.now += timedelta(seconds=6)
