@@ -214,7 +214,7 @@ def kept(players: Mapping[str, str], now: datetime) -> store.Kept:
     return store.Kept(game=None if accounts else until, guests=until)
 
 
-def _replies(
+def computer_replies(
     rules: MatchRules,
     game: Any,
     players: Mapping[str, str],
@@ -230,13 +230,13 @@ def _replies(
         if len(played) >= MAX_REPLIES:
             raise RuntimeError("the computer did not hand the move back")
         move = rules.computer_move(game, side, strength, chance)
-        result = rules.play(game, side, move, _draws(seed, number + len(played) + 1))
+        result = rules.play(game, side, move, chance_of(seed, number + len(played) + 1))
         game = result.game
         played.append(store.NewMove(side, result.move, now))
     return game, played
 
 
-def _draws(seed: int, number: int) -> random.Random:
+def chance_of(seed: int, number: int) -> random.Random:
     """The game's chance for its move ``number`` (0: the deal): a retried write draws the same."""
     return random.Random(f"{seed}:{number}")
 
@@ -307,8 +307,8 @@ def start(
     players = {s: (player if s == side else other) for s in rules.sides}
     strength = setup["strength"] if opponent == "cpu" else None
     seed = secrets.randbits(62)
-    game = rules.create(setup, _draws(seed, 0))
-    game, opening = _replies(rules, game, players, strength or "", seed, 0, now)
+    game = rules.create(setup, chance_of(seed, 0))
+    game, opening = computer_replies(rules, game, players, strength or "", seed, 0, now)
     banks = {s: float(control.bank) for s in rules.sides} if control else {}
     byoyomi = control.byoyomi if control else 0
     clock = _clock_after(rules, game, players, banks, byoyomi, now)
@@ -530,7 +530,7 @@ def settle(
         return end_if_due(match, now, present, hand_over)
     side = str(held["side"])
     played = match.rules.play(
-        match.game, side, held["move"], _draws(int(match.item.seed), match.moves + 1)
+        match.game, side, held["move"], chance_of(int(match.item.seed), match.moves + 1)
     )
     try:
         _advance(match, side, played, until, present, watch, hand_over)
@@ -577,7 +577,7 @@ def _advance(
         banks = timecontrol.spend(banks, side, match.item.turn_since, now)
     players = match.players
     strength = match.item.strength or ""
-    after, replies = _replies(
+    after, replies = computer_replies(
         rules, played.game, players, strength, int(match.item.seed), match.moves + 1, now
     )
     clock = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now, match.ranked)
@@ -626,7 +626,7 @@ def move(
             raise Conflict("いまは相手の番です")
         if match.held is not None and wanted.get("do") != "resign":
             raise Conflict("回答はもう送ってあります。公開されるまでお待ちください")
-        played = rules.play(game, side, wanted, _draws(int(match.item.seed), match.moves + 1))
+        played = rules.play(game, side, wanted, chance_of(int(match.item.seed), match.moves + 1))
     except Conflict:
         raise
     except ValueError as error:

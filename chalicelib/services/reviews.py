@@ -20,7 +20,7 @@ from typing import Any
 from ..storage import matches as store
 from ..storage.repository import plain
 from .errors import Conflict, Forbidden, InvalidInput
-from .matches import COMPUTER, Match, _draws, _replies, kept
+from .matches import COMPUTER, Match, chance_of, computer_replies, kept
 
 NOT_YET = "感想戦は対局が終わってから開けます"
 UNREPLAYABLE = "この対局は今のルールでは並べ直せないため、感想戦を開けません"
@@ -42,7 +42,7 @@ class Replay:
         game = self.start
         for n, (side, move) in enumerate(self.steps[:number], start=1):
             try:
-                game = rules.play(game, side, move, _draws(seed, n)).game
+                game = rules.play(game, side, move, chance_of(seed, n)).game
             except ValueError:
                 # A move the engine no longer takes (its rules changed since): no review.
                 raise Conflict(UNREPLAYABLE) from None
@@ -69,7 +69,7 @@ def replay(match: Match) -> Replay:
     else:
         setup = plain(match.item.setup)
         try:
-            start = match.rules.recreate(setup, match.game, _draws(int(match.item.seed), 0))
+            start = match.rules.recreate(setup, match.game, chance_of(int(match.item.seed), 0))
         except ValueError as refusal:
             raise Conflict(str(refusal)) from None
         steps = []
@@ -124,7 +124,7 @@ def what_if(
         raise Conflict("この局面のあとは対局が終わっているため、続けられません")
     players = {s: (owner if s == side else COMPUTER) for s in rules.sides}
     seed = int(match.item.seed)
-    game, opening = _replies(rules, position, players, strength, seed, number, now)
+    game, opening = computer_replies(rules, position, players, strength, seed, number, now)
     match_id = secrets.token_urlsafe(12)
     setup = plain(match.item.setup)
     meta = store.new_match(
