@@ -1,5 +1,6 @@
 """今日の盤面パズル (issue #25): the seconds a day's generation takes (CPU games played until a
-position passes the uniqueness check, decision 76), over DAYS consecutive JST days.
+mid-game position passes the uniqueness check, decisions 85–86), over DAYS consecutive JST
+days.
 
 Target: well under a Lambda's limits — the daily job has 15 minutes; the page makes the
 day's puzzle only when the job has not (a request has the HTTP API's 30 s).
