@@ -29,10 +29,13 @@ from chalicelib.rules.duel.puzzle import (
     DECKS,
     LIVING,
     Puzzle,
+    World,
     generate,
     possible,
+    refutation,
     solve,
     truth,
+    winning_line,
 )
 from chalicelib.rules.duel.views import view
 from chalicelib.services.puzzles import seed_of
@@ -194,3 +197,35 @@ def test_the_check_refuses_another_answer_and_a_line_that_stops_short() -> None:
     cut = {**puzzle.line, "nights": [{**puzzle.line["nights"][0], "then": None}]}
     with pytest.raises(AssertionError):
         check_unique(Puzzle.from_json({**puzzle.to_json(), "line": cut}))
+
+
+# ----- the search on small hand-made positions (decision 85) -----
+
+
+def worlds_of(*placements: tuple[tuple[int, ...], int | None]) -> tuple[World, ...]:
+    return tuple(World(wolves, fox) for wolves, fox in placements)
+
+
+def test_the_fox_first_then_the_last_werewolf_is_the_only_win_when_a_knows_both() -> None:
+    seen = {"alive": [1, 2, 3, 4, 5]}  # werewolf #1, fox #2, three humans
+    worlds = worlds_of(((1,), 2))
+    line = winning_line(seen, worlds, 2)
+    assert line is not None and line["execute"] == 2
+    assert all(night["then"]["execute"] == 1 for night in line["nights"])
+    assert winning_line(seen, worlds, 1) is None  # the fox is left alone: it wins
+    assert winning_line(seen, worlds, 3) is None  # the next morning brings parity
+    assert refutation(seen, worlds, 1) is not None and refutation(seen, worlds, 3) is not None
+    assert refutation(seen, worlds, 2) is None
+
+
+def test_a_werewolf_a_cannot_tell_apart_after_the_night_is_no_win() -> None:
+    seen = {"alive": [1, 2, 3, 4, 5]}  # the fox #2, the werewolf #1 or #3
+    assert winning_line(seen, worlds_of(((1,), 2), ((3,), 2)), 2) is None
+
+
+def test_what_the_game_going_on_tells_a_is_used() -> None:
+    """One werewolf, #1 or #2, five cards alive: executing #1 wins at once or tells A it was
+    #2 (the game went on), with a card to spare for the night."""
+    line = winning_line({"alive": [1, 2, 3, 4, 5]}, worlds_of(((1,), None), ((2,), None)), 1)
+    assert line is not None
+    assert {night["then"]["execute"] for night in line["nights"]} == {2}
