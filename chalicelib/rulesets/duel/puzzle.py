@@ -90,18 +90,18 @@ class DuelPuzzle:
         return {
             "answer": puzzle.answer,
             "why": why,
-            "line": _line_text(puzzle.line, seen["day"], 0),
+            "line": _line_text(puzzle.line, seen["day"]),
             "others": others,
         }
 
 
-def _line_text(line: Mapping[str, Any], day: int, depth: int) -> list[tuple[int, str]]:
-    """A's winning strategy as (depth, sentence) items: an execution, then for each group of
-    nights that lead to the same next day, that day's line one level deeper."""
+def _line_text(line: Mapping[str, Any], day: int) -> list[dict[str, Any]]:
+    """A's winning strategy as nested steps (``text``, ``children``): an execution, under it
+    each group of nights that lead to the same next day, and under each that day's line."""
     card = line["execute"]
     if not line["nights"]:
-        return [(depth, f"{day}日目に #{card} を処刑すれば、人狼がいなくなり村人陣営の勝ちです。")]
-    items = [(depth, f"{day}日目に #{card} を処刑します(ここでは勝負がつきません)。")]
+        text = f"{day}日目に #{card} を処刑すれば、人狼がいなくなり村人陣営の勝ちです。"
+        return [{"text": text, "children": []}]
     groups: list[tuple[list[list[int]], Mapping[str, Any]]] = []
     for night in line["nights"]:
         for deaths, then in groups:
@@ -110,10 +110,12 @@ def _line_text(line: Mapping[str, Any], day: int, depth: int) -> list[tuple[int,
                 break
         else:
             groups.append(([night["dead"]], night["then"]))
-    for deaths, then in groups:
-        items.append((depth + 1, f"その夜、{_deaths_text(deaths)}なら:"))
-        items += _line_text(then, day + 1, depth + 2)
-    return items
+    nights = [
+        {"text": f"その夜、{_deaths_text(deaths)}なら:", "children": _line_text(then, day + 1)}
+        for deaths, then in groups
+    ]
+    text = f"{day}日目に #{card} を処刑します(ここでは勝負がつきません)。"
+    return [{"text": text, "children": nights}]
 
 
 def _deaths_text(deaths: list[list[int]]) -> str:
