@@ -137,21 +137,18 @@ def _loss_text(verdict: Verdict, alive: set[int]) -> str:
     wolves = len(left & set(verdict.world.wolves))
     fox = verdict.world.fox in left
     humans = len(left) - wolves - fox
-    where = f"#{verdict.card} を処刑すると、{_world_text(verdict.world)} の配置では"
+    where = f"#{verdict.card} を処刑すると、{_world_text(verdict.world)} の配置では、"
     if verdict.at == "execution" and wolves == 0:
         return where + "人狼がいなくなりますが妖狐が生き残り、妖狐の勝ちです。"
     if verdict.at == "execution":
         winner = labels.WINNER_LABELS[verdict.winner or "wolves"]
         return where + f"生きている人狼 {wolves} 枚が人間 {humans} 枚に並び、{winner}です。"
-    after = (
-        "妖狐が生きていれば妖狐の勝ち、呪殺されても人狼陣営の勝ちです"
-        if fox
-        else "人狼陣営の勝ちです"
-    )
+    count = f"人狼 {wolves} 枚・人間 {humans} 枚" + ("(ほかに妖狐)" if fox else "")
+    winner = "妖狐の勝ち(妖狐が呪殺されても人狼陣営の勝ち)" if fox else "人狼陣営の勝ち"
     return (
-        where + f"人狼 {wolves} 枚・人間 {humans} 枚で夜になります。人狼が狩人を襲撃すれば"
-        "(狩人は自分を護衛できません。狩人がもういなければほかの人間を)必ず 1 枚減り、"
-        f"翌朝には人狼が人間に並んで、{after}。A がほかに何を尋ね、どう護衛を頼んでも防げません。"
+        where + f"{count}で夜になります。人狼が狩人を襲撃すると(狩人は自分を護衛できません。"
+        "狩人がもういなければ、どの人間でも)必ず人間が 1 枚減り、翌朝には人狼が人間に並んで"
+        f"{winner}です。A がこのあと何を尋ね、どう護衛を頼んでも防げません。"
     )
 
 
