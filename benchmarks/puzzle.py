@@ -4,6 +4,8 @@ days.
 
 Target: well under a Lambda's limits — the daily job has 15 minutes; the page makes the
 day's puzzle only when the job has not (a request has the HTTP API's 30 s).
+Measured (mid-game puzzles, decision 86; this two-core machine): 3.4 s of CPU a day on average,
+5.3 s p90, 9.8 s at most; 171 games on average, 537 at most.
 """
 
 import statistics
