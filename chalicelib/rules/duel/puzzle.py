@@ -3,13 +3,14 @@ for A with best play.
 
 Generation is pure and deterministic given the injected RNG (the service seeds it from the
 JST date, so everyone gets the same puzzle that day): it plays games between CPUs
-(:data:`STRENGTH`, both sides), each from a seed drawn from the RNG, on the presets of
-:data:`PRESETS` in turn, and stops at the first position where A is about to execute (its
+(:data:`STRENGTH`, both sides), each from a seed drawn from the RNG, on the decks of
+:data:`DECKS` in turn, and stops at the first position where A is about to execute (its
 questions done), with more than three cards alive, that :func:`solve` accepts. The method
 (decisions 76 and 85–87):
 
 - **The worlds**: every placement of the werewolves (and of the fox) consistent with A's
-  view — :func:`placements`, exhaustively, no sample.
+  view — :func:`placements`, exhaustively, no sample; the search projects them on the living
+  cards (the dead cards' roles change nothing later) and memoizes on that.
 - **A win** (:func:`winning_line`): a strategy for A, from what A sees, that ends in a village
   win in every world against every B play and every draw. The search gives A executions
   only, chosen from the executions and the night's deaths it sees (no questions, no use of the
@@ -21,12 +22,13 @@ questions done), with more than three cards alive, that :func:`solve` accepts. T
   the werewolves or the fox, or leaves the werewolves one short of the humans, so that the
   next night's attack on the real hunter (if alive: it never guards itself; else on any human)
   brings parity whatever A plays. One world and one B play beating every A strategy: no
-  strategy wins, however A asks, orders or reads.
-- A position is a puzzle when exactly one living card wins and every other has a loss, and
-  the answer's execution leaves the game going in every world (a day is still to play).
+  strategy wins, however A asks, orders or reads. The world that proves it is the real deal,
+  surely possible (a placement :func:`possible` lets through need not be).
+- A position is a puzzle when exactly one living card wins and every other loses in the real
+  deal, and the answer's execution leaves the game going in every world (a day still to play).
 
-Only decks without a cat, gidra or PP are used (a cat's revenge and a PP move an execution
-where A did not choose, which the search does not model).
+Only decks without a cat, gidra or PP are used (a cat's revenge and a PP move a death A did
+not choose, which the search does not model).
 """
 
 import random
