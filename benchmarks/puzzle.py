@@ -1,8 +1,11 @@
 """今日の盤面パズル (issue #25): the seconds a day's generation takes (CPU games played until a
-position passes the uniqueness check, decision 76), over DAYS consecutive JST days.
+mid-game position passes the uniqueness check, decisions 85–86), over DAYS consecutive JST
+days.
 
 Target: well under a Lambda's limits — the daily job has 15 minutes; the page makes the
 day's puzzle only when the job has not (a request has the HTTP API's 30 s).
+Measured (mid-game puzzles, decision 86; this two-core machine): 3.4 s of CPU a day on average,
+5.3 s p90, 9.8 s at most; 171 games on average, 537 at most.
 """
 
 import statistics

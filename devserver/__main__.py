@@ -3,7 +3,8 @@
 Starts moto's server on loopback, creates the table and the SES sender from the
 same definitions the infra uses, serves the app at http://127.0.0.1:8000, ticks
 the scheduler every few seconds on the real clock (plus any offset set at
-/dev/clock), and keeps the data in .local/ across restarts.
+/dev/clock): every schedule app.py declares, the daily puzzle's included (schedule.py), and
+keeps the data in .local/ across restarts.
 """
 
 import argparse
@@ -23,6 +24,7 @@ from moto.ses.models import ses_backends
 
 from . import state
 from .moto_local import like_dynamodb
+from .schedule import Scheduled, run_due, schedules
 
 HOST = "127.0.0.1"
 REGION = "ap-northeast-1"
@@ -53,7 +55,8 @@ def _environment(moto_port: int, port: int, secret: str) -> str:
 class LocalVillage:
     """The clock, the mail log and the saved state; lent to the app as its dev tools."""
 
-    def __init__(self, saved: dict, secret: str) -> None:
+    def __init__(self, saved: dict, secret: str, scheduled: list[Scheduled]) -> None:
+        self.scheduled = scheduled  # app.py's schedules and their jobs
         self.secret = secret  # kept so that sessions and mail links survive a restart
         self.offset = timedelta(seconds=saved.get("clock_offset_seconds", 0))
         self.sent = list(saved.get("mails", []))
@@ -96,13 +99,8 @@ class LocalVillage:
             )
 
     def tick(self) -> None:
-        from chalicelib import jobs
-
         with self.lock:
-            try:
-                jobs.tick()
-            except Exception:
-                log.exception("tick failed")
+            run_due(self.scheduled, self.now(), lambda name: log.exception("%s failed", name))
             self._collect()
 
     def snapshot(self, client) -> None:
@@ -237,7 +235,7 @@ def _serve(port: int, endpoint: str, saved: dict, secret: str) -> int:
     boto3.client("ses", region_name=REGION, endpoint_url=endpoint).verify_email_identity(
         EmailAddress=sender()
     )
-    village = LocalVillage(saved, secret)
+    village = LocalVillage(saved, secret, schedules(app))
     runtime.set_clock(village.now)
     runtime.set_dev_tools(village)
     _seed_village(village.now())

@@ -88,6 +88,13 @@ def test_the_answer_and_its_explanation_only_after_answering(browser, todays_puz
     assert answered.status_code == 200
     body = text(answered)
     assert "正解です" in body and f"正解は #{todays_puzzle.answer} の処刑です。" in body
+    # The line of best play (decision 87): the answer today, then the next day's execution
+    # after each night, down to the village's win.
+    day = todays_puzzle.a_view()["day"]
+    assert f"{day}日目に #{todays_puzzle.answer} を処刑します" in body
+    assert "その夜、" in body and "人狼がいなくなり村人陣営の勝ちです" in body
+    for night in todays_puzzle.line["nights"]:
+        assert f"{day + 1}日目に #{night['then']['execute']} を処刑" in body
     for c in wrong_cards(todays_puzzle):
         assert f"#{c} を処刑すると" in body
     assert "ログインすると" not in body or 'name="card"' not in body

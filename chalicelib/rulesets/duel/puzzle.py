@@ -10,13 +10,13 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from chalicelib.rules.duel.puzzle import LOSS, NoPuzzle, Puzzle, World, generate
+from chalicelib.rules.duel.puzzle import LOSS, NoPuzzle, Puzzle, Verdict, World, generate
 
 from . import labels
 from .ruleset import _board, _log, _rules_line
 
 TITLE = "今日の盤面パズル"
-QUESTION = "A(村人陣営)の処刑の場面です。A が確実に勝てる処刑はどれでしょう?"
+QUESTION = "A(村人陣営)の処刑の場面です。このあとも最善を尽くせば A が必ず勝てる処刑はどれでしょう?"
 SHOWN_WORLDS = 6  # the explanation lists at most this many placements
 
 
@@ -68,41 +68,88 @@ class DuelPuzzle:
         }
 
     def explanation(self, puzzle: Puzzle) -> dict[str, Any]:
-        """Why the answer wins and what each other execution loses to."""
+        """Why the answer wins (its line of best play) and what each other execution loses to,
+        from what A could know (decision 80)."""
         seen = puzzle.a_view()
-        fox_in_deck = bool(seen["rules"]["deck"].get("fox", 0))
         worlds = puzzle.worlds
         shown = "、".join(_world_text(w) for w in worlds[:SHOWN_WORLDS])
-        more = f"ほか {len(worlds) - SHOWN_WORLDS} 通り" if len(worlds) > SHOWN_WORLDS else ""
+        more = f"、ほか {len(worlds) - SHOWN_WORLDS} 通り" if len(worlds) > SHOWN_WORLDS else ""
         why = [
             f"正解は #{puzzle.answer} の処刑です。",
             "公開された CO・お告げと占い・霊能の結果、処刑と襲撃で死んだカード"
             + ("、見えている共有者" if seen.get("masons") else "")
-            + f"と矛盾しない配置は {len(worlds)} 通りあります"
-            + f"({shown}{'、' + more if more else ''})。",
-            f"そのどれでも、生きている人狼は #{puzzle.answer} だけです"
-            + ("(妖狐はもう生きていません)" if fox_in_deck else "")
-            + "。",
-            f"#{puzzle.answer} を処刑すれば人狼がいなくなり、村人陣営の勝ちです。",
+            + f"と矛盾しない人狼・妖狐の配置は {len(worlds)} 通りあります({shown}{more})。",
+            "どの配置でも、人狼がどこを襲撃しても、次のように処刑を続ければ村人陣営が勝ちます"
+            "(夜に死んだカードを見て次の処刑を選びます)。",
         ]
-        others = []
-        alive = set(seen["alive"])
-        for verdict in puzzle.verdicts:
-            if verdict.result != LOSS or verdict.world is None:
-                continue
-            left = alive - {verdict.card}
-            wolves = len(left & set(verdict.world.wolves))
-            fox = verdict.world.fox in left
-            humans = len(left) - wolves - fox
-            winner = labels.WINNER_LABELS[verdict.winner or "wolves"]
-            others.append(
-                (
-                    verdict.card,
-                    f"#{verdict.card} を処刑すると、{_world_text(verdict.world)}の配置では"
-                    f"生きている人狼 {wolves} 枚が人間 {humans} 枚に並び、{winner}です。",
-                )
-            )
-        return {"answer": puzzle.answer, "why": why, "others": others}
+        others = [
+            (verdict.card, _loss_text(verdict, set(seen["alive"])))
+            for verdict in puzzle.verdicts
+            if verdict.result == LOSS and verdict.world is not None
+        ]
+        return {
+            "answer": puzzle.answer,
+            "why": why,
+            "line": _line_text(puzzle.line, seen["day"]),
+            "others": others,
+        }
+
+
+def _line_text(line: Mapping[str, Any], day: int) -> list[dict[str, Any]]:
+    """A's winning strategy as nested steps (``text``, ``children``): an execution, under it
+    each group of nights that lead to the same next day, and under each that day's line."""
+    card = line["execute"]
+    if not line["nights"]:
+        text = f"{day}日目に #{card} を処刑すれば、人狼がいなくなり村人陣営の勝ちです。"
+        return [{"text": text, "children": []}]
+    groups: list[tuple[list[list[int]], Mapping[str, Any]]] = []
+    for night in line["nights"]:
+        for deaths, then in groups:
+            if then == night["then"]:
+                deaths.append(night["dead"])
+                break
+        else:
+            groups.append(([night["dead"]], night["then"]))
+    nights = [
+        {"text": f"その夜、{_deaths_text(deaths)}なら:", "children": _line_text(then, day + 1)}
+        for deaths, then in groups
+    ]
+    text = f"{day}日目に #{card} を処刑します(ここでは勝負がつきません)。"
+    return [{"text": text, "children": nights}]
+
+
+def _deaths_text(deaths: list[list[int]]) -> str:
+    """「誰も死ななかった」「#2・#3 のどれかが死んだ」「#4 と #9 が死んだ」, joined by 「か、」."""
+    singles = [dead[0] for dead in deaths if len(dead) == 1]
+    parts = ["誰も死ななかった"] if [] in deaths else []
+    if len(singles) == 1:
+        parts.append(f"#{singles[0]} が死んだ")
+    elif singles:
+        parts.append("・".join(f"#{c}" for c in singles) + " のどれかが死んだ")
+    parts += [" と ".join(f"#{c}" for c in dead) + " が死んだ" for dead in deaths if len(dead) > 1]
+    return "か、".join(parts)
+
+
+def _loss_text(verdict: Verdict, alive: set[int]) -> str:
+    """One world where executing the card loses, and how (decision 87)."""
+    assert verdict.world is not None
+    left = alive - {verdict.card}
+    wolves = len(left & set(verdict.world.wolves))
+    fox = verdict.world.fox in left
+    humans = len(left) - wolves - fox
+    where = f"#{verdict.card} を処刑すると、{_world_text(verdict.world)} の配置では、"
+    if verdict.at == "execution" and wolves == 0:
+        return where + "人狼がいなくなりますが妖狐が生き残り、妖狐の勝ちです。"
+    if verdict.at == "execution":
+        winner = labels.WINNER_LABELS[verdict.winner or "wolves"]
+        return where + f"生きている人狼 {wolves} 枚が人間 {humans} 枚に並び、{winner}です。"
+    count = f"人狼 {wolves} 枚・人間 {humans} 枚" + ("(ほかに妖狐)" if fox else "")
+    winner = "妖狐の勝ち(妖狐が呪殺されても人狼陣営の勝ち)" if fox else "人狼陣営の勝ち"
+    return (
+        where + f"{count}で夜になります。人狼が狩人を襲撃すると(狩人は自分を護衛できません。"
+        "狩人がもういなければ、どの人間でも)必ず人間が 1 枚減り、翌朝には人狼が人間に並んで"
+        f"{winner}です。A がこのあと何を尋ね、どう護衛を頼んでも防げません。"
+    )
 
 
 def _world_text(world: World) -> str:
