@@ -1,6 +1,7 @@
 """What a reply mail's receipt says (issue 27), made by the mail worker from the owed item:
 what each line of the reply became, and the member's full current choices, written as commands
-that read back as the same choices (``inbound.words``)."""
+that read back as the same choices (``inbound.words``). A game's (a correspondence duel's):
+what was played or why nothing was, and the board as the player's side sees it now."""
 
 import json
 from dataclasses import dataclass
@@ -9,12 +10,14 @@ from typing import Any
 
 from ..inbound.words import choices_now, example, reply_address
 from ..labels import SITE_NAME
-from ..links import MemberLink, member_url
+from ..links import MemberLink, match_url, member_url
+from ..notify.match_notices import REVIEW_LINK_FOR, replying
 from ..notify.notices import tidy
 from ..render import render
 from ..runtime import base_url
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord
+from .matches import Match
 
 
 @dataclass(frozen=True)
@@ -66,5 +69,51 @@ def compose(
         subject=f"【{SITE_NAME}・{record.rules.label}】{subject}",
         text=tidy(render("mail/reply.txt", **context)),
         html=render("mail/reply.html", **context),
+        headers=headers,
+    )
+
+
+def compose_for_game(
+    match: Match | None, account: AccountItem | None, item: OutboxItem, now: datetime
+) -> Receipt | None:
+    """The confirmation of a reply to a game's mail (decision 128): each line's fate, the move
+    played (or why none was), the board as the player's side sees it now (its rule set's
+    view only) and, while it is their move, how to reply again; or None: nobody to send to."""
+    if match is None or account is None or account.undeliverable or not account.email_verified:
+        return None
+    side = match.side_of([f"a:{account.account_id}"])
+    if side is None:
+        return None
+    detail: dict[str, Any] = json.loads(str(item.detail or "{}"))
+    rules, game = match.rules, match.game
+    said = rules.notice(game, side, "turn")
+    reply = {} if match.ended else replying(rules, game, match.match_id, side, match.moves)
+    deadline = match.item.flag_at
+    until = deadline if deadline is not None and not match.ended else now + REVIEW_LINK_FOR
+    context = {
+        **said.context,
+        **reply,
+        "label": rules.label,
+        "lines": detail.get("lines", []),
+        "done": detail.get("done"),
+        "refusal": detail.get("refusal"),
+        "board": rules.board_lines(game, side),
+        "deadline": deadline if not match.ended else None,
+        "link": match_url(account.account_id, match.match_id, until),
+        "link_until": until,
+        "subject": "返信を受け付けました" if detail.get("done") else "返信の手は指していません",
+    }
+    headers = {}
+    message_id = detail.get("message_id", "")
+    if message_id.startswith("<"):
+        headers = {"In-Reply-To": message_id, "References": message_id}
+    if reply.get("reply_to"):
+        headers["Reply-To"] = reply["reply_to"]
+    title = f"{said.context.get('title', '')}：{context['subject']}"
+    return Receipt(
+        to=account.email,
+        subject=f"【{SITE_NAME}・{rules.label}】{title}",
+        text=tidy(render("mail/match_reply.txt", **context)),
+        html=render("mail/match_reply.html", **context),
         headers=headers,
     )

@@ -13,12 +13,12 @@ duel 93): a move cannot be taken back, so nothing is guessed.
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from chalicelib.rules.duel import Duel, view
 from chalicelib.rules.duel.legal import legal_moves
 
+from ..base import MailLine, MailReading
 from . import labels
 
 # Each command's words, folded (NFKC, case folded, no spaces); the first is how mail writes it.
@@ -87,35 +87,19 @@ class Unreadable(ValueError):
     """A line with a word of the turn whose arguments do not read: the player's sentence."""
 
 
-@dataclass(frozen=True)
-class Line:
-    text: str
-    status: str  # "read" (part of the move), "unknown" (ignored), "bad" (refuses the reply)
-    why: str = ""
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What a reply says: each line's fate, and the form of the move (None: nothing to play)."""
-
-    lines: list[Line]
-    form: dict[str, str] | None = None
-    problems: list[str] = field(default_factory=list)
-
-
-def read(game: Duel, side: str, text: str) -> Reading:
+def read(game: Duel, side: str, text: str) -> MailReading:
     """The reply's lines read for ``side``'s turn now, into a phone form's fields."""
     legal = legal_moves(game, side)
     turn = legal.turn
     taken = (*TURN_WORDS.get(turn or "", ()), "resign")
     form: dict[str, str] = {}
-    lines: list[Line] = []
+    lines: list[MailLine] = []
     moves_named = 0
     for raw in [t.strip() for t in text.split("\n") if t.strip()][:MAX_LINES]:
         match = _LINE.fullmatch(unicodedata.normalize("NFKC", raw))
         key = _find(match["word"], {k: WORDS[k] for k in taken}) if match else None
         if match is None or key is None:
-            lines.append(Line(raw, "unknown", "この手番の指示として読み取れませんでした"))
+            lines.append(MailLine(raw, "unknown", "この手番の指示として読み取れませんでした"))
             continue
         args = [a for a in _SPLIT.split(match["rest"].strip()) if a]
         try:
@@ -123,15 +107,15 @@ def read(game: Duel, side: str, text: str) -> Reading:
                 moves_named += 1
             _fill(form, turn or "", key, args, legal.options)
         except Unreadable as why:
-            lines.append(Line(raw, "bad", str(why)))
+            lines.append(MailLine(raw, "bad", str(why)))
             continue
-        lines.append(Line(raw, "read"))
+        lines.append(MailLine(raw, "read"))
     problems = [line.why for line in lines if line.status == "bad"]
     if moves_named > 1:
         problems.append("1通で送れる手は1つです。1つだけ書いて返信してください")
     if problems or not any(line.status == "read" for line in lines):
-        return Reading(lines, None, problems)
-    return Reading(lines, form)
+        return MailReading(lines, None, problems)
+    return MailReading(lines, form)
 
 
 def _cards(args: Sequence[str], what: str) -> list[str]:
@@ -356,7 +340,8 @@ def write(turn: str, move: Mapping[str, Any]) -> list[str]:
             scope = f" {' '.join(map(_c, move['cards']))}" if move.get("cards") is not None else ""
             return [f"CO要請 {' '.join(map(_role, move['roles']))}{scope}"]
         if do == "named":
-            return [f"指名CO {' '.join(map(_c, move['cards']))}{' ギドラ' if move.get('gidra') else ''}"]
+            gidra = " ギドラ" if move.get("gidra") else ""
+            return [f"指名CO {' '.join(map(_c, move['cards']))}{gidra}"]
         if do == "execute":
             return [f"処刑 {move['card']}"]
         return [WORDS[str(do)][0]]
@@ -371,7 +356,11 @@ def write(turn: str, move: Mapping[str, Any]) -> list[str]:
         lines += [f"霊能 {m['card']} {_col(m['result'])}" for m in move["medium"]]
         lines += [f"護衛 {g['card']}→{g['target']}" for g in move["guard"]]
         madman = move.get("madman") or {}
-        said = [f"{w} {_col(madman[k])}" for k, w in (("divine", "占い"), ("medium", "霊能")) if k in madman]
+        said = [
+            f"{w} {_col(madman[k])}"
+            for k, w in (("divine", "占い"), ("medium", "霊能"))
+            if k in madman
+        ]
         return lines + ([f"狂人 {' '.join(said)}"] if said else [])
     return _write_answer(move)
 
