@@ -58,7 +58,8 @@ def moves(match_id: str) -> int:
 
 
 def to(match_id: str, side: str, at: int | None = None) -> str:
-    found = reply_address(match_rules("duel"), match_id, side, moves(match_id) if at is None else at)
+    count = moves(match_id) if at is None else at
+    found = reply_address(match_rules("duel"), match_id, side, count)
     assert found is not None
     return found
 
@@ -82,8 +83,7 @@ def examples_in(mail: Mail) -> list[list[str]]:
     found = EXAMPLES.search(mail.text)
     assert found, mail.text
     return [
-        [line for line in block.split("\n") if line]
-        for block in found.group(1).split("（または）")
+        [line for line in block.split("\n") if line] for block in found.group(1).split("（または）")
     ]
 
 
