@@ -76,7 +76,13 @@ def day_one() -> Duel:
 
 def test_japanese_and_english_full_width_and_colons_read_alike():
     duel = day_one()
-    for text in ("CO要請 占い師 霊能者", "co seer medium", "ＣＯ要請：占い師　霊能者", "Co: Seer, Medium"):
+    written = (
+        "CO要請 占い師 霊能者",
+        "co seer medium",
+        "ＣＯ要請：占い師　霊能者",
+        "Co: Seer, Medium",
+    )
+    for text in written:
         reading = mail.read(duel, "A", text)
         assert DUEL.move_from_form(duel, "A", reading.form) == {
             "do": "co",
