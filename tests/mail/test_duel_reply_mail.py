@@ -223,3 +223,20 @@ def test_a_whole_correspondence_game_is_played_by_replying_with_the_mails_exampl
     assert ending is not None and ending["at"] in ("execution", "morning")
     confirmations = [m for m in sent_mails() if "返信を受け付けました" in m.subject]
     assert len(confirmations) == replied
+
+
+def test_the_confirmation_of_the_move_that_ends_the_game_says_the_result(clock):
+    """The player whose reply ended the game is not sent the end's mail too (decision 56: the
+    mover is told at once); their confirmation says who won."""
+    match_id = new_game(clock)
+    reply_to = to(match_id, "A")
+    assert receive(reply_as("alice@example.jp", reply_to, "投了", clock), clock).outcome == (
+        "applied"
+    )
+    assert game(match_id).ending["at"] == "resign"
+    [confirmation] = [m for m in mails_to("alice@example.jp") if "返信" in m.subject]
+    assert "指しました: 投了" in confirmation.text
+    assert "対局終了: 人狼陣営の勝ちで、あなたの負けです" in confirmation.joined
+    assert confirmation.message["Reply-To"] is None
+    [end] = mails_to(B_EMAIL)
+    assert end.subject.endswith("対局が終わりました")

@@ -450,8 +450,8 @@ def examples(game: Duel, side: str) -> list[list[str]]:
 
 def board_text(game: Duel, side: str) -> list[str]:
     """The board as ``side`` sees it now (its view only: RULES-DUEL §8), a line each: the
-    day and the turn, the living cards, the claims, what the side alone knows, and today's
-    public record."""
+    day and the turn, the living cards, the claims, what the side alone knows, today's
+    public record and, once over, the result (decision duel 95)."""
     seen = view(game, side)
     lines = [f"{seen['day']}日目・{labels.TURN_LABELS.get(seen['next'] or '', '対局終了')}"]
     lines.append(f"生存: {labels.cards(seen['alive'])}")
@@ -465,4 +465,12 @@ def board_text(game: Duel, side: str) -> list[str]:
     today = [e for e in seen["events"] if e["day"] == seen["day"]]
     for event in today:
         lines += labels.event_lines(event)
+    ending = seen["ending"]
+    if ending is not None:
+        won = {"A": "village", "B": "wolves"}[side] == ending["winner"]
+        at = labels.AT_LABELS.get(ending["at"], ending["at"])
+        lines.append(
+            f"対局終了: {labels.WINNER_LABELS[ending['winner']]}で、あなたの"
+            f"{'勝ち' if won else '負け'}です({ending['day']}日目・{at})"
+        )
     return lines
