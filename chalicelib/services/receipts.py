@@ -109,7 +109,8 @@ def compose_for_game(
         headers = {"In-Reply-To": message_id, "References": message_id}
     if reply.get("reply_to"):
         headers["Reply-To"] = reply["reply_to"]
-    title = f"{said.context.get('title', '')}：{context['subject']}"
+    # The game's title and the player's side, as its other mail names them (decision 56).
+    title = f"{said.subject.rpartition('：')[0]}：{context['subject']}"
     return Receipt(
         to=account.email,
         subject=f"【{SITE_NAME}・{rules.label}】{title}",
