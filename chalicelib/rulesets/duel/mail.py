@@ -202,7 +202,7 @@ def _fill(form: dict[str, str], turn: str, key: str, args: list[str], o: Any) ->
 
 def _a_night(form: dict[str, str], key: str, args: list[str]) -> None:
     if key == "divine":
-        claimer, *to = _cards(args, "占いの指示")
+        claimer, *to = _cards(args, "占いの指示") or [""]
         if not to:
             raise Unreadable("占いは「占い 占い師のカード→候補」で書いてください(例: 占い 4→5 7)")
         form.update({f"divine.{claimer}.{c}": "1" for c in to})

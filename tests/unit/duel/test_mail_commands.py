@@ -123,3 +123,45 @@ def test_the_board_in_text_tells_each_side_only_its_own_secrets():
     a, b = mail.board_text(duel, "A"), mail.board_text(duel, "B")
     assert any(line.startswith("共有者") for line in a) and not any("人狼(" in x for x in a)
     assert any(line.startswith("人狼") for line in b) and not any("共有者" in x for x in b)
+
+
+TOKENS = [w for words in mail.WORDS.values() for w in words] + [
+    *("#", ":", "→", "3:x", "99", "0", "3:0", "x", "お告げ", "1夜", "白", "黒", "狂人"),
+    *("占い師", "範囲", "同じ", "なし", "おまかせ", "3", "5"),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 40),
+    lines=st.lists(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=6), max_size=4),
+)
+def test_property_any_reply_is_read_or_refused_with_a_sentence_never_a_crash(seed, steps, lines):
+    """Whatever a reply says at any turn, reading it gives each line's fate, and the form it
+    makes is a move the engine plays or refuses with its sentence (a ``ValueError``)."""
+    rng = random.Random(seed)
+    duel = Duel.setup(preset(sorted(PRESETS)[seed % len(PRESETS)]), Draws(rng))
+    for _ in range(steps):
+        side = DUEL.to_move(duel)
+        if side is None:
+            break
+        duel = DUEL.play(duel, side, random_player({}, legal_moves(duel, side), rng), rng).game
+    side = DUEL.to_move(duel) or "A"
+    reading = mail.read(duel, side, "\n".join(" ".join(line) for line in lines))
+    assert len(reading.lines) == len([line for line in lines if " ".join(line).strip()])
+    if reading.form is not None:
+        try:
+            DUEL.play(duel, side, DUEL.move_from_form(duel, side, reading.form), rng)
+        except ValueError as refusal:
+            assert str(refusal)
+
+
+def test_an_order_word_alone_is_refused_with_how_to_write_it():
+    duel = Duel.setup(preset("std9"), Draws(random.Random(3)))
+    duel = DUEL.play(duel, "A", {"do": "execute", "card": 1}, random.Random(0)).game
+    duel = DUEL.play(duel, "B", {"do": "pp", "guess": None}, random.Random(0)).game
+    assert DUEL.to_move(duel) == "A"
+    assert mail.read(duel, "A", "占い").problems == [
+        "占いは「占い 占い師のカード→候補」で書いてください(例: 占い 4→5 7)"
+    ]
