@@ -56,19 +56,36 @@ def compose(
         if not detail.get("refusal")
         else "返信は使えませんでした",
     }
+    open_now = slot is not None and record.state.value in ("opening", "running")
+    meta = record.meta
+    return _made(
+        account.email,
+        f"{record.rules.label}】{meta.village_id}番 {meta.name}：{context['subject']}",
+        "mail/reply",
+        context,
+        _under(detail, reply_address(record, slot) if open_now and slot else None),
+    )
+
+
+def _under(detail: dict[str, Any], reply_to: str | None) -> dict[str, str]:
+    """The headers that put an answer under the player's reply, and where to reply again."""
     headers = {}
     message_id = detail.get("message_id", "")
     if message_id.startswith("<"):
         headers = {"In-Reply-To": message_id, "References": message_id}
-    if slot is not None and record.state.value in ("opening", "running"):
-        headers["Reply-To"] = reply_address(record, slot)
-    meta = record.meta
-    subject = f"{meta.village_id}番 {meta.name}：{context['subject']}"
+    if reply_to:
+        headers["Reply-To"] = reply_to
+    return headers
+
+
+def _made(
+    to: str, subject: str, template: str, context: dict[str, Any], headers: dict[str, str]
+) -> Receipt:
     return Receipt(
-        to=account.email,
-        subject=f"【{SITE_NAME}・{record.rules.label}】{subject}",
-        text=tidy(render("mail/reply.txt", **context)),
-        html=render("mail/reply.html", **context),
+        to=to,
+        subject=f"【{SITE_NAME}・{subject}",
+        text=tidy(render(f"{template}.txt", **context)),
+        html=render(f"{template}.html", **context),
         headers=headers,
     )
 
@@ -103,18 +120,12 @@ def compose_for_game(
         "link_until": until,
         "subject": "返信を受け付けました" if detail.get("done") else "返信の手は指していません",
     }
-    headers = {}
-    message_id = detail.get("message_id", "")
-    if message_id.startswith("<"):
-        headers = {"In-Reply-To": message_id, "References": message_id}
-    if reply.get("reply_to"):
-        headers["Reply-To"] = reply["reply_to"]
     # The game's title and the player's side, as its other mail names them (decision 56).
     title = f"{said.subject.rpartition('：')[0]}：{context['subject']}"
-    return Receipt(
-        to=account.email,
-        subject=f"【{SITE_NAME}・{rules.label}】{title}",
-        text=tidy(render("mail/match_reply.txt", **context)),
-        html=render("mail/match_reply.html", **context),
-        headers=headers,
+    return _made(
+        account.email,
+        f"{rules.label}】{title}",
+        "mail/match_reply",
+        context,
+        _under(detail, reply.get("reply_to")),
     )
