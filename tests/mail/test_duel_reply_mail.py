@@ -36,12 +36,13 @@ def raw(name: str, to: str) -> bytes:
     return (FIXTURES / f"{name}.eml").read_bytes().replace(b"__REPLY_TO__", to.encode())
 
 
-def new_game(clock, a_email: str = "alice@example.jp", preset: str = "std9") -> str:
-    """A correspondence game (1手1日) between alice (A) and bob (B), both seated: A's turn is
-    mailed at once."""
+def new_game(clock, a_email: str = "alice@example.jp", ranked: bool = False) -> str:
+    """A correspondence game (1手1日, std9) between alice (A) and bob (B), both seated: A's
+    turn is mailed at once."""
     make_account("alice", clock(), a_email)
     make_account("bob", clock(), B_EMAIL)
-    given = {"preset": preset, "side": "A", "strength": "normal", "clock": "day"}
+    given = {"preset": "std9", "side": "A", "strength": "normal", "clock": "day"}
+    given |= {"ranked": "1"} if ranked else {}
     match_id = matches.start("duel", {**given, "opponent": "invite"}, "a:alice", clock())
     matches.join(matches.load(match_id), "a:bob", clock(), hand_over=jobs.hand_over_mail)
     return match_id
@@ -240,3 +241,43 @@ def test_the_confirmation_of_the_move_that_ends_the_game_says_the_result(clock):
     assert confirmation.message["Reply-To"] is None
     [end] = mails_to(B_EMAIL)
     assert end.subject.endswith("対局が終わりました")
+
+
+def test_a_ranked_games_answer_by_mail_is_held_like_the_pages_and_confirmed_once(clock):
+    """A ranked game holds B's answer to a request naming the seer (decision 65): by mail too,
+    the answer is kept aside, confirmed at once, played when the hold ends; its second
+    delivery is a duplicate."""
+    match_id = new_game(clock, ranked=True)
+    reply_to = to(match_id, "A")
+    assert receive(
+        reply_as("alice@example.jp", reply_to, "CO要請 占い師", clock), clock
+    ).outcome == ("applied")
+    answer = reply_as(B_EMAIL, to(match_id, "B"), "騙りなし", clock)
+    assert receive(answer, clock).outcome == "applied"
+    assert matches.load(match_id).held is not None and moves(match_id) == 1
+    [confirmation] = [m for m in mails_to(B_EMAIL) if "返信" in m.subject]
+    assert "指しました: 回答: 騙りなし" in confirmation.text
+    assert receive(answer, clock).outcome == "duplicate"
+    clock.advance(timedelta(seconds=21))
+    match = matches.load(match_id)
+    assert matches.settle(match, clock(), None, None, jobs.hand_over_mail)
+    assert moves(match_id) == 2 and game(match_id).phase == "A:day"
+
+
+def test_the_ses_lambda_plays_a_reply_to_a_games_mail(clock, monkeypatch):
+    """The receipt rule's function reads the stored message and plays it (its watch and mail
+    hand-over are the game pages' own)."""
+    import boto3
+
+    monkeypatch.setenv("MOBIUS_INBOUND_BUCKET", "mobius-inbound-mail-test")
+    s3 = boto3.client("s3", region_name="ap-northeast-1")
+    s3.create_bucket(
+        Bucket="mobius-inbound-mail-test",
+        CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"},
+    )
+    match_id = new_game(clock, SENDERS["duel_gmail"])
+    body = raw("duel_gmail", to(match_id, "A"))
+    s3.put_object(Bucket="mobius-inbound-mail-test", Key=f"{jobs.INBOUND_PREFIX}d1", Body=body)
+    event = {"Records": [{"ses": {"mail": {"messageId": "d1"}, "receipt": {}}}]}
+    assert jobs.reply_mail(event) == ["applied"]
+    assert moves(match_id) == 1 and game(match_id).phase == "B:answer"
