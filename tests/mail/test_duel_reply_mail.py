@@ -248,10 +248,8 @@ def test_a_ranked_games_answer_by_mail_is_held_like_the_pages_and_confirmed_once
     the answer is kept aside, confirmed at once, played when the hold ends; its second
     delivery is a duplicate."""
     match_id = new_game(clock, ranked=True)
-    reply_to = to(match_id, "A")
-    assert receive(
-        reply_as("alice@example.jp", reply_to, "CO要請 占い師", clock), clock
-    ).outcome == ("applied")
+    asked = reply_as("alice@example.jp", to(match_id, "A"), "CO要請 占い師", clock)
+    assert receive(asked, clock).outcome == "applied"
     answer = reply_as(B_EMAIL, to(match_id, "B"), "騙りなし", clock)
     assert receive(answer, clock).outcome == "applied"
     assert matches.load(match_id).held is not None and moves(match_id) == 1
