@@ -136,12 +136,9 @@ def test_the_same_message_delivered_twice_is_played_once(clock):
 def test_a_reply_to_a_move_the_game_has_left_is_refused_with_why_and_never_played_later(clock):
     match_id = new_game(clock)
     old = to(match_id, "A", 0)
-    assert receive(reply_as("alice@example.jp", old, "CO要請 占い師", clock), clock).outcome == (
-        "applied"
-    )
-    assert receive(reply_as(B_EMAIL, to(match_id, "B"), "騙りなし", clock), clock).outcome == (
-        "applied"
-    )
+    asked = receive(reply_as("alice@example.jp", old, "CO要請 占い師", clock), clock)
+    answered = receive(reply_as(B_EMAIL, to(match_id, "B"), "騙りなし", clock), clock)
+    assert asked.outcome == answered.outcome == "applied"
     assert game(match_id).phase == "A:day" and moves(match_id) == 2  # A's move again
     late = receive(reply_as("alice@example.jp", old, "処刑 2", clock), clock)
     assert late.outcome == "refused"
@@ -231,9 +228,8 @@ def test_the_confirmation_of_the_move_that_ends_the_game_says_the_result(clock):
     mover is told at once); their confirmation says who won."""
     match_id = new_game(clock)
     reply_to = to(match_id, "A")
-    assert receive(reply_as("alice@example.jp", reply_to, "投了", clock), clock).outcome == (
-        "applied"
-    )
+    resigned = receive(reply_as("alice@example.jp", reply_to, "投了", clock), clock)
+    assert resigned.outcome == "applied"
     assert game(match_id).ending["at"] == "resign"
     [confirmation] = [m for m in mails_to("alice@example.jp") if "返信" in m.subject]
     assert "指しました: 投了" in confirmation.text
