@@ -115,7 +115,8 @@ def compose_for_game(
         "done": detail.get("done"),
         "refusal": detail.get("refusal"),
         "board": rules.board_lines(game, side),
-        "deadline": deadline if not match.ended else None,
+        # The deadline is the side to move's: shown only while it is this player's.
+        "deadline": deadline if rules.to_move(game) == side else None,
         "link": match_url(account.account_id, match.match_id, until),
         "link_until": until,
         "subject": "返信を受け付けました" if detail.get("done") else "返信の手は指していません",

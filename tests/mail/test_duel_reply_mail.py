@@ -116,6 +116,7 @@ def test_a_reply_from_each_kind_of_mailer_is_played_and_confirmed_once(clock, na
         "）", ")"
     )
     assert "1日目・B の回答" in confirmation.text
+    assert "〆切" not in confirmation.text  # bob's deadline now, not alice's
     assert confirmation.message["In-Reply-To"]
     assert confirmation.message["Reply-To"] is None  # not A's move now
     [turn] = mails_to(B_EMAIL)  # bob's turn, with his own reply address
