@@ -17,11 +17,14 @@ from chalicelib import runtime
 from chalicelib.inbound import message
 from chalicelib.inbound.words import reply_address
 from chalicelib.links import MemberLink, member_token
+from chalicelib.notify import match_notices
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS
+from chalicelib.rulesets import match_rules
 from chalicelib.services import (
     accounts,
     actions,
+    matches,
     outbox,
     posts,
     replies,
@@ -126,6 +129,25 @@ def reply_mail(village_id: str, account_id: str, now: datetime) -> int:
     return sum(calls.values())
 
 
+def duel_reply_mail(now: datetime) -> int:
+    """A correspondence duel's player replies to their turn's mail with a move, played and
+    confirmed (decision 128), as the deployed function handles it: the confirmation and the
+    other player's turn handed to the mail workers (SQS, not counted here)."""
+    alice, bob = verified_accounts("duel", 2, now)
+    given = {"preset": "std9", "side": "A", "strength": "normal", "clock": "day"}
+    match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{alice}", now)
+    matches.join(matches.load(match_id), f"a:{bob}", now)
+    rules = match_rules("duel")
+    to = match_notices.reply_address(rules, match_id, "A", 0)
+    account = load_account(alice)
+    assert to is not None and account is not None
+    raw = message.as_sent_by(account.email, to, "CO要請 占い師", now)
+    with counting() as calls:
+        received = replies.receive(raw, now, watch=lambda *_: None, match_hand_over=lambda _: None)
+    assert received.outcome == "applied" and matches.load(match_id).moves == 1, received
+    return sum(calls.values())
+
+
 def verified_accounts(
     name: str, count: int, now: datetime, password: str = "bench-password"
 ) -> list[str]:
@@ -193,6 +215,7 @@ def figures() -> dict[str, int]:
         result["view_village_with_access"] = sum(calls.values())
         result["quick_link"] = quick_link(village, players[4], now)
         result["reply_mail"] = reply_mail(village, players[5], now)
+        result["duel_reply_mail"] = duel_reply_mail(now)
         with counting() as calls:
             villages.lounge("running")
         result["lounge_page"] = sum(calls.values())  # one query per shard, all at once

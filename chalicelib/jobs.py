@@ -226,7 +226,9 @@ def reply_mail(event: dict, read: Callable[[str], bytes] = _raw_message) -> list
             log.warning("reply mail %s dropped by SES's verdicts: %s", message_id, failed)
             outcomes.append("dropped")
             continue
-        received = replies.receive(read(message_id), runtime.now())
+        received = replies.receive(
+            read(message_id), runtime.now(), watch=watch_clock, match_hand_over=hand_over_mail
+        )
         log.info("reply mail %s: %s %s", message_id, received.outcome, received.reason)
         outcomes.append(received.outcome)
     return outcomes

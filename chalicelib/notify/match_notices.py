@@ -6,6 +6,7 @@ view, so it tells nothing the side's page would not.
 
 from datetime import datetime, timedelta
 
+from ..inbound import address
 from ..labels import SITE_NAME
 from ..links import match_url, unsubscribe_url
 from ..rulesets.base import MatchRules
@@ -17,6 +18,23 @@ from .notices import Notice, rendered
 REVIEW_LINK_FOR = timedelta(days=7)
 
 
+def reply_address(rules: MatchRules, match_id: str, side: str, moves: int) -> str | None:
+    """The side's reply address for the game's mail of move ``moves`` (issue 27), or None for
+    a game whose id no address can carry."""
+    try:
+        return address.address(address.ReplyTo(rules.name, match_id, side.lower(), moves))
+    except ValueError:
+        return None
+
+
+def replying(rules: MatchRules, game: object, match_id: str, side: str, moves: int) -> dict:
+    """How a mail to ``side`` says it may be answered by reply: its reply address and replies
+    valid now (none when it is not the side's move)."""
+    examples = rules.reply_examples(game, side) if rules.to_move(game) == side else []
+    to = reply_address(rules, match_id, side, moves) if examples else None
+    return {"reply_to": to, "reply_examples": examples if to else []}
+
+
 def compose(
     rules: MatchRules,
     game: object,
@@ -26,12 +44,16 @@ def compose(
     kind: str,
     deadline: datetime | None,
     now: datetime,
+    moves: int,
 ) -> Notice:
+    """``moves``: the game's move count now (a turn's or a reminder's reply plays on it)."""
     said = rules.notice(game, side, kind)
     expires = deadline if kind != "end" and deadline is not None else now + REVIEW_LINK_FOR
     unsubscribe = unsubscribe_url(account.account_id, now)
+    reply = replying(rules, game, match_id, side, moves) if kind != "end" else {}
     context = {
         **said.context,
+        **reply,
         "kind": kind,
         "subject": said.subject,
         "label": rules.label,
@@ -41,4 +63,11 @@ def compose(
         "unsubscribe": unsubscribe,
     }
     subject = f"【{SITE_NAME}・{rules.label}】{said.subject}"
-    return rendered(account.email, subject, rules.notice_templates, context, unsubscribe)
+    return rendered(
+        account.email,
+        subject,
+        rules.notice_templates,
+        context,
+        unsubscribe,
+        reply_to=reply.get("reply_to"),
+    )

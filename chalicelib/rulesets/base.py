@@ -396,6 +396,26 @@ class Played:
     move: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class MailLine:
+    """One line of a reply to a game's mail: ``read`` (part of the move), ``unknown`` (no
+    command of the turn: ignored) or ``bad`` (a command that does not read: nothing played)."""
+
+    text: str
+    status: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class MailReading:
+    """A reply to a game's mail as its rule set reads it for one side's turn: each line's
+    fate, and the fields of the phone's form that plays the same move (None: nothing to play)."""
+
+    lines: list[MailLine]
+    form: dict[str, str] | None = None
+    problems: list[str] = field(default_factory=list)
+
+
 class MatchRules(Protocol):
     """A game of two sides played move by move (a duel), behind one object per game.
 
@@ -452,3 +472,10 @@ class MatchRules(Protocol):
     def hold(self, game: Any) -> int: ...
     # The game's own achievements ``side`` earned in this ended game (``Offer.feats`` keys).
     def feats(self, game: Any, side: str) -> tuple[str, ...]: ...
+    # Play by mail (issue 27): a reply's new text read for ``side``'s turn now; replies valid
+    # now (each a list of lines, for the turn's mail); the board as ``side`` sees it, in lines
+    # of text; one of ``side``'s moves in a line (what a confirmation says was played).
+    def read_reply(self, game: Any, side: str, text: str) -> MailReading: ...
+    def reply_examples(self, game: Any, side: str) -> list[list[str]]: ...
+    def board_lines(self, game: Any, side: str) -> list[str]: ...
+    def move_line(self, side: str, move: Any) -> str: ...

@@ -568,9 +568,11 @@ def _advance(
     present: str | None,
     watch: Watch | None,
     hand_over: HandOver | None,
+    receipt: OutboxItem | None = None,
 ) -> None:
     """Commits ``side``'s move played at ``now`` and the computer's replies: the mover's
-    clock spent, the next side's started (held in a ranked game), the mail owed."""
+    clock spent, the next side's started (held in a ranked game), the mail owed (with
+    ``receipt``, a reply mail's confirmation: written once, with the move, or not at all)."""
     rules, game = match.rules, match.game
     banks = match.banks
     if banks and match.item.turn_since is not None and rules.to_move(game) == side:
@@ -583,6 +585,7 @@ def _advance(
     clock = _clock_after(rules, after, players, banks, int(match.item.byoyomi), now, match.ranked)
     new_moves = [store.NewMove(side, played.move, now), *replies]
     mail = _owed(match, players, after, present, match.moves + len(new_moves), now)
+    mail += [receipt] if receipt is not None else []
     # A ranked game's held answer: the mover's minute, like its clock, starts at the hold's end.
     presence = match.presence_after(players, after, clock.since or now)
     _commit(
@@ -603,10 +606,12 @@ def move(
     now: datetime,
     watch: Watch | None = None,
     hand_over: HandOver | None = None,
+    receipt: OutboxItem | None = None,
 ) -> None:
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
-    person's page showed. In a ranked game an answer given while it is held is kept aside
+    person's page showed (a reply mail's: the move count its mail was written for, with the
+    ``receipt`` it owes). In a ranked game an answer given while it is held is kept aside
     until the hold ends (decision 65)."""
     side = match.side_of(who)
     if side is None:
@@ -639,9 +644,11 @@ def move(
             raise Stale(STALE) from None
         if watch is not None:
             watch(match.match_id, match.moves, until)  # shown at the hold's end
+        if receipt is not None and mailbox.owe_once(receipt):
+            _hand_over(match, [receipt], hand_over)
         return
     try:
-        _advance(match, side, played, now, side, watch, hand_over)
+        _advance(match, side, played, now, side, watch, hand_over, receipt)
     except Refused:
         raise Stale(STALE) from None
 

@@ -28,6 +28,7 @@ from ..storage.shards import Answered
 from ..storage.villages import owed_items
 from . import account_notices, receipts
 from .errors import NotFound
+from .matches import Match
 from .unit import Unit
 
 log = logging.getLogger("mobius.outbox")
@@ -153,7 +154,10 @@ def _mail(
     account = accounts.get(item.account_id)
     puzzle_day = puzzle_store.puzzle_of_mail(item)
     if item.mail_kind == store.REPLY:  # a reply mail's receipt: an answer, sent whatever the level
-        receipt = receipts.compose(unit.village(item.village_id), account, item, now)
+        if match_id is not None:
+            receipt = receipts.compose_for_game(_game(unit, match_id), account, item, now)
+        else:
+            receipt = receipts.compose(unit.village(item.village_id), account, item, now)
         if receipt is None or item.attempts > MAX_ATTEMPTS:
             return None
         return Outgoing(receipt.to, receipt.subject, receipt.text, receipt.html, receipt.headers)
@@ -279,6 +283,14 @@ def _puzzle_notice(
     return puzzle_notices.compose(rules, puzzle, date.fromisoformat(day), account, now)
 
 
+def _game(unit: Unit, match_id: str) -> Match | None:
+    """The game a mail is about, or None once it is gone."""
+    try:
+        return unit.match(match_id)
+    except NotFound:
+        return None
+
+
 def _match_notice(
     unit: Unit, account: AccountItem | None, item: OutboxItem, match_id: str, now: datetime
 ) -> notices.Notice | None:
@@ -304,4 +316,5 @@ def _match_notice(
         item.mail_kind,
         match.item.flag_at,
         now,
+        match.moves,
     )

@@ -6,7 +6,8 @@ account verified, and SES's SPF, DKIM and DMARC verdicts hold for that address; 
 is logged and dropped (no backscatter). From the seat's own address, a reply to another
 member's address or to an earlier day's mail is answered with why, and nothing is saved. The
 same message delivered twice is applied once: the receipt, keyed by its Message-ID, is written
-in the same transaction as the choices, on condition that it is not owed already."""
+in the same transaction as the choices, on condition that it is not owed already. A reply to a
+game's mail (a correspondence duel) is played by ``match_replies`` after the same checks."""
 
 import json
 import logging
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from .. import rulesets
 from ..inbound import address, commands, message
 from ..inbound.words import vocabulary
 from ..notify import ses
@@ -24,7 +26,7 @@ from ..storage import outbox as outbox_store
 from ..storage.errors import AlreadyOwed
 from ..storage.models import OutboxItem
 from ..storage.repository import VillageRecord
-from . import actions, outbox
+from . import actions, match_replies, matches, outbox
 from .errors import ServiceError
 from .unit import Unit
 
@@ -53,8 +55,15 @@ class Received:
 
 
 def receive(
-    raw: bytes, now: datetime, unit: Unit | None = None, hand_over: HandOver | None = None
+    raw: bytes,
+    now: datetime,
+    unit: Unit | None = None,
+    hand_over: HandOver | None = None,
+    watch: matches.Watch | None = None,
+    match_hand_over: matches.HandOver | None = None,
 ) -> Received:
+    """``watch`` and ``match_hand_over``: a game's clock watch and its mail's hand-over, as
+    its pages pass them (a reply to a game's mail plays a move, decision 128)."""
     unit = unit or Unit()
     hand_over = hand_over or outbox.hand_over_village_mail
     incoming = message.read(raw)
@@ -72,6 +81,9 @@ def receive(
     owner = accounts_store.address_owner(sender)
     if owner is None:
         return _drop("no account verified the sender's address", incoming)
+    if to.rules in rulesets.MATCH_PLACES:
+        outcome, why = match_replies.receive(to, owner, incoming, now, watch, match_hand_over)
+        return Received(outcome, why)
     record = unit.village(to.village_id)
     if record is None or (record.meta.rules or DEFAULT) != to.rules:
         return _drop("no such village for the reply address", incoming)

@@ -10,13 +10,14 @@ from datetime import datetime
 
 from chalice import Response
 
-from .. import runtime
+from .. import jobs, runtime
 from ..clock import jst
 from ..inbound import message
 from ..inbound.words import reply_address
+from ..notify import match_notices
 from ..rulesets.base import Ahead, State
-from ..services import accounts, replies, villages
-from ..services.errors import Conflict
+from ..services import accounts, matches, replies, villages
+from ..services.errors import Conflict, NotFound
 from ..storage.models import VillageItem
 from ..storage.repository import load_account, village_header
 from .http import BadRequest, redirect
@@ -174,8 +175,51 @@ def _seats(ctx: Ctx) -> list[dict[str, str]]:
     return seats
 
 
+GAME = "M:"  # the inbox's value of a game's side: "M:<match id>:<side>"
+
+
+def _game_sides(ctx: Ctx) -> list[dict[str, str]]:
+    """Each side of the running correspondence games of the test accounts and of the person
+    logged in, for the inbox's choice of sender (a duel played by mail, issue 27)."""
+    players = [f"a:{a}" for a in (*_test_accounts(), ctx.account_id) if a]
+    sides = []
+    for listed in matches.games_of(list(dict.fromkeys(players))):
+        try:
+            match = ctx.unit.match(listed.match_id)
+        except NotFound:
+            continue
+        if match.ended or not match.correspondence:
+            continue
+        for side, player in match.players.items():
+            if player.startswith("a:"):
+                sides.append(
+                    {
+                        "value": f"{GAME}{match.match_id}:{side}",
+                        "label": f"{listed.title}・{side}（{player[2:]}）・{match.moves}手目",
+                    }
+                )
+    return sides
+
+
+def _as_player(ctx: Ctx, value: str, text: str) -> bytes:
+    """A reply as a game's player writes it to the mail of the game's move now."""
+    match_id, _, side = value.removeprefix(GAME).rpartition(":")
+    try:
+        match = ctx.unit.match(match_id)
+    except NotFound:
+        raise BadRequest("その対局はありません") from None
+    player = match.players.get(side, "")
+    account = load_account(player[2:]) if player.startswith("a:") else None
+    to = match_notices.reply_address(match.rules, match_id, side, match.moves)
+    if account is None or to is None:
+        raise BadRequest("その対局の、その側の人はいません")
+    return message.as_sent_by(account.email, to, text, ctx.now)
+
+
 def _as_member(ctx: Ctx, value: str, text: str) -> bytes:
     """A reply as the seat's player writes it from their verified address."""
+    if value.startswith(GAME):
+        return _as_player(ctx, value, text)
     village_id, _, slot = value.partition(":")
     record = ctx.unit.village(village_id)
     seat = record.seats().get(slot) if record is not None else None
@@ -195,6 +239,8 @@ def inbox(ctx: Ctx) -> Response:
             raw = raw_text.encode("utf-8")[:MAX_RAW]
         else:
             raw = _as_member(ctx, ctx.form.get("seat", ""), ctx.form.get("text", ""))
-        received = replies.receive(raw, ctx.now, ctx.unit)
+        received = replies.receive(
+            raw, ctx.now, ctx.unit, watch=jobs.watch_clock, match_hand_over=jobs.hand_over_mail
+        )
         said = {"text": OUTCOMES[received.outcome], "reason": received.reason}
-    return ctx.page("dev_inbox.html", seats=_seats(ctx), said=said)
+    return ctx.page("dev_inbox.html", seats=_seats(ctx) + _game_sides(ctx), said=said)

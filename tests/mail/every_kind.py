@@ -47,8 +47,18 @@ ACCOUNT_KINDS = tuple(f"account:{kind}" for kind in account_notices.SUBJECTS)
 DUEL_KINDS = tuple(f"duel:{kind}" for kind in DUEL_SUBJECTS)
 # A reply mail's receipt: what was saved, refused and not understood; or why nothing was.
 REPLY_KINDS = ("reply:applied", "reply:refused")
+# A correspondence duel's confirmation of a reply: the move played, or why none was.
+DUEL_REPLY_KINDS = ("duel_reply:applied", "duel_reply:refused")
 PUZZLE_KINDS = ("puzzle:daily",)  # the daily puzzle to an account that asked for it
-KINDS = MOBIUS_KINDS + CLASSIC_KINDS + ACCOUNT_KINDS + DUEL_KINDS + REPLY_KINDS + PUZZLE_KINDS
+KINDS = (
+    MOBIUS_KINDS
+    + CLASSIC_KINDS
+    + ACCOUNT_KINDS
+    + DUEL_KINDS
+    + REPLY_KINDS
+    + DUEL_REPLY_KINDS
+    + PUZZLE_KINDS
+)
 
 assert len(VILLAGE_NAME) == 30
 assert len(LONG_ID.format(0)) == 20
@@ -198,9 +208,20 @@ def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
     clock.advance(timedelta(hours=21, minutes=1))
     matches.look(match_id, 0, clock(), lambda *_: None, hand_over)
     reminder = box.new()
+    # A replies to the reminder (a move, a line that is no move), then to the turn's mail again.
+    for mail, text in ((reminder[0], "CO要請 占い師\nよろしく"), (turn[0], "処刑 1")):
+        sent = message.as_sent_by(mail.to, mail.message["Reply-To"], text, clock())
+        replies.receive(sent, clock(), match_hand_over=hand_over)
+    answered = [m for m in box.new() if "返信" in m.subject]
     game = matches.load(match_id)
-    matches.move(game, [f"a:{b}"], 0, {"do": "resign"}, None, clock(), hand_over=hand_over)
-    return {"duel:turn": turn, "duel:reminder": reminder, "duel:end": box.new()}
+    matches.move(game, [f"a:{b}"], 1, {"do": "resign"}, None, clock(), hand_over=hand_over)
+    return {
+        "duel:turn": turn,
+        "duel:reminder": reminder,
+        "duel:end": box.new(),
+        "duel_reply:applied": answered[:1],
+        "duel_reply:refused": answered[1:],
+    }
 
 
 def _puzzle(clock, box: MailBox) -> dict[str, list[Mail]]:

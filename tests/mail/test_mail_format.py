@@ -24,6 +24,7 @@ from tests.mail.every_kind import (
     ACCOUNT_KINDS,
     CLASSIC_KINDS,
     DUEL_KINDS,
+    DUEL_REPLY_KINDS,
     KINDS,
     PUZZLE_KINDS,
     REPLY_KINDS,
@@ -50,6 +51,7 @@ def mails(clock, rng) -> dict[str, list[bytes]]:
 def test_every_kind_of_mail_is_checked(mails):
     assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3 and len(DUEL_KINDS) == 3
     assert len(REPLY_KINDS) == 2 and PUZZLE_KINDS == ("puzzle:daily",)
+    assert len(DUEL_REPLY_KINDS) == 2
     assert set(mails) == set(KINDS)
     for kind in KINDS:
         assert mails[kind], f"no {kind} mail was sent"
@@ -97,6 +99,13 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
             wording = DUEL_SUBJECTS[name]
             assert re.fullmatch(rf"{re.escape(brand)}17A [AB]\(.+\)：{re.escape(wording)}", subject)
             assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")
+        elif rules == "duel_reply":  # a confirmation under the player's own reply (decision 129)
+            brand = f"【{SITE_NAME}・{rulesets.match_rules('duel').label}】"
+            wording = {"applied": "返信を受け付けました", "refused": "返信の手は指していません"}[
+                name
+            ]
+            assert re.fullmatch(rf"{re.escape(brand)}17A A\(.+\)：{re.escape(wording)}", subject)
+            assert message["In-Reply-To"] and message["List-Unsubscribe"] is None
         elif rules == "puzzle":  # the daily puzzle: the site's, not one game's or village's
             assert re.fullmatch(rf"【{SITE_NAME}】今日の盤面パズル（\d+月\d+日）", subject)
             assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")

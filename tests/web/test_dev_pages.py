@@ -231,3 +231,26 @@ def test_the_inbox_sends_a_reply_as_a_member_and_the_receipt_is_mailed(
 def test_the_inbox_does_not_exist_without_the_local_runner(browser, prod_client):
     assert browser.get("/dev/inbox").status_code == 404
     assert prod_client.http.get("/dev/inbox").status_code == 404
+
+
+def test_the_inbox_sends_a_reply_as_a_correspondence_duels_player_and_the_move_is_played(
+    browser, new_browser, clock, local_village
+):
+    """Issue 27 for duels: /dev/inbox lists each side of the running correspondence games (of
+    the test accounts and of whoever is logged in) and replies as its player to the mail of
+    the game's move now; the move is played and confirmed by mail."""
+    from tests.web.test_match_mail import two_people
+    from tests.web.test_matches import stored
+
+    match_id, _ = two_people(browser, new_browser, clock, control="day")
+    page = text(browser.get("/dev/inbox"))
+    assert f'<option value="M:{match_id}:A">' in page
+    assert f'<option value="M:{match_id}:B">' in page
+    before = len(sent_mails())
+    answer = browser.post("/dev/inbox", {"seat": f"M:{match_id}:A", "text": "CO要請 占い師"})
+    assert answer.status_code == 200 and "受け付けました" in text(answer)
+    assert stored(match_id).moves == 1
+    # alice's confirmation and bob's turn.
+    assert len(sent_mails()) == before + 2
+    gone = browser.post("/dev/inbox", {"seat": "M:nosuchgame00000:A", "text": "処刑 1"})
+    assert gone.status_code == 400

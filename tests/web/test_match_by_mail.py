@@ -2,25 +2,71 @@
 (issue 25): each player's phone has nobody logged in; a turn's mail (or its reminder) is
 opened by its signed link, and the player moves from the page that link opens, as many moves
 as are theirs in a row. A reminder comes before a deadline; a deadline missed loses, and the
-end's mail opens the revealed board. The mail is read from what SES sent (the outbox's mail,
-as /dev/outbox shows it)."""
+end's mail opens the revealed board. The mail is read as a person running ``make run`` reads
+it: on the local runner's /dev/outbox page (devserver's own dev tools, which collect what SES
+sent), its links followed from there."""
 
+import html
 import random
 import re
+from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlparse
 
-from chalicelib import jobs
+import pytest
+
+from chalicelib import jobs, runtime
 from chalicelib.rules.duel import Duel
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.services import matches
-from tests.web.conftest import mail_text, text
-from tests.web.test_match_mail import PASS_LINK, mails_to, subject, two_people
+from devserver.__main__ import LocalVillage
+from tests.web.conftest import text
+from tests.web.test_match_mail import PASS_LINK, two_people
 from tests.web.test_matches import play_json, stored
 
 MOVES_FIELD = re.compile(r'name="moves" value="(\d+)"')
 MOST_MOVES = 400
+OUTBOX_CARD = re.compile(
+    r'<details class="card">\s*<summary><strong>(?P<subject>.*?)</strong><br>'
+    r'<span class="muted">(?P<to>.*?)・.*?</span></summary>\s*'
+    r'<pre class="mail-body">(?P<body>.*?)</pre>',
+    re.S,
+)
+
+
+@pytest.fixture(autouse=True)
+def local_runner():
+    """The local runner's dev tools (devserver.LocalVillage), as ``make run`` lends them."""
+    runtime.set_dev_tools(LocalVillage({}, "local"))
+    yield
+    runtime.set_dev_tools(None)
+
+
+@dataclass(frozen=True)
+class OutboxMail:
+    """One mail as the /dev/outbox page shows it: its subject, its text, its clickable links."""
+
+    subject: str
+    to: str
+    text: str
+    links: tuple[str, ...]
+
+
+def outbox(phone) -> list[OutboxMail]:
+    """Every mail on the /dev/outbox page, oldest first (the page lists the newest first)."""
+    page = phone.get("/dev/outbox")
+    assert page.status_code == 200
+    found = [
+        OutboxMail(
+            html.unescape(card["subject"]),
+            html.unescape(card["to"]),
+            html.unescape(re.sub(r"<[^>]+>", "", card["body"])),
+            tuple(html.unescape(h) for h in re.findall(r'href="([^"]+)"', card["body"])),
+        )
+        for card in OUTBOX_CARD.finditer(text(page))
+    ]
+    return found[::-1]
 
 
 class Player:
@@ -30,16 +76,17 @@ class Player:
         self.name, self.side, self.phone = name, side, phone
         self.read = 0  # mails already opened
 
-    def new_mail(self) -> list:
-        mails = mails_to(self.name)
+    def new_mail(self) -> list[OutboxMail]:
+        """The player's mail not yet read, as the /dev/outbox page shows it."""
+        mails = [m for m in outbox(self.phone) if m.to == f"{self.name}@example.jp"]
         fresh, self.read = mails[self.read :], len(mails)
         return fresh
 
-    def open_link(self, mail) -> str:
-        """Follows the mail's link as a phone does; returns the page it lands on."""
-        link = PASS_LINK.search(mail_text(mail))
-        assert link, mail_text(mail)
-        response = self.phone.get(urlparse(link.group(0)).path)
+    def open_link(self, mail: OutboxMail) -> str:
+        """Taps the mail's link on the outbox page; returns the page it lands on."""
+        link = next((h for h in mail.links if PASS_LINK.fullmatch(h)), None)
+        assert link, mail.text
+        response = self.phone.get(urlparse(link).path)
         assert response.status_code == 303, text(response)
         return text(self.phone.get(response.headers["Location"]))
 
@@ -89,11 +136,11 @@ def test_a_whole_correspondence_game_is_played_from_the_mails_links_only(
             clock.advance(timedelta(hours=21, minutes=5))
             worker_looks(match_id, clock)
             [reminder] = player.new_mail()
-            assert subject(reminder).endswith("〆切が近づいています")
+            assert reminder.subject.endswith("〆切が近づいています")
             mails.append(reminder)
             reminded = waited = True
         for mail in mails:
-            assert "あなたの番" in mail_text(mail) or "〆切" in mail_text(mail)
+            assert "あなたの番" in mail.text or "〆切" in mail.text
         if mails:
             page = player.open_link(mails[-1])
             assert "リンクで参加中" in page
@@ -109,7 +156,7 @@ def test_a_whole_correspondence_game_is_played_from_the_mails_links_only(
     last = item.moves
     for player in players.values():
         for mail in player.new_mail():
-            assert subject(mail).endswith("対局が終わりました")
+            assert mail.subject.endswith("対局が終わりました")
             assert "感想戦" in player.open_link(mail)
     assert stored(match_id).moves == last
 
@@ -122,20 +169,20 @@ def test_a_missed_deadline_loses_and_both_are_mailed_from_the_worker(browser, ne
     clock.advance(timedelta(hours=3))
     alice.move(match_id, rng)  # a question: bob must answer
     [turn] = bob.new_mail()
-    assert "〆切" in mail_text(turn)
+    assert "〆切" in turn.text
     clock.advance(timedelta(hours=21, minutes=30))  # bob does not come
     assert not worker_looks(match_id, clock)
     [reminder] = bob.new_mail()
-    assert "〆切が近づいています" in subject(reminder)
+    assert "〆切が近づいています" in reminder.subject
     clock.advance(timedelta(hours=2, minutes=31))  # past the day
     assert worker_looks(match_id, clock)
     ending = Duel.from_json(stored(match_id).game).ending
     assert ending["at"] == "time" and ending["by"] == "B"
     [lost] = bob.new_mail()
     [won] = alice.new_mail()
-    assert "あなたの負け" in mail_text(lost) and "あなたの勝ち" in mail_text(won)
+    assert "あなたの負け" in lost.text and "あなたの勝ち" in won.text
     # The turn's link has expired with its deadline; the end's opens the revealed board.
-    expired = bob.phone.get(urlparse(PASS_LINK.search(mail_text(turn)).group(0)).path)
+    expired = bob.phone.get(urlparse(PASS_LINK.search(turn.text).group(0)).path)
     assert expired.status_code == 400 and "/login?next=/matches/" in text(expired)
     assert "感想戦" in bob.open_link(lost) and "時間切れ" in alice.open_link(won)
 
@@ -157,5 +204,5 @@ def test_a_newer_link_renews_the_phones_way_in_past_the_older_links_deadline(
     clock.advance(timedelta(hours=23))  # past the first link's deadline
     alice.move(match_id, rng)
     # The first link has expired; on a phone that plays the game it just opens the board.
-    stale = alice.phone.get(urlparse(PASS_LINK.search(mail_text(first)).group(0)).path)
+    stale = alice.phone.get(urlparse(PASS_LINK.search(first.text).group(0)).path)
     assert stale.status_code == 303 and stale.headers["Location"] == f"/matches/{match_id}"

@@ -2,13 +2,15 @@
 84): over random games of every preset, a game's state and its twin — the same public game
 with everything a side may not see drawn afresh (RULES-DUEL §8, ``tests/unit/duel/helpers.twin``;
 after the end, B's own secrets only) — give that side byte-identical pages (board, log, chat
-pane, presence token), JSON views and mail of every kind. The shared record (decision 62) is
-the same whatever B's own secrets were, whoever played and whatever was said in the chat, and
-shows what §8 makes public at the end: every card, and the review."""
+pane, presence token), JSON views and mail of every kind, a reply's confirmation included
+(issue 27). The shared record (decision 62) is the same whatever B's own secrets were, whoever
+played and whatever was said in the chat, and shows what §8 makes public at the end: every
+card, and the review."""
 
+import json
 import random
 from dataclasses import astuple
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -17,7 +19,8 @@ from chalicelib.rules.duel import Draws, Duel, play, preset
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rulesets.duel.labels import ROLE_LABELS
 from chalicelib.rulesets.duel.ruleset import SUBJECTS
-from chalicelib.services import matches
+from chalicelib.services import matches, receipts
+from chalicelib.storage import outbox as outbox_store
 from chalicelib.storage.repository import load_account
 from tests.unit.duel.helpers import twin
 from tests.web.conftest import text
@@ -84,11 +87,34 @@ def served(match_id: str, side: str, phone) -> tuple:
                 kind,
                 match.item.created_at + timedelta(days=1),
                 match.item.created_at,
+                match.moves,
             )
         )
         for kind in SUBJECTS
     ]
-    return text(page), text(view), mails
+    # A reply's confirmation (issue 27): the board as the side sees it, and replies valid now.
+    confirmation = receipts.compose_for_game(match, account, reply_item(match, side), NOW)
+    return text(page), text(view), mails, astuple(confirmation)
+
+
+NOW = datetime(2026, 12, 1, 3, tzinfo=UTC)
+
+
+def reply_item(match: matches.Match, side: str):
+    """A confirmation owed for a reply the side sent on this move (the move it played)."""
+    detail = {
+        "message_id": "<twin@example.jp>",
+        "lines": [{"text": "処刑 1", "status": "read", "why": ""}],
+        "done": "#1 を処刑",
+    }
+    return outbox_store.reply_receipt(
+        outbox_store.match_mail(match.match_id),
+        match.moves,
+        ACCOUNTS[side],
+        "<twin@example.jp>",
+        json.dumps(detail, ensure_ascii=False),
+        NOW,
+    )
 
 
 @pytest.mark.parametrize("name", ["std9", "10A", "12A", "12B", "17A"])

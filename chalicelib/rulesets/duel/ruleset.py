@@ -20,8 +20,8 @@ from chalicelib.rules.duel.legal import Legal, legal_moves
 from chalicelib.rules.duel.state import checked_wolves
 from chalicelib.rules.duel.views import hindsight
 
-from ..base import NoticeText, Offer, Played
-from . import computer, forms, labels
+from ..base import MailReading, NoticeText, Offer, Played
+from . import computer, forms, labels, mail
 
 SIDES = ("A", "B")
 # A player's mail, after the game's title (decision 56); the reminder's hours are the
@@ -210,6 +210,20 @@ class DuelRules:
         if side == "A" and game.rules.preset == "12B" and seer in game.alive:
             earned.append("seer_kept_12b")  # on the board (not the first victim), alive
         return tuple(earned)
+
+    # ----- play by mail (issue 27) -----
+
+    def read_reply(self, game: Duel, side: str, text: str) -> MailReading:
+        return mail.read(game, side, text)
+
+    def reply_examples(self, game: Duel, side: str) -> list[list[str]]:
+        return mail.examples(game, side)
+
+    def board_lines(self, game: Duel, side: str) -> list[str]:
+        return mail.board_text(game, side)
+
+    def move_line(self, side: str, move: Any) -> str:
+        return labels.move_text(side, move)
 
     # ----- what a side is shown -----
 

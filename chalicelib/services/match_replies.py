@@ -1,0 +1,117 @@
+"""A reply to a game's mail (issue 27, decision 128): its lines read by the game's rule set for
+the player's side, played through ``matches.move`` on the move count the mail was written for,
+and one confirmation owed for it.
+
+``replies`` has already checked the reply address, the From address's account and SES's
+verdicts. Here: a reply to another player's mail, or to a game that has moved on since its
+mail (or ended), is answered with why and never played on a later move; otherwise the move
+and its confirmation are written in one transaction (``matches.move``'s), so that the same
+message delivered twice is played once: the second finds its confirmation owed already
+(keyed by its Message-ID), whatever the game has become since."""
+
+import json
+import logging
+from datetime import datetime
+from typing import Any
+
+from ..inbound import message
+from ..inbound.address import ReplyTo
+from ..storage import outbox as outbox_store
+from ..storage.errors import AlreadyOwed
+from ..storage.models import OutboxItem
+from . import matches
+from .errors import NotFound, ServiceError
+
+log = logging.getLogger("mobius.replies")
+
+NOT_YOURS = (
+    "この返信先は、あなたあてのメールのものではありません。"
+    "ご自分あてに届いたお知らせメールに返信してください"
+)
+STALE = (
+    "このメールは{then}手目のお知らせへの返信でしたが、対局はその後{now}手目まで進んでいます。"
+    "返信の手は指していません。最新のお知らせメールに返信してください"
+)
+ENDED = "対局はもう終わっています。返信の手は指していません"
+NOTHING = "指す手が見つからなかったため、何も指していません"
+
+
+def receive(
+    to: ReplyTo,
+    owner: str,
+    incoming: message.Incoming,
+    now: datetime,
+    watch: matches.Watch | None,
+    hand_over: matches.HandOver | None,
+) -> tuple[str, str]:
+    """What became of the reply (``replies.Received``'s outcome and reason)."""
+    try:
+        match = matches.load(to.village_id)
+    except NotFound:
+        match = None
+    side = next((s for s in match.rules.sides if s.lower() == to.slot), None) if match else None
+    if match is None or match.item.rules != to.rules or side is None:
+        log.warning("reply mail %s dropped: no such game", incoming.message_id)
+        return "dropped", "no such game for the reply address"
+    player = f"a:{owner}"
+    if match.players.get(side) != player:
+        return _refused(match, to, owner, incoming, NOT_YOURS, now, hand_over)
+    if match.ended:
+        return _refused(match, to, owner, incoming, ENDED, now, hand_over)
+    if to.day != match.moves:
+        why = STALE.format(then=to.day, now=match.moves)
+        return _refused(match, to, owner, incoming, why, now, hand_over)
+    rules = match.rules
+    reading = rules.read_reply(match.game, side, incoming.text)
+    lines = [{"text": ln.text, "status": ln.status, "why": ln.why} for ln in reading.lines]
+    if reading.form is None:
+        why = "\n".join(reading.problems) or NOTHING
+        return _refused(match, to, owner, incoming, why, now, hand_over, lines)
+    try:
+        move = rules.move_from_form(match.game, side, reading.form)
+    except ValueError as error:
+        return _refused(match, to, owner, incoming, str(error), now, hand_over, lines)
+    done = rules.move_line(side, move)
+    item = _receipt(match, to, owner, incoming, now, lines=lines, done=done)
+    try:
+        matches.move(match, [player], to.day, move, None, now, watch, hand_over, receipt=item)
+    except ServiceError as error:  # illegal, out of turn, or the game moved on meanwhile
+        return _refused(match, to, owner, incoming, str(error), now, hand_over, lines)
+    return "applied", ""
+
+
+def _receipt(
+    match: matches.Match,
+    to: ReplyTo,
+    owner: str,
+    incoming: message.Incoming,
+    now: datetime,
+    **detail: Any,
+) -> OutboxItem:
+    said = json.dumps({"message_id": incoming.message_id, **detail}, ensure_ascii=False)
+    owner_key = outbox_store.match_mail(match.match_id)
+    return outbox_store.reply_receipt(owner_key, to.day, owner, incoming.message_id, said, now)
+
+
+def _refused(
+    match: matches.Match,
+    to: ReplyTo,
+    owner: str,
+    incoming: message.Incoming,
+    why: str,
+    now: datetime,
+    hand_over: matches.HandOver | None,
+    lines: list[dict[str, str]] | None = None,
+) -> tuple[str, str]:
+    """Nothing played: the reason owed once (a second delivery of the same message finds it
+    owed already, and is a duplicate). A reply read but refused is answered like one played
+    ("applied", as a village's reply whose every line was refused); one to the wrong mail is
+    "refused"."""
+    item = _receipt(match, to, owner, incoming, now, lines=lines or [], refusal=why)
+    try:
+        outbox_store.owe_receipt(item)
+    except AlreadyOwed:
+        return "duplicate", ""
+    if hand_over is not None:
+        hand_over(outbox_store.match_mail(match.match_id))
+    return ("applied" if lines is not None else "refused"), why
