@@ -38,7 +38,7 @@ OUTBOX_CARD = re.compile(
 @pytest.fixture(autouse=True)
 def local_runner():
     """The local runner's dev tools (devserver.LocalVillage), as ``make run`` lends them."""
-    runtime.set_dev_tools(LocalVillage({}, "local"))
+    runtime.set_dev_tools(LocalVillage({}, "local", []))
     yield
     runtime.set_dev_tools(None)
 
