@@ -329,3 +329,56 @@ def test_property_the_receipt_reads_back_as_the_members_choices(running, clock, 
     assert all(line.key is not None for line in commands.read(block, vocabulary(record)))
     assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
     assert {k: v for k, v in parsed.items() if k in wanted} == wanted
+
+
+@pytest.fixture(params=[("short", "night"), ("long", "night"), ("long", "vote")])
+def classic_running(request, clock, rng):
+    """A 13-member classic village (every role of RULES-CLASSIC §1 dealt) on night 1, or on
+    day 2's first vote round (a long village's: its votes may change until the close, §2.3.2,
+    so every drawn vote is one the member may send)."""
+    pace, phase = request.param
+    thirteen = [make_account(f"rt{n:02d}", clock(), f"rt{n:02d}@gmail.com") for n in range(13)]
+    vid = classic.create(clock, rng, pace=pace)
+    classic.join_all(vid, thirteen, clock)
+    classic.start(vid, thirteen, clock)
+    if phase == "vote":
+        classic.to_due(vid, clock)  # night 1 closes: day 2's first round
+        assert load_village(vid).game.village.voting
+    return vid
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_property_classic_the_receipt_reads_back_as_the_members_choices(
+    classic_running, clock, data
+):
+    """The round trip for the classic rule set: for any living member and any legal choices
+    (a vote by day, a night's divination, guard or attack), the receipt's current choices
+    parse back to exactly those choices."""
+    vid = classic_running
+    record = load_village(vid)
+    slot = data.draw(st.sampled_from(classic.living_seats(vid)))
+    account = classic.account_of(vid, slot)
+    offered = record.rules.quick_choices(record, slot)
+    wanted = {c.key: data.draw(st.sampled_from((None, *c.targets))) for c in offered}
+    actions.save_actions(vid, account, wanted, clock())
+    record = load_village(vid)
+    item = outbox_store.reply_receipt(vid, record.day, account, "<p@x>", "{}", clock())
+    receipt = receipts.compose(record, load_account(account), item, clock())
+    assert receipt is not None
+    lines = receipt.text.split("\n")
+    if not offered:  # a villager's night: nothing to choose, and no choices block
+        assert not any(line.endswith("決められます）:") for line in lines)
+        assert actions.own_choices(record, account) == {}
+        return
+    start = next(n for n, line in enumerate(lines) if line.endswith("決められます）:")) + 1
+    block = "\n".join(lines[start : lines.index("", start)])
+    read = commands.read(block, vocabulary(record))
+    assert all(line.key is not None for line in read)
+    parsed = {line.key: line.target for line in read}
+    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
+    assert {k: v for k, v in parsed.items() if k in wanted} == wanted
