@@ -382,3 +382,43 @@ def test_property_classic_the_receipt_reads_back_as_the_members_choices(
     parsed = {line.key: line.target for line in read}
     assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
     assert {k: v for k, v in parsed.items() if k in wanted} == wanted
+
+
+EXAMPLE_LINE = "このメールに返信しても決められます（1行に1つ）。例:"
+
+
+def reply_with_the_example(mail, email: str, clock) -> str | None:
+    """A member who only reads their latest game mail: sends its example command back to its
+    Reply-To, as it is; the outcome, or None when the mail offers nothing to send."""
+    lines = mail.text.split("\n")
+    if mail.message["Reply-To"] is None or EXAMPLE_LINE not in lines:
+        return None
+    example = lines[lines.index(EXAMPLE_LINE) + 1]
+    raw = message.as_sent_by(email, mail.message["Reply-To"], example, clock())
+    return replies.receive(raw, clock()).outcome
+
+
+def test_classic_a_whole_village_is_played_by_replying_to_its_mail_alone(clock, rng):
+    """Issue 27's Done line: once the start votes are in, every member only ever replies to
+    the latest game mail they got with the command it suggests, and the village plays to its
+    ending; every vote arrives by mail, so nobody dies suddenly (§2.3.4.1)."""
+    five = [make_account(f"pm{n:02d}", clock(), f"pm{n:02d}@gmail.com") for n in range(5)]
+    vid = classic.create(clock, rng)
+    classic.join_all(vid, five, clock)
+    classic.start(vid, five, clock)
+    replied = []
+    for _ in range(40):
+        if load_village(vid).state.value != "running":
+            break
+        outbox.deliver(clock())
+        for account in five:
+            email = f"{account}@gmail.com"
+            games = [m for m in sent_mails() if m.to == email and "返信" not in m.subject]
+            if games and (outcome := reply_with_the_example(games[-1], email, clock)):
+                replied.append(outcome)
+        classic.to_due(vid, clock)
+    g = classic.game(vid)
+    assert load_village(vid).state.value == "ending" and g.village is not None
+    assert g.village.ending is not None
+    assert replied and set(replied) == {"applied"}
+    assert not any(r.sudden for r in g.village.rounds)
