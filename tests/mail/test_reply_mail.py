@@ -301,6 +301,27 @@ def test_a_message_ses_judged_failed_is_dropped_unread(running, clock, failed):
     assert len(sent_mails()) == before
 
 
+def reads_back(village: str, account: str, wanted: dict[str, str | None], clock) -> None:
+    """Saves ``wanted``; the member's current choices the receipt writes parse back (as a reply
+    would) to exactly those choices. With nothing to choose, there is no choices block."""
+    actions.save_actions(village, account, wanted, clock())
+    record = load_village(village)
+    item = outbox_store.reply_receipt(village, record.day, account, "<p@x>", "{}", clock())
+    receipt = receipts.compose(record, load_account(account), item, clock())
+    assert receipt is not None
+    lines = receipt.text.split("\n")
+    heads = [n for n, line in enumerate(lines) if line.endswith("決められます）:")]
+    if not heads:  # e.g. a classic villager's night
+        assert wanted == {} and actions.own_choices(record, account) == {}
+        return
+    block = "\n".join(lines[heads[0] + 1 : lines.index("", heads[0] + 1)])
+    read = commands.read(block, vocabulary(record))
+    assert all(line.key is not None for line in read)
+    parsed = {line.key: line.target for line in read}
+    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
+    assert {k: v for k, v in parsed.items() if k in wanted} == wanted
+
+
 @settings(
     max_examples=25,
     deadline=None,
@@ -317,18 +338,7 @@ def test_property_the_receipt_reads_back_as_the_members_choices(running, clock, 
         choice.key: data.draw(st.sampled_from((None, *choice.targets)))
         for choice in record.rules.quick_choices(record, slot)
     }
-    actions.save_actions(running, account, wanted, clock())
-    record = load_village(running)
-    item = outbox_store.reply_receipt(running, record.day, account, "<p@x>", "{}", clock())
-    receipt = receipts.compose(record, load_account(account), item, clock())
-    assert receipt is not None
-    lines = receipt.text.split("\n")
-    start = next(n for n, line in enumerate(lines) if line.endswith("決められます）:")) + 1
-    block = "\n".join(lines[start : lines.index("", start)])
-    parsed = {line.key: line.target for line in commands.read(block, vocabulary(record))}
-    assert all(line.key is not None for line in commands.read(block, vocabulary(record)))
-    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
-    assert {k: v for k, v in parsed.items() if k in wanted} == wanted
+    reads_back(running, account, wanted, clock)
 
 
 @pytest.fixture(params=[("short", "night"), ("long", "night"), ("long", "vote")])
@@ -365,23 +375,7 @@ def test_property_classic_the_receipt_reads_back_as_the_members_choices(
     account = classic.account_of(vid, slot)
     offered = record.rules.quick_choices(record, slot)
     wanted = {c.key: data.draw(st.sampled_from((None, *c.targets))) for c in offered}
-    actions.save_actions(vid, account, wanted, clock())
-    record = load_village(vid)
-    item = outbox_store.reply_receipt(vid, record.day, account, "<p@x>", "{}", clock())
-    receipt = receipts.compose(record, load_account(account), item, clock())
-    assert receipt is not None
-    lines = receipt.text.split("\n")
-    if not offered:  # a villager's night: nothing to choose, and no choices block
-        assert not any(line.endswith("決められます）:") for line in lines)
-        assert actions.own_choices(record, account) == {}
-        return
-    start = next(n for n, line in enumerate(lines) if line.endswith("決められます）:")) + 1
-    block = "\n".join(lines[start : lines.index("", start)])
-    read = commands.read(block, vocabulary(record))
-    assert all(line.key is not None for line in read)
-    parsed = {line.key: line.target for line in read}
-    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
-    assert {k: v for k, v in parsed.items() if k in wanted} == wanted
+    reads_back(vid, account, wanted, clock)
 
 
 EXAMPLE_LINE = "このメールに返信しても決められます（1行に1つ）。例:"
