@@ -110,8 +110,10 @@ def quick_link(village_id: str, account_id: str, now: datetime) -> int:
     return sum(calls.values())
 
 
-def reply_mail(village_id: str, account_id: str, now: datetime) -> int:
-    """A member's reply to the village's mail with two commands, accepted and answered, as
+def reply_mail(
+    village_id: str, account_id: str, now: datetime, text: str = "祈り 占い師A\n占い なし"
+) -> int:
+    """A member's reply to the village's mail (``text``), accepted and answered, as
     the deployed function handles it: the receipt handed to the mail workers (SQS, not
     counted here; its sending is the mail worker's, counted with the village's mail)."""
     record = load_village(village_id)
@@ -120,9 +122,7 @@ def reply_mail(village_id: str, account_id: str, now: datetime) -> int:
     assert slot is not None
     account = load_account(account_id)
     assert account is not None
-    raw = message.as_sent_by(
-        account.email, reply_address(record, slot), "祈り 占い師A\n占い なし", now
-    )
+    raw = message.as_sent_by(account.email, reply_address(record, slot), text, now)
     with counting() as calls:
         received = replies.receive(raw, now, hand_over=lambda *_: None)
     assert received.outcome == "applied", received
@@ -245,8 +245,8 @@ def figures() -> dict[str, int]:
 
 def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
     """The requests of a five-player short classic village (issue 13): a page view, a vote, a
-    night choice, the last start vote (the start), a round's close, a night's close with its
-    mails (the mails are counted on their own)."""
+    vote by reply mail (issue 27), a night choice, the last start vote (the start), a round's
+    close, a night's close with its mails (the mails are counted on their own)."""
     from chalicelib.rules.classic import NPC
 
     for account in players:  # free of their Mobius village (it ended or they died)
@@ -289,7 +289,12 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
     with counting() as calls:
         actions.save_actions(village, account_of[voters[0]], {"vote": voters[1]}, now)
     result["classic_vote"] = sum(calls.values())
-    for seat in voters[1:]:
+    # The second voter votes by replying to the village's mail (issue 27), by character number.
+    character = {s: c for c, s in game.seats.items()}
+    result["classic_reply_mail"] = reply_mail(
+        village, account_of[voters[1]], now, f"投票 {character[voters[0]]}"
+    )
+    for seat in voters[2:]:
         actions.save_actions(village, account_of[seat], {"vote": voters[0]}, now)
     record = load_village(village)
     with counting() as calls:

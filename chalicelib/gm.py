@@ -22,7 +22,7 @@ from pynamodb.exceptions import PynamoDBException
 
 from . import rulesets, runtime
 from .clock import jst
-from .labels import PACE_LABELS
+from .labels import PACE_LABELS, STATE_LABELS
 from .personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET
 from .rulesets.options import Option
 from .services import hosting, villages
@@ -238,7 +238,7 @@ def _print_list(rows: list[dict[str, Any]], as_json: bool) -> None:
             row["village_id"],
             labels[row["rules"]],
             PACE_LABELS[row["pace"]],
-            row["state"],
+            STATE_LABELS[row["state"]],  # in words, as the GM page says it (--json: the key)
             f"{row['occupied']}/{row['seats']}",
             jst(at) if at else "—",
             row["name"],

@@ -1,7 +1,8 @@
 """The fault run (issue 28), small and seeded: a Mobius village whose scheduler is down across
 its start, and a classic village, each played by diligent members through the handlers, the
 minute tick and the SQS workers while DynamoDB and SES fail now and then and SQS delivers
-again. Nobody departs or dies for our faults, and nothing accepted is lost."""
+again. Nobody departs or dies for our faults, nothing accepted is lost, no answer is a 500 and
+no tick fails."""
 
 from datetime import timedelta
 
@@ -31,6 +32,8 @@ def test_a_late_start_under_faults_departs_nobody_and_loses_nothing():
     assert outcome.accepted > 0
     assert outcome.accepted_lost == 0
     assert outcome.mails >= 13  # the start mail, each at least once
+    assert outcome.statuses[500] == 0 and outcome.statuses[503] > 0  # a fault is a 503 page
+    assert outcome.failed_ticks == 0  # a failed shard leaves only its villages
 
 
 def test_a_classic_village_under_faults_loses_nobody_and_nothing_accepted():
@@ -43,3 +46,5 @@ def test_a_classic_village_under_faults_loses_nobody_and_nothing_accepted():
     assert outcome.accepted > 0
     assert outcome.accepted_lost == 0
     assert outcome.mails >= 5  # the dawn's morning mail, each at least once
+    assert outcome.statuses[500] == 0
+    assert outcome.failed_ticks == 0

@@ -98,8 +98,8 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
     # A header, then soonest update first: id, rules, pace, state, occupancy, next (JST), name.
     assert rows == [
         ["番号", "ルール", "種類", "状態", "人数", "次の予定（日本時間）", "村の名前"],
-        [second, "メビウス", "短期", "opening", "0/13", "2026年12月1日 20:30", "二番村"],
-        [vid, "メビウス", "長期", "opening", "0/13", "2026年12月2日 18:00", "GMの村"],
+        [second, "メビウス", "短期", "募集中", "0/13", "2026年12月1日 20:30", "二番村"],
+        [vid, "メビウス", "長期", "募集中", "0/13", "2026年12月2日 18:00", "GMの村"],
     ]
 
     seated = seat(vid, players[:4], clock)
@@ -120,7 +120,7 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
 
     assert gm.main(["list", "--state", "abandoned"]) == 0
     assert capsys.readouterr().out.splitlines()[1].split("\t")[:4] == [
-        vid, "メビウス", "長期", "abandoned"
+        vid, "メビウス", "長期", "廃村"
     ]  # fmt: skip
     # Refusals: a message on stderr and exit status 2.
     assert gm.main(["abandon", vid, "--reason", "二度目"]) == 2

@@ -15,6 +15,7 @@ from email.header import decode_header, make_header
 import pytest
 
 from chalicelib import rulesets
+from chalicelib.inbound import address
 from chalicelib.labels import SITE_NAME
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
 from chalicelib.rulesets.duel.ruleset import SUBJECTS as DUEL_SUBJECTS
@@ -26,6 +27,7 @@ from tests.mail.every_kind import (
     DUEL_KINDS,
     DUEL_REPLY_KINDS,
     KINDS,
+    MOBIUS_KINDS,
     PUZZLE_KINDS,
     REPLY_KINDS,
     VILLAGE_NAME,
@@ -126,6 +128,27 @@ def test_headers_are_strict_short_and_say_the_mail_is_automatic(mails, kind):
             )
             assert message["List-Unsubscribe"].startswith("<https://mobius.example/unsubscribe/")
             assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+# The notices of a village still open, where a member may still act (issue 27).
+OPEN_VILLAGE_KINDS = tuple(
+    kind
+    for kind in MOBIUS_KINDS + CLASSIC_KINDS
+    if kind.split(":")[1].split("-")[0] in ("start", "morning", "round", "reminder")
+)
+
+
+@pytest.mark.parametrize("kind", OPEN_VILLAGE_KINDS)
+def test_every_notice_of_an_open_village_can_be_answered_by_reply(mails, kind):
+    """Issue 27: every such mail carries the member's own signed Reply-To (its rule set's),
+    and says how to reply with an example (to a member who has a choice to make then)."""
+    examples = 0
+    for raw in mails[kind]:
+        message = email.message_from_bytes(raw)
+        to = address.read(message["Reply-To"] or "")
+        assert to is not None and to.rules == kind.split(":")[0], (kind, message["Reply-To"])
+        examples += "このメールに返信しても決められます" in text_part(strict(raw))
+    assert examples > 0, kind
 
 
 @pytest.mark.parametrize("kind", KINDS)

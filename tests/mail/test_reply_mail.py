@@ -301,6 +301,27 @@ def test_a_message_ses_judged_failed_is_dropped_unread(running, clock, failed):
     assert len(sent_mails()) == before
 
 
+def reads_back(village: str, account: str, wanted: dict[str, str | None], clock) -> None:
+    """Saves ``wanted``; the member's current choices the receipt writes parse back (as a reply
+    would) to exactly those choices. With nothing to choose, there is no choices block."""
+    actions.save_actions(village, account, wanted, clock())
+    record = load_village(village)
+    item = outbox_store.reply_receipt(village, record.day, account, "<p@x>", "{}", clock())
+    receipt = receipts.compose(record, load_account(account), item, clock())
+    assert receipt is not None
+    lines = receipt.text.split("\n")
+    heads = [n for n, line in enumerate(lines) if line.endswith("決められます）:")]
+    if not heads:  # e.g. a classic villager's night
+        assert wanted == {} and actions.own_choices(record, account) == {}
+        return
+    block = "\n".join(lines[heads[0] + 1 : lines.index("", heads[0] + 1)])
+    read = commands.read(block, vocabulary(record))
+    assert all(line.key is not None for line in read)
+    parsed = {line.key: line.target for line in read}
+    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
+    assert {k: v for k, v in parsed.items() if k in wanted} == wanted
+
+
 @settings(
     max_examples=25,
     deadline=None,
@@ -317,15 +338,81 @@ def test_property_the_receipt_reads_back_as_the_members_choices(running, clock, 
         choice.key: data.draw(st.sampled_from((None, *choice.targets)))
         for choice in record.rules.quick_choices(record, slot)
     }
-    actions.save_actions(running, account, wanted, clock())
-    record = load_village(running)
-    item = outbox_store.reply_receipt(running, record.day, account, "<p@x>", "{}", clock())
-    receipt = receipts.compose(record, load_account(account), item, clock())
-    assert receipt is not None
-    lines = receipt.text.split("\n")
-    start = next(n for n, line in enumerate(lines) if line.endswith("決められます）:")) + 1
-    block = "\n".join(lines[start : lines.index("", start)])
-    parsed = {line.key: line.target for line in commands.read(block, vocabulary(record))}
-    assert all(line.key is not None for line in commands.read(block, vocabulary(record)))
-    assert parsed == {**{k: None for k in wanted}, **actions.own_choices(record, account)}
-    assert {k: v for k, v in parsed.items() if k in wanted} == wanted
+    reads_back(running, account, wanted, clock)
+
+
+@pytest.fixture(params=[("short", "night"), ("long", "night"), ("long", "vote")])
+def classic_running(request, clock, rng):
+    """A 13-member classic village (every role of RULES-CLASSIC §1 dealt) on night 1, or on
+    day 2's first vote round (a long village's: its votes may change until the close, §2.3.2,
+    so every drawn vote is one the member may send)."""
+    pace, phase = request.param
+    thirteen = [make_account(f"rt{n:02d}", clock(), f"rt{n:02d}@gmail.com") for n in range(13)]
+    vid = classic.create(clock, rng, pace=pace)
+    classic.join_all(vid, thirteen, clock)
+    classic.start(vid, thirteen, clock)
+    if phase == "vote":
+        classic.to_due(vid, clock)  # night 1 closes: day 2's first round
+        assert load_village(vid).game.village.voting
+    return vid
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_property_classic_the_receipt_reads_back_as_the_members_choices(
+    classic_running, clock, data
+):
+    """The round trip for the classic rule set: for any living member and any legal choices
+    (a vote by day, a night's divination, guard or attack), the receipt's current choices
+    parse back to exactly those choices."""
+    vid = classic_running
+    record = load_village(vid)
+    slot = data.draw(st.sampled_from(classic.living_seats(vid)))
+    account = classic.account_of(vid, slot)
+    offered = record.rules.quick_choices(record, slot)
+    wanted = {c.key: data.draw(st.sampled_from((None, *c.targets))) for c in offered}
+    reads_back(vid, account, wanted, clock)
+
+
+EXAMPLE_LINE = "このメールに返信しても決められます（1行に1つ）。例:"
+
+
+def reply_with_the_example(mail, email: str, clock) -> str | None:
+    """A member who only reads their latest game mail: sends its example command back to its
+    Reply-To, as it is; the outcome, or None when the mail offers nothing to send."""
+    lines = mail.text.split("\n")
+    if mail.message["Reply-To"] is None or EXAMPLE_LINE not in lines:
+        return None
+    example = lines[lines.index(EXAMPLE_LINE) + 1]
+    raw = message.as_sent_by(email, mail.message["Reply-To"], example, clock())
+    return replies.receive(raw, clock()).outcome
+
+
+def test_classic_a_whole_village_is_played_by_replying_to_its_mail_alone(clock, rng):
+    """Issue 27's Done line: once the start votes are in, every member only ever replies to
+    the latest game mail they got with the command it suggests, and the village plays to its
+    ending; every vote arrives by mail, so nobody dies suddenly (§2.3.4.1)."""
+    five = [make_account(f"pm{n:02d}", clock(), f"pm{n:02d}@gmail.com") for n in range(5)]
+    vid = classic.create(clock, rng)
+    classic.join_all(vid, five, clock)
+    classic.start(vid, five, clock)
+    replied = []
+    for _ in range(40):
+        if load_village(vid).state.value != "running":
+            break
+        outbox.deliver(clock())
+        for account in five:
+            email = f"{account}@gmail.com"
+            games = [m for m in sent_mails() if m.to == email and "返信" not in m.subject]
+            if games and (outcome := reply_with_the_example(games[-1], email, clock)):
+                replied.append(outcome)
+        classic.to_due(vid, clock)
+    g = classic.game(vid)
+    assert load_village(vid).state.value == "ending" and g.village is not None
+    assert g.village.ending is not None
+    assert replied and set(replied) == {"applied"}
+    assert not any(r.sudden for r in g.village.rounds)

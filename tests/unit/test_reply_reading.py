@@ -104,3 +104,49 @@ def test_verdicts_hold_only_aligned_with_the_from_domain():
     assert not results("mx.attacker.example; spf=pass; dkim=pass; dmarc=pass").pass_for("a@x.jp")
     no_dkim = results("amazonses.com; spf=pass envelope-from=a@example.jp; dkim=none; dmarc=none")
     assert not no_dkim.pass_for("a@example.jp")
+
+
+def mail(*headers: str, subject: str = "Re: 3日目の朝になりました") -> str:
+    return (
+        "\n".join(("From: a@gmail.com", "To: r@reply.example", f"Subject: {subject}", *headers, ""))
+        + "\n祈り 霊能者A\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Auto-Submitted: auto-replied",
+        "Auto-Submitted: auto-generated",
+        "Precedence: bulk",
+        "Precedence: junk",
+        "Precedence: list",
+        "X-Autoreply: yes",
+        "X-Autorespond: yes",
+        "List-Id: <news.example.com>",
+        "Return-Path: <>",
+    ],
+)
+def test_each_sign_of_a_machine_made_mail_alone_keeps_it_unanswered(header):
+    """Issue 27: auto-replies and bounces are never answered, whichever one sign they carry."""
+    assert message.machine_made(message_from_string(mail(header)), "a@gmail.com") is not None
+
+
+@pytest.mark.parametrize(
+    "subject",
+    ["自動応答: 不在です", "Out of Office: back Monday", "Automatic reply: Re: 村", "不在通知"],
+)
+def test_a_vacation_notice_is_known_by_its_subject(subject):
+    assert message.machine_made(message_from_string(mail(subject=subject)), "a@gmail.com")
+
+
+def test_bounces_are_known_by_their_sender():
+    for sender in ("MAILER-DAEMON@mx.example", "postmaster@mx.example"):
+        assert message.machine_made(message_from_string(mail()), sender.lower()) == "bounce"
+
+
+def test_a_persons_reply_is_not_machine_made():
+    """Outlook sets X-Auto-Response-Suppress on a person's own mail; Auto-Submitted: no is a
+    person's too."""
+    person = mail("Auto-Submitted: no", "X-Auto-Response-Suppress: All", "Precedence: normal")
+    assert message.machine_made(message_from_string(person), "a@gmail.com") is None

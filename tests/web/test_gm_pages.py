@@ -296,6 +296,16 @@ def test_abandon_asks_first_then_tells_the_members_why(browser, clock):
     assert load_village(vid).meta.state == "abandoned"
     member = text(browser.get(f"/villages/{vid}"))
     assert "管理人がこの村を廃村にしました。" in member and "理由: サーバーの移転のため" in member
+    # Logged with the act: who, when, what (and why).
+    [line] = [x for x in gm_log.recent(clock()) if x.action == "abandon"]
+    assert (line.actor, line.at, line.target, line.detail) == (
+        "account:gamemaster",
+        clock(),
+        vid,
+        "サーバーの移転のため",
+    )
+    log = text(browser.get("/gm")).split("GMの操作の記録")[1]
+    assert f"account:gamemaster: 廃村 {vid}" in log and "サーバーの移転のため" in log
     # The same confirmation again: the village changed since that page, nothing is done twice.
     again = browser.post(f"/gm/villages/{vid}/abandon", {**form, "confirm": "yes"})
     assert again.status_code == 409
