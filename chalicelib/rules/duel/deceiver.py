@@ -2,10 +2,13 @@
 
 「普通」 and 「強い」 have the madman fake the seer — a blind black in the black-seer-only
 request, else white reports —; answer `none` when named; and attack the likeliest real
-information role. 「普通」 also has a werewolf fake the seer once the madman is spent, frames
-humans with black results where A's candidates allow, always spares the real seer while
-the fox may live, never tries a PP, and takes A's guard orders at their word: it never
-bites a card A tells a hunter (claimer or latent) to guard, as if every order held.
+information role. 「普通」 also has a werewolf fake the seer once the madman is spent; where
+the first day allows a black it opens boldly (a werewolf beside the madman's seer claim, or
+alone once the madman is spent, calls a human black at once, which a reading village sees
+through: decision 97); it frames humans with black results where A's candidates allow,
+always spares the real seer while the fox may live, never tries a PP, and takes A's guard
+orders at their word: it never bites a card A tells a hunter (claimer or latent) to guard,
+as if every order held.
 
 「強い」 keeps its werewolves hidden (a werewolf seer beside the madman's claim would leave
 A one of three seer claimers to find a werewolf among), guesses the madman at every PP offer
@@ -21,9 +24,10 @@ win is B's loss too: it spares that card its bites, bites it instead of a human 
 would reach parity while the fox lives, has a werewolf seer claimer call it black, and on
 half the nights spares the real seer (only its divination kills the fox).
 
-「入門」 plays as a beginner does, legally and plausibly: its werewolves fake the seer
-often when asked and seldom dare a black (on any card), a named werewolf sometimes claims
-a role, it attacks a claimer or anyone at random and never tries a PP.
+「入門」 plays as a beginner does, legally and plausibly: its werewolves seldom dare to fake
+the seer when asked (one time in ten) and a faking one seldom dares a black (on any card),
+a named werewolf sometimes claims a role, it attacks a claimer or anyone at random and
+never tries a PP.
 """
 
 import random
@@ -55,6 +59,13 @@ class Style:
     pp: bool = True  # guesses its madman at every PP offer (a wrong guess costs nothing)
     wolf_fake: float = 1.0  # how often a werewolf fakes the seer once the madman is spent
     fox: bool = False  # reads where the fox is: bites it before a parity it would win, frames it
+    # 「普通」's bold opener, where the first day allows a black: how often a werewolf joins
+    # the madman's seer claim with a black first-day call on a human, and how often a
+    # werewolf seer alone (the madman spent) calls one. It frames a human at once, but a
+    # reading village sees a third seer claimer, or a black no real seer could give
+    # beside the madman's, and looks for a werewolf among them (decision 97).
+    black_opener: float = 0.0
+    black_alone: float = 0.0
 
 
 STRONG = Style(
@@ -67,7 +78,14 @@ STRONG = Style(
     fox=True,
 )
 NORMAL = Style(
-    evidence=False, claimed_guard=1.0, latent_guard=1.0, frame=True, spare_seer=1.0, pp=False
+    evidence=False,
+    claimed_guard=1.0,
+    latent_guard=1.0,
+    frame=True,
+    spare_seer=1.0,
+    pp=False,
+    black_opener=0.6,
+    black_alone=0.25,
 )
 MADMAN = 40.0  # the odds of a seer claimer whose results the real seer could not give
 FRAME_RISK = 0.25  # the madman frames when its target is a werewolf less often than this
@@ -119,32 +137,40 @@ def _answer(
     if "seer" not in request["roles"]:
         return {"do": "answer", "claims": []}
     nights = len(o["nights_alive"])
+    claims: list[dict[str, Any]] = []
     if o["madman"]:
-        entry: dict[str, Any] = {
-            "card": "madman",
-            "role": "seer",
-            "oracle": WHITE,
-            "nights": [WHITE] * nights,
-        }
         # No werewolf contests the medium: a second medium claimer marks a werewolf or the
         # fox, and either way the village learns where to look.
-        return {"do": "answer", "claims": [entry]}
+        claims.append(
+            {"card": "madman", "role": "seer", "oracle": WHITE, "nights": [WHITE] * nights}
+        )
+    # A werewolf fakes the seer: beside the madman only as 「普通」's black opener, alone
+    # (the madman spent) as often as the style fakes.
+    opener = _chance(rng, style.black_opener if claims else style.black_alone, o)
+    if claims and not opener:
+        return {"do": "answer", "claims": claims}
     pairs = {(c, r) for c, r in question["pairs"]}
     fakers = [c for c in o["wolves"] if (c, "seer") in pairs]
-    if not fakers or rng.random() >= style.wolf_fake:
-        return {"do": "answer", "claims": []}
+    if not fakers or (not claims and rng.random() >= style.wolf_fake):
+        return {"do": "answer", "claims": claims}
     card = rng.choice(fakers)
     humans = [c for c in range(1, legal.board + 1) if c not in wolves and c != card]
     fake: dict[str, Any] = {
         "card": card,
         "role": "seer",
-        "oracle": {"target": rng.choice(humans), "result": WHITE},
+        "oracle": {"target": rng.choice(humans), "result": BLACK if opener else WHITE},
         "nights": [
             {"target": rng.choice([c for c in alive if c not in wolves] or alive), "result": WHITE}
             for alive in o["nights_alive"]
         ],
     }
-    return {"do": "answer", "claims": [fake]}
+    return {"do": "answer", "claims": [*claims, fake]}
+
+
+def _chance(rng: random.Random, p: float, o: Mapping[str, Any]) -> bool:
+    """A black opener, drawn only where the first day allows a black (no draw otherwise,
+    so a style without openers plays the same moves as before)."""
+    return p > 0 and not o["white_first_day"] and rng.random() < p
 
 
 def madman_odds(view: Mapping[str, Any], living: list[int], evidence: bool) -> dict[int, float]:
@@ -350,7 +376,8 @@ def _madman_color(view: Mapping[str, Any], mad: Mapping[int, float], attack: int
 
 # ----- 「入門」 -----
 
-NOVICE_FAKE = 0.4  # how often a beginner's werewolf fakes the seer when asked
+NOVICE_FAKE = 0.1  # how seldom a beginner's werewolf dares to fake the seer when asked
+NOVICE_BITE = 0.5  # how often a beginner bites a claimer, else anyone at random
 NOVICE_BLACK = 0.1  # a beginner's fake seer seldom dares a black (on any card, its own too)
 
 
@@ -387,7 +414,7 @@ def novice(view: Mapping[str, Any], legal: Legal, rng: random.Random) -> dict[st
         return {"do": "pp", "guess": None}
     if legal.turn == "B:night":
         claimed = [c for c in o["attack"] if str(c) in view["claims"]]
-        attack = rng.choice(claimed if claimed and rng.random() < 0.5 else o["attack"])
+        attack = rng.choice(claimed if claimed and rng.random() < NOVICE_BITE else o["attack"])
         return {
             "do": "night",
             "attack": attack,

@@ -401,3 +401,46 @@ def test_the_deducer_reads_a_deceiver_whose_claims_need_no_werewolf_as_hiding_th
     assert hidden.wolf[4] < 0.07  # 0.11 read with the faking rate
     faking = beliefs(view(_second_seer([seer(4), seer(5), seer("madman")]), "A"))
     assert faking.wolf[4] > 0.2
+
+
+def _seer_request(name: str, cards: list[str | None], seed: int) -> Duel:
+    """A fresh game where A asks the seer and medium out at once (no black-seer request)."""
+    rng = random.Random(seed)
+    duel = Duel.setup(preset(name), Draws(rng, {"fox_mode": ["latent"]}), cards=cards)
+    play(duel, "A", {"do": "co", "roles": ["seer", "medium"]}, rng)
+    return duel
+
+
+def test_the_normal_deceiver_opens_with_a_werewolf_black_beside_the_madman_in_black_games() -> None:
+    # 12B (first day black), B12: werewolves 4 5. 「普通」's bold opener: most of the time a
+    # werewolf joins the madman's seer claim with a black first-day call on a human (a
+    # reading A then sees three seer claimers). 「強い」 never adds it, and in std9 (first day
+    # white, nothing to frame with) 「普通」 sends the madman alone.
+    madman = {"card": "madman", "role": "seer", "oracle": "human", "nights": []}
+    openers = 0
+    for seed in range(40):
+        duel = _seer_request("12B", B12, seed)
+        seen, legal = view(duel, "B"), legal_moves(duel, "B")
+        move = player("normal")(seen, legal, random.Random(seed))
+        assert move["claims"][0] == madman
+        if len(move["claims"]) == 2:
+            openers += 1
+            fake = move["claims"][1]
+            assert fake["card"] in (4, 5) and fake["role"] == "seer"
+            assert fake["oracle"]["result"] == "wolf" and fake["oracle"]["target"] not in (4, 5)
+        assert player("strong")(seen, legal, random.Random(seed))["claims"] == [madman]
+        duel = _seer_request("std9", STD9, seed)
+        move = player("normal")(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
+        assert move["claims"] == [madman]
+    assert 20 <= openers < 40
+
+
+def test_the_beginner_deceiver_seldom_dares_to_fake_the_seer() -> None:
+    # A beginner's werewolves mostly stay quiet when the seer is asked for (about one time in
+    # ten): a bold fake is a stronger deceiver's play.
+    fakes = 0
+    for seed in range(200):
+        duel = _seer_request("std9", STD9, seed)
+        move = player("beginner")(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
+        fakes += bool(move.get("claims"))
+    assert 5 <= fakes <= 40
