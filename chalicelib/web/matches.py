@@ -48,7 +48,7 @@ def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, s
     visitor of a game's ``page`` with an open seat is shown the invitation instead) or acts
     in it (403)."""
     _check_id(match_id)
-    match = ctx.unit.match(match_id)
+    match = ctx.match(match_id)
     side = match.side_of(ctx.players(match_id))
     if side is None:
         if page and match.open_side is not None and not match.ended:
@@ -147,7 +147,7 @@ def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
     game goes to it."""
     _check_id(match_id)
     found = read_match_token(token, match_id, ctx.now)
-    match = ctx.unit.match(match_id)
+    match = ctx.match(match_id)
     if found is None or match.side_of([f"a:{found.account_id}"]) is None:
         if match.side_of(ctx.players(match_id)) is not None:
             return redirect(f"/matches/{match_id}", ctx.set_cookie)
@@ -162,7 +162,7 @@ def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
 def join(ctx: Ctx, match_id: str) -> Response:
     """The invited person sits (a guest without registering, or their account)."""
     _check_id(match_id)
-    match = ctx.unit.match(match_id)
+    match = ctx.match(match_id)
     matches.join(match, ctx.player(), ctx.now, jobs.watch_clock, jobs.hand_over_mail)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
