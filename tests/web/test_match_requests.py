@@ -32,6 +32,7 @@ def test_every_move_of_a_signed_in_game_against_the_cpu_is_at_most_three_request
             assert play_json(browser, match_id, move, moves).status_code == 303
         counted.append(dict(calls))
     assert stored(match_id).state == "ended"
+    assert max(sum(calls.values()) for calls in counted) <= 3, counted
     # A move: the session and the game in one batch read, then the transaction.
     assert all(calls == {"BatchGetItem": 1, "TransactWriteItems": 1} for calls in counted[:-1]), (
         counted
