@@ -129,10 +129,11 @@ def reply_mail(
     return sum(calls.values())
 
 
-def duel_reply_mail(now: datetime) -> int:
+def duel_reply_mail(now: datetime) -> tuple[int, int]:
     """A correspondence duel's player replies to their turn's mail with a move, played and
     confirmed (decision 128), as the deployed function handles it: the confirmation and the
-    other player's turn handed to the mail workers (SQS, not counted here)."""
+    other player's turn handed to the mail workers (SQS, not counted here); then the other
+    replies 投了, the move that ends the game and counts it in both accounts' records."""
     alice, bob = verified_accounts("duel", 2, now)
     given = {"preset": "std9", "side": "A", "strength": "normal", "clock": "day"}
     match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{alice}", now)
@@ -145,7 +146,15 @@ def duel_reply_mail(now: datetime) -> int:
     with counting() as calls:
         received = replies.receive(raw, now, watch=lambda *_: None, match_hand_over=lambda _: None)
     assert received.outcome == "applied" and matches.load(match_id).moves == 1, received
-    return sum(calls.values())
+    move = sum(calls.values())
+    to = match_notices.reply_address(rules, match_id, "B", 1)
+    account = load_account(bob)
+    assert to is not None and account is not None
+    raw = message.as_sent_by(account.email, to, "投了", now)
+    with counting() as calls:
+        received = replies.receive(raw, now, watch=lambda *_: None, match_hand_over=lambda _: None)
+    assert received.outcome == "applied" and matches.load(match_id).ended, received
+    return move, sum(calls.values())
 
 
 def verified_accounts(
@@ -215,7 +224,7 @@ def figures() -> dict[str, int]:
         result["view_village_with_access"] = sum(calls.values())
         result["quick_link"] = quick_link(village, players[4], now)
         result["reply_mail"] = reply_mail(village, players[5], now)
-        result["duel_reply_mail"] = duel_reply_mail(now)
+        result["duel_reply_mail"], result["duel_reply_mail_ending"] = duel_reply_mail(now)
         with counting() as calls:
             villages.lounge("running")
         result["lounge_page"] = sum(calls.values())  # one query per shard, all at once

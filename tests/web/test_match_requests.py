@@ -3,16 +3,20 @@ move by move is at most 3 DynamoDB requests — the session and the game in one 
 accounts' records in one more when the move ends the game, and the transaction — and the
 records and ratings an end writes stay right when two games of one account end at once."""
 
+import json
 import random
+from datetime import timedelta
 
 import pytest
 
 from benchmarks.requests import counting
 from chalicelib import jobs
 from chalicelib.services import matches, records
+from chalicelib.storage import matches as store
 from chalicelib.storage import outbox as mailbox
 from chalicelib.storage import records as stored_records
 from tests.web.conftest import make_account
+from tests.web.test_match_mail import two_people
 from tests.web.test_match_ranked import create, ranked_game
 from tests.web.test_match_records import record
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
@@ -71,6 +75,28 @@ def test_the_move_that_ends_a_ranked_game_reads_both_records_in_one_request(
     assert handed == [mailbox.match_mail(match_id)]  # alice's mail of the end, owed
     assert record("alice")["ranked"] == {"games": 1, "wins": 1}
     assert record("bob")["ranked"] == {"games": 1, "losses": 1}
+
+
+def test_a_move_in_a_live_game_between_people_writes_no_sign_of_life_besides_itself(
+    browser, new_browser, clock, monkeypatch
+):
+    """The mover's page was last seen 20 s ago, so any request of theirs writes their sign of
+    life (decision 82) — but a move that is written hands the turn over: no write of its own,
+    the ending move too. A move refused still counts as a sign of life."""
+    match_id, _bob = two_people(browser, new_browser, clock, control="3m")
+    monkeypatch.setattr(jobs, "hand_over_mail", lambda _owner: None)
+    browser.get(f"/matches/{match_id}")
+    clock.advance(timedelta(seconds=20))
+    stale = {"moves": "5", "move": json.dumps({"do": "resign"})}
+    assert "stale=1" in browser.post(f"/matches/{match_id}/moves", stale).headers["Location"]
+    assert store.presence_of(stored(match_id)) == store.Presence("A", clock())
+    clock.advance(timedelta(seconds=20))
+    form = {"moves": "0", "move": json.dumps({"do": "resign"})}
+    with counting() as calls:
+        assert browser.post(f"/matches/{match_id}/moves", form).status_code == 303
+    assert calls == {"BatchGetItem": 2, "TransactWriteItems": 1}, calls
+    assert stored(match_id).state == "ended"
+    assert record("alice")["all"] == {"games": 1, "losses": 1}
 
 
 def _resigned_by(match_id: str, player: str, clock) -> None:
