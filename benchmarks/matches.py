@@ -1,5 +1,8 @@
 """Games played move by move (issue 22): DynamoDB requests per move and per poll, counted
 through the app's routes on moto; the computer's reply time; the cost of a live std9 game.
+Not measured here, rare by design (decision duel 102): an end refused because another game of
+the same account ended meanwhile reads and writes again, and a batch read DynamoDB answers
+in part under throttling asks again for the rest.
 
 Targets: a move (with the computer's reply; the one that ends the game, reading the records,
 included) ≤ 3 DynamoDB requests, a "nothing new" poll ≤ 1,
