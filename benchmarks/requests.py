@@ -138,23 +138,25 @@ def duel_reply_mail(now: datetime) -> tuple[int, int]:
     given = {"preset": "std9", "side": "A", "strength": "normal", "clock": "day"}
     match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{alice}", now)
     matches.join(matches.load(match_id), f"a:{bob}", now)
-    rules = match_rules("duel")
-    to = match_notices.reply_address(rules, match_id, "A", 0)
-    account = load_account(alice)
-    assert to is not None and account is not None
-    raw = message.as_sent_by(account.email, to, "CO要請 占い師", now)
-    with counting() as calls:
-        received = replies.receive(raw, now, watch=lambda *_: None, match_hand_over=lambda _: None)
-    assert received.outcome == "applied" and matches.load(match_id).moves == 1, received
-    move = sum(calls.values())
-    to = match_notices.reply_address(rules, match_id, "B", 1)
-    account = load_account(bob)
-    assert to is not None and account is not None
-    raw = message.as_sent_by(account.email, to, "投了", now)
-    with counting() as calls:
-        received = replies.receive(raw, now, watch=lambda *_: None, match_hand_over=lambda _: None)
-    assert received.outcome == "applied" and matches.load(match_id).ended, received
-    return move, sum(calls.values())
+
+    def reply(account_id: str, side: str, moves: int, text: str) -> int:
+        """The requests of ``account_id``'s reply to its mail of move ``moves``."""
+        to = match_notices.reply_address(match_rules("duel"), match_id, side, moves)
+        account = load_account(account_id)
+        assert to is not None and account is not None
+        raw = message.as_sent_by(account.email, to, text, now)
+        with counting() as calls:
+            received = replies.receive(
+                raw, now, watch=lambda *_: None, match_hand_over=lambda _: None
+            )
+        assert received.outcome == "applied", received
+        return sum(calls.values())
+
+    move = reply(alice, "A", 0, "CO要請 占い師")
+    assert matches.load(match_id).moves == 1
+    ending = reply(bob, "B", 1, "投了")
+    assert matches.load(match_id).ended
+    return move, ending
 
 
 def verified_accounts(
