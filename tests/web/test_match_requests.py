@@ -64,6 +64,24 @@ def test_resigning_a_signed_in_game_against_the_cpu_is_three_requests(browser, c
     assert record("alice")["all"] == {"games": 1, "losses": 1}
 
 
+def test_a_session_read_with_the_game_still_refuses_a_logged_out_cookie(
+    browser, new_browser, clock
+):
+    """The session item read in the game's batch decides as its own read did: a cookie copied
+    before its logout neither sees the game nor moves in it."""
+    make_account("alice", clock())
+    browser.login("alice")
+    match_id = start(browser)
+    browser.get(f"/matches/{match_id}")
+    copy = new_browser()
+    copy.cookie, copy.csrf = browser.cookie, browser.csrf
+    browser.post("/logout")
+    assert copy.get(f"/matches/{match_id}").status_code == 403
+    form = {"moves": str(stored(match_id).moves), "do": "resign", "confirm": "1"}
+    assert copy.post(f"/matches/{match_id}/moves", form).status_code == 403
+    assert stored(match_id).state == "running"
+
+
 def test_the_move_that_ends_a_ranked_game_reads_both_records_in_one_request(
     browser, new_browser, clock, monkeypatch
 ):
