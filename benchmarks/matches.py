@@ -1,7 +1,11 @@
 """Games played move by move (issue 22): DynamoDB requests per move and per poll, counted
 through the app's routes on moto; the computer's reply time; the cost of a live std9 game.
+Not measured here, rare by design (decision duel 102): an end refused because another game of
+the same account ended meanwhile reads and writes again, and a batch read DynamoDB answers
+in part under throttling asks again for the rest.
 
-Targets: a move (with the computer's reply) ≤ 3 DynamoDB requests, a "nothing new" poll ≤ 1,
+Targets: a move (with the computer's reply; the one that ends the game, reading the records,
+included) ≤ 3 DynamoDB requests, a "nothing new" poll ≤ 1,
 the computer's reply well within a second, a 20-minute live std9 game ≤ $0.002.
 """
 
@@ -98,9 +102,9 @@ def _whole_game(phone: Phone, rng: random.Random) -> dict[str, Any]:
         polls.append(sum(calls.values()))
     final = store.load_match(match_id)
     assert final is not None and final.state == "ended"
-    # The move that ends the game also counts it in the account's records (decision 66):
-    # one more read per account seated, once a game; the target is the moves before it.
-    ending = moves.pop()
+    # The move that ends the game also reads the accounts' records (decisions 66, duel 102):
+    # it counts in the maximum and the target like any other move.
+    ending = moves[-1]
     sizes = {
         "meta_bytes": item_size(final.serialize()),
         "move_bytes": max(item_size(m.serialize()) for m in store.match_moves(match_id)),
@@ -208,8 +212,9 @@ def figures() -> dict[str, Any]:
         "signed_in": signed_in,
         "reply_latency": _reply_latency(),
         "live_std9_game": _live_game_cost(signed_in),
-        "meets_targets": signed_in["requests_per_move_max"] <= 3
-        and guest["requests_per_poll_max"] <= 1,
+        "meets_targets": max(guest["requests_per_move_max"], signed_in["requests_per_move_max"])
+        <= 3
+        and max(guest["requests_per_poll_max"], signed_in["requests_per_poll_max"]) <= 1,
     }
 
 

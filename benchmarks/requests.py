@@ -129,23 +129,34 @@ def reply_mail(
     return sum(calls.values())
 
 
-def duel_reply_mail(now: datetime) -> int:
+def duel_reply_mail(now: datetime) -> tuple[int, int]:
     """A correspondence duel's player replies to their turn's mail with a move, played and
     confirmed (decision 128), as the deployed function handles it: the confirmation and the
-    other player's turn handed to the mail workers (SQS, not counted here)."""
+    other player's turn handed to the mail workers (SQS, not counted here); then the other
+    replies 投了, the move that ends the game and counts it in both accounts' records."""
     alice, bob = verified_accounts("duel", 2, now)
     given = {"preset": "std9", "side": "A", "strength": "normal", "clock": "day"}
     match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{alice}", now)
     matches.join(matches.load(match_id), f"a:{bob}", now)
-    rules = match_rules("duel")
-    to = match_notices.reply_address(rules, match_id, "A", 0)
-    account = load_account(alice)
-    assert to is not None and account is not None
-    raw = message.as_sent_by(account.email, to, "CO要請 占い師", now)
-    with counting() as calls:
-        received = replies.receive(raw, now, watch=lambda *_: None, match_hand_over=lambda _: None)
-    assert received.outcome == "applied" and matches.load(match_id).moves == 1, received
-    return sum(calls.values())
+
+    def reply(account_id: str, side: str, moves: int, text: str) -> int:
+        """The requests of ``account_id``'s reply to its mail of move ``moves``."""
+        to = match_notices.reply_address(match_rules("duel"), match_id, side, moves)
+        account = load_account(account_id)
+        assert to is not None and account is not None
+        raw = message.as_sent_by(account.email, to, text, now)
+        with counting() as calls:
+            received = replies.receive(
+                raw, now, watch=lambda *_: None, match_hand_over=lambda _: None
+            )
+        assert received.outcome == "applied", received
+        return sum(calls.values())
+
+    move = reply(alice, "A", 0, "CO要請 占い師")
+    assert matches.load(match_id).moves == 1
+    ending = reply(bob, "B", 1, "投了")
+    assert matches.load(match_id).ended
+    return move, ending
 
 
 def verified_accounts(
@@ -215,7 +226,7 @@ def figures() -> dict[str, int]:
         result["view_village_with_access"] = sum(calls.values())
         result["quick_link"] = quick_link(village, players[4], now)
         result["reply_mail"] = reply_mail(village, players[5], now)
-        result["duel_reply_mail"] = duel_reply_mail(now)
+        result["duel_reply_mail"], result["duel_reply_mail_ending"] = duel_reply_mail(now)
         with counting() as calls:
             villages.lounge("running")
         result["lounge_page"] = sum(calls.values())  # one query per shard, all at once

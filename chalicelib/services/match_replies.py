@@ -18,7 +18,7 @@ from ..inbound import message
 from ..inbound.address import ReplyTo
 from ..storage import outbox as outbox_store
 from ..storage.errors import AlreadyOwed
-from ..storage.models import OutboxItem
+from ..storage.models import MatchItem, OutboxItem
 from . import matches
 from .errors import NotFound, ServiceError
 
@@ -39,14 +39,16 @@ NOTHING = "指す手が見つからなかったため、何も指していませ
 def receive(
     to: ReplyTo,
     owner: str,
+    found: MatchItem | None,
     incoming: message.Incoming,
     now: datetime,
     watch: matches.Watch | None,
     hand_over: matches.HandOver | None,
 ) -> tuple[str, str]:
-    """What became of the reply (``replies.Received``'s outcome and reason)."""
+    """What became of the reply to the game ``found`` (as read with the address's owner):
+    ``replies.Received``'s outcome and reason."""
     try:
-        match = matches.load(to.village_id)
+        match: matches.Match | None = matches.loaded(found)
     except NotFound:
         match = None
     side = next((s for s in match.rules.sides if s.lower() == to.slot), None) if match else None

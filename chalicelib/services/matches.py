@@ -195,7 +195,11 @@ class Match:
 
 
 def load(match_id: str) -> Match:
-    item = store.load_match(match_id)
+    return loaded(store.load_match(match_id))
+
+
+def loaded(item: MatchItem | None) -> Match:
+    """The game as read (``NotFound``: no such game, or past its TTL)."""
     if item is None or _expired(item.expires_at, runtime.now()):
         raise NotFound("その対局は見つかりません")
     return Match(item)

@@ -56,12 +56,13 @@ def opponent_key(player: str, strength: str | None) -> str:
 
 
 def ending(ended: Ended) -> list[store.RecordWrite]:
-    """What the end writes for each seat an account plays (read consistently: the write is
-    conditioned on these versions, so a concurrent end of the same account's other game
-    refuses it and it is made again from fresh reads)."""
+    """What the end writes for each seat an account plays (every account's record read
+    consistently in one request: the write is conditioned on these versions, so a concurrent
+    end of the same account's other game refuses it and it is made again from fresh reads)."""
     rules = ended.rules
     accounts = {s: a for s, p in ended.players.items() if (a := account_of(p)) is not None}
-    read = {s: store.load(a, rules.name, consistent=True) for s, a in accounts.items()}
+    stored = store.load_all(list(accounts.values()), rules.name)
+    read = {s: stored[a] for s, a in accounts.items()}
     results = {s: rules.outcome(ended.game, s) or "loss" for s in rules.sides}
     rated = _ratings(ended, read, results) if ended.ranked and len(read) == len(rules.sides) else {}
     writes = []

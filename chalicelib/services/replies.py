@@ -22,6 +22,7 @@ from ..inbound.words import vocabulary
 from ..notify import ses
 from ..rulesets import DEFAULT
 from ..storage import accounts as accounts_store
+from ..storage import matches as match_store
 from ..storage import outbox as outbox_store
 from ..storage.errors import AlreadyOwed
 from ..storage.models import OutboxItem
@@ -54,6 +55,9 @@ class Received:
     village_id: str | None = None
 
 
+UNKNOWN_SENDER = "no account verified the sender's address"
+
+
 def receive(
     raw: bytes,
     now: datetime,
@@ -78,12 +82,19 @@ def receive(
         return _drop("a reply address that does not verify" if ours else "not to us", incoming)
     if not incoming.verdicts.pass_for(sender):
         return _drop(f"SPF/DKIM/DMARC do not hold for the sender: {incoming.verdicts}", incoming)
+    if to.rules in rulesets.MATCH_PLACES:
+        # The game and the address's owner in one read: a move by mail that ends the game
+        # is that read, its accounts' records and the transaction (decision duel 102).
+        found, owner = match_store.load_match_and_owner(to.village_id, sender)
+        if owner is None:
+            return _drop(UNKNOWN_SENDER, incoming)
+        outcome, why = match_replies.receive(
+            to, owner, found, incoming, now, watch, match_hand_over
+        )
+        return Received(outcome, why)
     owner = accounts_store.address_owner(sender)
     if owner is None:
-        return _drop("no account verified the sender's address", incoming)
-    if to.rules in rulesets.MATCH_PLACES:
-        outcome, why = match_replies.receive(to, owner, incoming, now, watch, match_hand_over)
-        return Received(outcome, why)
+        return _drop(UNKNOWN_SENDER, incoming)
     record = unit.village(to.village_id)
     if record is None or (record.meta.rules or DEFAULT) != to.rules:
         return _drop("no such village for the reply address", incoming)

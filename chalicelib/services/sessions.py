@@ -56,11 +56,23 @@ def check(account_id: str, session_id: str, now: datetime, writes: bool = True) 
     eventually consistent, for half the units (decision 69); a session it does not find
     is read again consistently, since a login's new session may not have reached every copy
     yet."""
-    if len(session_id) != SESSION_ID_LENGTH:
+    if not well_formed(session_id):
         return None
     item = store.read_session(account_id, session_id, consistent=writes)
     if not writes and not _live(item, now):
         item = store.read_session(account_id, session_id, consistent=True)
+    return grant_of(item, account_id, session_id, now)
+
+
+def well_formed(session_id: str) -> bool:
+    """A session id as ``open_session`` makes them: anything else is not read at all."""
+    return len(session_id) == SESSION_ID_LENGTH
+
+
+def grant_of(
+    item: SessionItem | None, account_id: str, session_id: str, now: datetime
+) -> Grant | None:
+    """The grant of a session item read consistently (None: closed or expired)."""
     if item is None or not _live(item, now):
         return None
     may_reset = item.reset_until is not None and now < item.reset_until

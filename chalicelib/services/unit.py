@@ -6,8 +6,11 @@ themselves go through storage's intention-named, conditioned writes, each one
 DynamoDB request or transaction.
 """
 
+from datetime import datetime
+
+from ..storage import matches as match_store
 from ..storage.repository import VillageRecord, load_village
-from . import matches
+from . import matches, sessions
 from .errors import NotFound
 
 
@@ -21,6 +24,19 @@ class Unit:
         if match_id not in self._matches:
             self._matches[match_id] = matches.load(match_id)
         return self._matches[match_id]
+
+    def match_and_session(
+        self, match_id: str, account_id: str, session_id: str, now: datetime
+    ) -> tuple[matches.Match, sessions.Grant | None]:
+        """A game and the session a cookie names, in one read (decision duel 102): a
+        signed-in move is that read and its transaction, and the read of the records when
+        it ends the game. The session is read consistently, as a write's must be."""
+        if match_id in self._matches or not sessions.well_formed(session_id):
+            return self.match(match_id), sessions.check(account_id, session_id, now)
+        item, session = match_store.load_match_and_session(match_id, account_id, session_id)
+        grant = sessions.grant_of(session, account_id, session_id, now)
+        self._matches[match_id] = matches.loaded(item)
+        return self._matches[match_id], grant
 
     def reload_match(self, match_id: str) -> matches.Match:
         self._matches.pop(match_id, None)

@@ -25,23 +25,29 @@ from .keys import (
     PRELUDE_SK,
     ROOMS_INDEX,
     SHARE_SK,
+    account_pk,
     chat_sk,
+    email_pk,
     key_time,
     match_pk,
     move_sk,
     player_match_sk,
     player_pk,
     room_index_sk,
+    session_sk,
     share_pk,
     time_key,
 )
 from .models import (
     ChatItem,
+    EmailItem,
+    Item,
     MatchItem,
     MoveItem,
     OutboxItem,
     PlayerMatchItem,
     PreludeItem,
+    SessionItem,
     ShareItem,
 )
 from .records import RecordWrite
@@ -510,6 +516,34 @@ def load_match(match_id: str) -> MatchItem | None:
         return MatchItem.get(match_pk(match_id), MATCH_SK, consistent_read=True)
     except DoesNotExist:
         return None
+
+
+def _with_match(match_id: str, key: tuple[str, str]) -> tuple[MatchItem | None, Item | None]:
+    """A game and one other item, in one consistent BatchGetItem (decision duel 102)."""
+    ensure_configured()
+    match, other = None, None
+    for item in Item.batch_get([(match_pk(match_id), MATCH_SK), key], consistent_read=True):
+        if isinstance(item, MatchItem):
+            match = item
+        else:
+            other = item
+    return match, other
+
+
+def load_match_and_session(
+    match_id: str, account_id: str, session_id: str
+) -> tuple[MatchItem | None, SessionItem | None]:
+    """A game and the session item a browser's cookie names: a signed-in request on a game
+    pays one read for both."""
+    match, session = _with_match(match_id, (account_pk(account_id), session_sk(session_id)))
+    return match, session if isinstance(session, SessionItem) else None
+
+
+def load_match_and_owner(match_id: str, address: str) -> tuple[MatchItem | None, str | None]:
+    """A game and the account that verified ``address`` (a reply to the game's mail): one
+    read for both."""
+    match, owner = _with_match(match_id, (email_pk(address), "EMAIL"))
+    return match, str(owner.account_id) if isinstance(owner, EmailItem) else None
 
 
 def match_progress(match_id: str) -> Progress | None:

@@ -3,7 +3,8 @@ set, rewritten whole by each game's end in that end's own transaction (condition
 version read, so two ends never overwrite each other and a retried end writes nothing
 twice), and the rating history, one item per ranked game.
 
-The records page reads the aggregate (one GetItem) and the latest history (one query).
+The records page reads the aggregate (one GetItem) and the latest history (one query); a
+game's end reads its accounts' aggregates together (one BatchGetItem).
 """
 
 from collections.abc import Sequence
@@ -51,13 +52,27 @@ class RecordWrite:
     rated: Rated | None = None
 
 
-def load(account_id: str, rules: str, consistent: bool = False) -> Record:
+def load(account_id: str, rules: str) -> Record:
+    """An account's aggregate for a page (an eventually consistent read)."""
     ensure_configured()
     try:
-        item = RecordItem.get(account_pk(account_id), record_sk(rules), consistent_read=consistent)
+        item = RecordItem.get(account_pk(account_id), record_sk(rules))
     except DoesNotExist:
         return Record({}, 0)
     return Record(dict(item.record), int(item.version))
+
+
+def load_all(account_ids: Sequence[str], rules: str) -> dict[str, Record]:
+    """Several accounts' aggregates for a game's end, read consistently in one BatchGetItem
+    (decision duel 102): the end's transaction is conditioned on these versions."""
+    ensure_configured()
+    found = {a: Record({}, 0) for a in account_ids}
+    if not found:
+        return found
+    keys = [(account_pk(a), record_sk(rules)) for a in found]
+    for item in RecordItem.batch_get(keys, consistent_read=True):
+        found[str(item.account_id)] = Record(dict(item.record), int(item.version))
+    return found
 
 
 def history(account_id: str, rules: str, limit: int) -> list[Rated]:

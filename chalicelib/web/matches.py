@@ -43,12 +43,15 @@ class Invited(Exception):
     """A visitor of a game with an open seat: the link was their invitation."""
 
 
-def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, str]:
+def _seat(
+    ctx: Ctx, match_id: str, page: bool = False, here: bool = True
+) -> tuple[matches.Match, str]:
     """The game and the side this browser plays in it; nobody else sees a game's page (a
     visitor of a game's ``page`` with an open seat is shown the invitation instead) or acts
-    in it (403)."""
+    in it (403). ``here``: the request is recorded as the player's sign of life (a move
+    records it only when it writes nothing else)."""
     _check_id(match_id)
-    match = ctx.unit.match(match_id)
+    match = ctx.match(match_id)
     side = match.side_of(ctx.players(match_id))
     if side is None:
         if page and match.open_side is not None and not match.ended:
@@ -56,7 +59,8 @@ def _seat(ctx: Ctx, match_id: str, page: bool = False) -> tuple[matches.Match, s
         raise BadRequest("この対局の対局者ではありません", 403)
     if matches.settle(match, ctx.now, side, jobs.watch_clock, jobs.hand_over_mail):
         match = ctx.unit.reload_match(match_id)
-    matches.seen_here(match_id, match.presence, side, ctx.now)  # any request of theirs counts
+    if here:
+        matches.seen_here(match_id, match.presence, side, ctx.now)  # any request of theirs counts
     return match, side
 
 
@@ -147,7 +151,7 @@ def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
     game goes to it."""
     _check_id(match_id)
     found = read_match_token(token, match_id, ctx.now)
-    match = ctx.unit.match(match_id)
+    match = ctx.match(match_id)
     if found is None or match.side_of([f"a:{found.account_id}"]) is None:
         if match.side_of(ctx.players(match_id)) is not None:
             return redirect(f"/matches/{match_id}", ctx.set_cookie)
@@ -162,14 +166,29 @@ def mail_pass(ctx: Ctx, match_id: str, token: str) -> Response:
 def join(ctx: Ctx, match_id: str) -> Response:
     """The invited person sits (a guest without registering, or their account)."""
     _check_id(match_id)
-    match = ctx.unit.match(match_id)
+    match = ctx.match(match_id)
     matches.join(match, ctx.player(), ctx.now, jobs.watch_clock, jobs.hand_over_mail)
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
 @page
 def move(ctx: Ctx, match_id: str) -> Response:
-    match, side = _seat(ctx, match_id)
+    # A move that is written hands the turn over, and with it whose minute counts (decision
+    # 82): its sign of life would be a write for nothing, a 4th request (decision duel 102).
+    # Anything else (a confirmation, a refusal) records it as any request of the player does.
+    match, side = _seat(ctx, match_id, here=False)
+    moved = False
+    try:
+        response, moved = _move(ctx, match, side)
+        return response
+    finally:
+        if not moved:
+            matches.seen_here(match_id, match.presence, side, ctx.now)
+
+
+def _move(ctx: Ctx, match: matches.Match, side: str) -> tuple[Response, bool]:
+    """The move's answer, and whether the move was written."""
+    match_id = match.match_id
     form = ctx.form
     seen = form.get("moves", "")
     if not NUMBER.fullmatch(seen):
@@ -186,9 +205,10 @@ def move(ctx: Ctx, match_id: str) -> Response:
         question = match.rules.confirmation(match.game, side, form)
         if question is not None:
             fields = {k: v for k, v in form.items() if k != "csrf"}
-            return ctx.page(
+            confirm = ctx.page(
                 "match_confirm.html", match_id=match_id, question=question, fields=fields
             )
+            return confirm, False
     try:
         matches.move(
             match,
@@ -201,11 +221,11 @@ def move(ctx: Ctx, match_id: str) -> Response:
             jobs.hand_over_mail,
         )
     except matches.Stale:
-        return redirect(f"/matches/{match_id}?stale=1", ctx.set_cookie)
+        return redirect(f"/matches/{match_id}?stale=1", ctx.set_cookie), False
     except InvalidInput as refusal:
         match = ctx.unit.reload_match(match_id)
-        return _page(ctx, match, side, status=400, message=str(refusal), form=form)
-    return redirect(f"/matches/{match_id}", ctx.set_cookie)
+        return _page(ctx, match, side, status=400, message=str(refusal), form=form), False
+    return redirect(f"/matches/{match_id}", ctx.set_cookie), True
 
 
 @page

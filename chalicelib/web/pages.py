@@ -20,6 +20,7 @@ from ..links import match_scope
 from ..render import render
 from ..services import sessions
 from ..services.errors import ServiceError
+from ..services.matches import Match
 from ..services.unit import Unit
 from ..storage.errors import FAULTS
 from . import static
@@ -82,10 +83,26 @@ class Ctx:
         grant = None
         if claim.account_id and claim.session_id:
             grant = sessions.check(claim.account_id, claim.session_id, self.now, writes)
+        self._settle(grant)
+
+    def _settle(self, grant: sessions.Grant | None) -> None:
+        claim = self.session
         self._settled, self._grant = True, grant
         if grant is None and claim.account_id:  # logged out elsewhere, a new password
             self.session = Session(account_id=None, csrf=claim.csrf, guest=claim.guest)
             self.set_cookie = self.session.cookie(self.now)
+
+    def match(self, match_id: str) -> Match:
+        """A game this request acts in, read together with the session item the cookie names
+        when that is not read yet: one request for both (decision duel 102)."""
+        claim = self.session
+        if self._settled or not (claim.account_id and claim.session_id):
+            return self.unit.match(match_id)
+        match, grant = self.unit.match_and_session(
+            match_id, claim.account_id, claim.session_id, self.now
+        )
+        self._settle(grant)
+        return match
 
     def claimed_member(self, village_id: str) -> str | None:
         """Whom the (signed) cookie claims to act for here, before the session item is read."""

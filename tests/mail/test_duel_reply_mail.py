@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.requests import counting
 from chalicelib import jobs
 from chalicelib.inbound import address, message
 from chalicelib.notify.match_notices import reply_address
@@ -18,6 +19,7 @@ from chalicelib.rules.duel import Duel
 from chalicelib.rulesets import match_rules
 from chalicelib.services import match_replies, matches, replies
 from chalicelib.storage import matches as store
+from chalicelib.storage import records as records_store
 from tests.integration.conftest import make_account
 from tests.mail.conftest import Mail, sent_mails
 
@@ -276,3 +278,19 @@ def test_the_ses_lambda_plays_a_reply_to_a_games_mail(clock, monkeypatch):
     event = {"Records": [{"ses": {"mail": {"messageId": "d1"}, "receipt": {}}}]}
     assert jobs.reply_mail(event) == ["applied"]
     assert moves(match_id) == 1 and game(match_id).phase == "B:answer"
+
+
+def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
+    """Decision duel 102: the game and the address's owner in one read, both accounts' records
+    in one more, the transaction; the mail it owes goes to the mail workers (not counted)."""
+    match_id = new_game(clock, ranked=True)
+    mail = reply_as("alice@example.jp", to(match_id, "A"), "投了", clock)
+    handed: list[str] = []
+    with counting() as calls:
+        received = replies.receive(
+            mail, clock(), watch=lambda *_: None, match_hand_over=handed.append
+        )
+    assert received.outcome == "applied"
+    assert calls == {"BatchGetItem": 2, "TransactWriteItems": 1}, calls
+    assert handed and game(match_id).ending["at"] == "resign"
+    assert records_store.load("bob", "duel").data["ranked"] == {"games": 1, "wins": 1}

@@ -182,15 +182,15 @@ def test_two_ends_of_one_accounts_games_at_once_are_both_counted(
     make_account("alice", clock())
     browser.login("alice")
     first, second = start(browser, clock="3m"), start(browser, clock="3m")
-    stale = stored_records.load("alice", "duel", consistent=True)
+    stale = stored_records.load_all(["alice"], "duel")
     reads = []
-    real = stored_records.load
+    real = stored_records.load_all
 
-    def load(account, rules, consistent=False):
-        reads.append(account)
-        return stale if len(reads) == 2 else real(account, rules, consistent)
+    def load_all(accounts, rules):
+        reads.extend(accounts)
+        return stale if len(reads) == 2 else real(accounts, rules)
 
-    monkeypatch.setattr(stored_records, "load", load)
+    monkeypatch.setattr(stored_records, "load_all", load_all)
     clock.advance(timedelta(seconds=201))
     assert matches.end_if_due(matches.load(first), clock())
     assert matches.end_if_due(matches.load(second), clock())
