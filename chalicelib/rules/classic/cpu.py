@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .. import talk
+from ..talk import named_in
+
 # The view's keys (all plain data; seats are the platform's, the scapegoat's is "npc"):
 #   me, role, alive, partners (seats), names {seat: name}, moment (prologue | day | overtime |
 #   night | epilogue), day, now / day_began / sunset / night_began / ended_at (ISO or None),
@@ -102,28 +105,9 @@ class Claim:
     white: set[str] = field(default_factory=set)
 
 
-def _core(name: str) -> str:
-    """A name as people write it: without the computer's mark."""
-    return name.replace("（CPU）", "").strip()
-
-
 def cores(view: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(seat, name as written)``, longest first: what ``named_in`` looks for."""
-    named = [(seat, _core(name)) for seat, name in view["names"].items()]
-    return sorted(((s, c) for s, c in named if c), key=lambda sc: -len(sc[1]))
-
-
-def named_in(names: Sequence[tuple[str, str]], text: str) -> list[str]:
-    """The seats a text names (``cores``: longest names first, so one name inside another
-    is not read twice), in the order they appear."""
-    found: list[tuple[int, str]] = []
-    rest = text
-    for seat, core in names:
-        if core not in rest:
-            continue
-        found.append((rest.index(core), seat))
-        rest = rest.replace(core, "\0" * len(core))
-    return [seat for _, seat in sorted(found)]
+    return talk.cores(view["names"])
 
 
 def claims(view: Mapping[str, Any]) -> dict[str, Claim]:
@@ -368,7 +352,7 @@ def _asked(view: Mapping[str, Any], posted: datetime | None) -> dict[str, str] |
     mine = [p for p in view["heard"] if p["seat"] == me and p["board"] == "public"]
     if len(mine) >= MAX_PUBLIC_POSTS:
         return None
-    name = _core(view["names"].get(me, ""))
+    name = talk.core(view["names"].get(me, ""))
     for post in reversed(view["heard"]):
         at = _time(post.get("at"))
         if posted is not None and (at is None or at <= posted):
