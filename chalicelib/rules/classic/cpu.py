@@ -65,6 +65,8 @@ QUESTION_MARKS = ("?", "？")
 ACCUSE_WORDS = ("怪しい", "あやしい", "人狼だ", "狼だ", "吊り", "吊る", "黒")
 # How often a lone wolf not named claims the seer against the claimer (潜伏 otherwise).
 LONE_CLAIM_RATE = 0.75
+# How often a wolf with partners, not named, claims the seer against a lone claimer (対抗).
+PACK_CLAIM_RATE = 0.125
 ATTACK_WORDS = ("襲", "噛", "かみ", "狙")
 # How often a madman facing a seer claimer claims the seer too (騙り).
 MADMAN_CLAIM_RATE = 1.0
@@ -181,10 +183,11 @@ def pick_vote(
             options = [t for t in targets if t in group]
             if options:
                 return rng.choice(options)
-    if view["role"] == "werewolf":  # push out its accusers, then whoever voted a wolf; a
-        # lone wolf, with nothing to hide in a partner's company, the seer claimer too
+    if view["role"] == "werewolf":  # push out its accusers, then a human a claimer calls a
+        # wolf (it joins the village's mistake), then whoever voted a wolf; a lone wolf, with
+        # nothing to hide in a partner's company, the seer claimer too
         lone = set() if view["partners"] else _claimers(view, said)
-        for group in (_accusers(view, said), lone, _threats(view)):
+        for group in (_accusers(view, said), _mistaken(view, said), lone, _threats(view)):
             options = [t for t in targets if t in group]
             if options:
                 return rng.choice(options)
@@ -205,6 +208,13 @@ def _accusers(view: Mapping[str, Any], said: Mapping[str, Claim]) -> set[str]:
     """For a wolf: claimers who call a wolf a wolf."""
     wolves = {view["me"], *view["partners"]}
     return {c for c, claim in said.items() if claim.black & wolves and c not in wolves}
+
+
+def _mistaken(view: Mapping[str, Any], said: Mapping[str, Claim]) -> set[str]:
+    """For a wolf: the non-wolves a claimer calls a wolf (a partner's or the madman's fake
+    black: a human the village may hang)."""
+    wolves = {view["me"], *view["partners"]}
+    return {s for claim in said.values() for s in claim.black} - wolves
 
 
 def _called(view: Mapping[str, Any]) -> set[str]:
@@ -397,8 +407,15 @@ def _answer(view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Clai
     rivals = sorted(_claimers(view, said))
     accusers = [c for c in rivals if view["me"] in said[c].black]
     target = accusers[0] if accusers else rivals[0] if rivals else None
-    if target is None or (not accusers and (view["partners"] or rng.random() >= LONE_CLAIM_RATE)):
-        return None  # not named: with partners (and a madman) it stays hidden (潜伏)
+    if target is None:
+        return None
+    if not accusers:  # not named: a lone wolf claims now and then; a pack sends one of its
+        # wolves against a lone claimer now and then, else stays hidden (潜伏)
+        pack = bool(view["partners"])
+        if pack and len(rivals) > 1:
+            return None
+        if rng.random() >= (PACK_CLAIM_RATE if pack else LONE_CLAIM_RATE):
+            return None
     return f"占い師です。{_name(view, target)}を占った結果は人狼でした。対抗します。"
 
 
