@@ -4,22 +4,26 @@
 the village, the game, its seed or the engine — and the member's own secret RNG, and answers
 with the choices a person's action form would save and a few short posts of the day.
 
-How it plays (decision 113):
+How it plays (decisions 110, 113):
+- It reads today's posts of the boards its seat may read (the view's ``heard``, kept by
+  ``visibility.heard_by``): the results members tell on the public board, the oni side's
+  proposals on the oni world, and questions that name it, which it answers.
 - The human side prays for an oni it knows (its own results, its partner's empathy), else for
-  whom a DM named, else for the first character it has not cleared in the village's public
+  whom a DM named, else for one it knows lies about a result, else for whom a result it cannot
+  disprove calls 鬼, else for the first character nobody cleared in the village's public
   order of the day, so that those who know nothing converge as a village's talk would; seers
   divine whom they have not seen; guards protect the seers, then the mediums, then the
   assassin; the assassin strikes a known oni, or from day 2 now and then someone uncleared.
-- The oni side (the 3 oni and the madman) knows the placement: it prays for humans, votes the
-  attack on a human (a seer, medium or the assassin first) and agrees with the votes its
-  partners cast first; it follows a partner's forced judgment and declaration but never
+- The oni side (the 3 oni and the madman) knows the placement: it prays for humans (one the
+  board calls 鬼 first), votes the attack on a human (a seer, medium or the assassin first) and
+  agrees with the votes and proposals its partners made first; it follows a partner's forced judgment and declaration but never
   starts one, resigns when one oni is left against five humans or more, and leaves a fake DM
   naming a human.
 - A choice once saved stands for the day (the platform asks again and again); only what
   changes is answered. Posts: up to two a day, one at a time, the first as the day starts,
   only on boards it may write: its job's news as its side would tell it (the oni side covers
   its own and now and then frames a human) and whom it prays for and why; the side's plan on
-  the oni world; in the grave who struck it.
+  the oni world; in the grave who struck it; and up to two answers a day (decision 111).
 """
 
 import hashlib
