@@ -65,8 +65,9 @@ QUESTION_MARKS = ("?", "？")
 ACCUSE_WORDS = ("怪しい", "あやしい", "人狼だ", "狼だ", "吊り", "吊る", "黒")
 # How often a lone wolf not named claims the seer against the claimer (潜伏 otherwise).
 LONE_CLAIM_RATE = 0.75
-# How often a wolf with partners, not named, claims the seer against a lone claimer (対抗).
-PACK_CLAIM_RATE = 0.125
+# How often a wolf with one partner, not named, claims the seer against a lone claimer
+# (対抗); three wolves (16 players) have the votes to stay hidden (潜伏) instead.
+PAIR_CLAIM_RATE = 0.125
 ATTACK_WORDS = ("襲", "噛", "かみ", "狙")
 # How often a madman facing a seer claimer claims the seer too (騙り).
 MADMAN_CLAIM_RATE = 1.0
@@ -397,7 +398,8 @@ def _reply(view: Mapping[str, Any], post: Mapping[str, str]) -> str:
 def _answer(view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Claim]) -> str | None:
     """What it answers on the day's board: a wolf facing a seer claimer claims the seer
     itself (対抗) and calls that claimer a wolf — when the claimer named it a wolf, and a lone
-    wolf now and then besides (a lie, as its side would tell it), unless a partner claimed."""
+    wolf or one of a pair now and then besides (a lie, as its side would tell it), unless a
+    partner claimed (decisions-classic 72, 73)."""
     if view["role"] == "madman":
         return _madman_claim(view, rng, said)
     if view["role"] != "werewolf" or view["me"] in said:
@@ -409,12 +411,12 @@ def _answer(view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Clai
     target = accusers[0] if accusers else rivals[0] if rivals else None
     if target is None:
         return None
-    if not accusers:  # not named: a lone wolf claims now and then; a pack sends one of its
-        # wolves against a lone claimer now and then, else stays hidden (潜伏)
-        pack = bool(view["partners"])
-        if pack and len(rivals) > 1:
+    if not accusers:  # not named: a lone wolf claims now and then, a pair's wolf against a
+        # lone claimer now and then; three stay hidden (潜伏)
+        partners = len(view["partners"])
+        if partners > 1 or (partners and len(rivals) > 1):
             return None
-        if rng.random() >= (PACK_CLAIM_RATE if pack else LONE_CLAIM_RATE):
+        if rng.random() >= (PAIR_CLAIM_RATE if partners else LONE_CLAIM_RATE):
             return None
     return f"占い師です。{_name(view, target)}を占った結果は人狼でした。対抗します。"
 

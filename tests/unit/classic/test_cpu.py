@@ -368,8 +368,8 @@ def test_issue24_a_wolf_votes_the_human_a_fake_seer_calls_a_wolf():
 
 
 def test_issue24_a_wolf_with_a_partner_now_and_then_counter_claims_a_lone_seer_claimer():
-    """Decisions-classic 73: not named, one of a pack claims the seer against a lone claimer
-    now and then (never against two claimers, never after a partner claimed)."""
+    """Decisions-classic 73: not named, one of a pair claims the seer against a lone claimer
+    now and then (never against two claimers; three wolves stay hidden)."""
     game, roles = _day2()
     (wolf, partner), seer = roles[Role.WEREWOLF], roles[Role.SEER][0]
     claim = _said(seer, f"占い師です。{NAMES[roles[Role.VILLAGER][0]]}さんは人間でした。")
@@ -385,3 +385,9 @@ def test_issue24_a_wolf_with_a_partner_now_and_then_counter_claims_a_lone_seer_c
     for n in range(50):
         plan = cpu.turn(view_of(game, wolf, {}, reply_time, START, two), random.Random(n))
         assert plan.posts != counter
+    game, roles = _day2(players=16)
+    wolf, seer = roles[Role.WEREWOLF][0], roles[Role.SEER][0]
+    claim = _said(seer, f"占い師です。{NAMES[roles[Role.VILLAGER][0]]}さんは人間でした。")
+    for n in range(50):
+        plan = cpu.turn(view_of(game, wolf, {}, reply_time, START, [claim]), random.Random(n))
+        assert plan.posts == []
