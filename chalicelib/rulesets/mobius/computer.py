@@ -16,9 +16,9 @@ How it plays (decisions 110, 113):
   assassin; the assassin strikes a known oni, or from day 2 now and then someone uncleared.
 - The oni side (the 3 oni and the madman) knows the placement: it prays for humans (one the
   board calls 鬼 first), votes the attack on a human (a seer, medium or the assassin first) and
-  agrees with the votes and proposals its partners made first; it follows a partner's forced judgment and declaration but never
-  starts one, resigns when one oni is left against five humans or more, and leaves a fake DM
-  naming a human.
+  agrees with the votes and proposals its partners made first; it follows a partner's forced
+  judgment and declaration but never starts one, resigns when one oni is left against five
+  humans or more, and leaves a fake DM naming a human.
 - A choice once saved stands for the day (the platform asks again and again); only what
   changes is answered. Posts: up to two a day, one at a time, the first as the day starts,
   only on boards it may write: its job's news as its side would tell it (the oni side covers
