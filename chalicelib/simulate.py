@@ -27,6 +27,10 @@ from .rulesets.mobius.timeline import Phase
 # agrees on a declaration or resignation on a given day.
 UNDECIDED_RATE = 0.2
 COMMAND_RATE = 0.02
+# A computer-only day (``--cpu``): its length, and the shares of it at which every member
+# takes a turn (the morning twice: the first posts are heard within the morning's look).
+CPU_DAY = timedelta(minutes=45)
+CPU_MOMENTS = (0.0, 0.0, 1 / 2, 3 / 4)
 
 
 def random_choices(village: Village, actor: str, rng: random.Random) -> Choices:
@@ -60,32 +64,44 @@ def play(rng: random.Random) -> Village:
 
 
 def cpu_play(rng: random.Random) -> Village:
-    """One whole game of computer members, each with its own RNG, acting in a random order
-    every day from its seat's view (so the oni side sees the votes its partners cast first);
-    a command set by three takes effect during the day (RULES §7)."""
+    """One whole game of computer members, each with its own RNG. Each day every member takes
+    a turn, in a random order, from its seat's view, at the day's start and at each of
+    ``CPU_MOMENTS`` (so the oni side sees the votes its partners cast first, and everyone
+    hears the posts written before its turn, as on the boards); a command set by three takes
+    effect during the day (RULES §7)."""
     village = Village.create(rng)
     village.start()
     seats = {slot: random.Random(rng.getrandbits(64)) for slot in SLOTS}
-    now = datetime(2026, 1, 1, tzinfo=UTC)  # the view's clock: only the bans read it
+    start = datetime(2026, 1, 1, tzinfo=UTC)
     while village.ending is None:
         saved: dict[str, dict[str, str]] = {}
-        for slot in rng.sample(SLOTS, len(SLOTS)):
-            view = visibility.seat_view(
-                village,
-                Phase.DAY,
-                slot,
-                names=labels.SLOT_LABELS,
-                computers=SLOTS,
-                saved=saved,
-                bans=Bans(),
-                now=now,
-                day_started_at=None,  # no clock: nobody posts
-                day_length=timedelta(0),
-                last_post_at=None,
-            )
-            turn = computer.turn(view, seats[slot])
-            saved[slot] = {k: v for k, v in turn.choices.items() if v is not None}
+        heard: list[dict[str, Any]] = []
+        posted: dict[str, datetime] = {}
+        for share in CPU_MOMENTS:
+            now = start + CPU_DAY * share
+            for slot in rng.sample(SLOTS, len(SLOTS)):
+                view = visibility.seat_view(
+                    village,
+                    Phase.DAY,
+                    slot,
+                    names=labels.SLOT_LABELS,
+                    computers=SLOTS,
+                    saved=saved,
+                    bans=Bans(),
+                    now=now,
+                    day_started_at=start,
+                    day_length=CPU_DAY,
+                    last_post_at=posted.get(slot),
+                    heard=heard,
+                )
+                turn = computer.turn(view, seats[slot])
+                made = {**saved.get(slot, {}), **turn.choices}
+                saved[slot] = {k: v for k, v in made.items() if v is not None}
+                for board, text in turn.posts:
+                    heard.append({"board": board, "slot": slot, "text": text, "at": now})
+                    posted[slot] = now
         end_day(village, saved, rng)
+        start += CPU_DAY * 2
     return village
 
 

@@ -3,8 +3,9 @@
 Random states come from games played by computer members and random players mixed; every
 computer turn is checked against the rule set's own validation and write refusals, and the
 secrecy property is checked on twins: two villages that differ only in what the seat may not
-see (RULES §8) give the same turn for the same seed. The hidden parts are written here from
-the rule book, not read from the visibility module.
+see (RULES §8: others' choices and news, the sides, and the posts of boards it may not read)
+give the same turn for the same seed. The hidden parts are written here from the rule book,
+not read from the visibility module.
 """
 
 import json
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 
 from chalicelib import simulate
 from chalicelib.rules.mobius import CHOICE_KEYS, PARTNERS, SLOTS, Choices, Result, Village
-from chalicelib.rulesets.base import Pace, Seat, State, Viewer
+from chalicelib.rulesets.base import Heard, Pace, Seat, State, Viewer
 from chalicelib.rulesets.mobius import computer
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
 from chalicelib.rulesets.mobius.timeline import TIMINGS
@@ -46,6 +47,7 @@ class View:
     created_at: datetime = START - timedelta(hours=6)
     day_started_at: datetime | None = START
     next_update: datetime | None = START + TIMINGS[Pace.SHORT].turn
+    heard: list[Heard] = field(default_factory=list)  # today's posts, oldest first
 
     def seats(self) -> dict[str, Seat]:
         return {
@@ -85,9 +87,34 @@ def random_choices(game: Village, slot: str, rng: random.Random) -> dict[str, st
     return made
 
 
+# Posts members write, naming members by their public names (RULES §8 boards).
+SAYINGS = (
+    "{a}は鬼でした。",
+    "占いの結果です。{a}は人でした。",
+    "{a}さん、あなたは鬼ですか？",
+    "{a}が怪しいと思います。",
+    "今夜は{a}を襲撃しましょう、実行犯は{b}。",
+    "{a}のダイイングメッセージは{b}を指していました。",
+    "今日は{a}に祈ります。",
+)
+BOARDS = ("public", "oni", "grave", "inner")
+
+
+def name(slot: str) -> str:
+    return f"名前{SLOTS.index(slot)}"
+
+
+def saying(rng: random.Random, game: Village, board: str | None = None) -> Heard:
+    a, b = rng.sample(SLOTS, 2)
+    text = rng.choice(SAYINGS).format(a=name(a), b=name(b))
+    at = START + DAY * rng.random() * 0.5
+    return Heard(board or rng.choice(BOARDS), rng.choice(SLOTS), text, at)
+
+
 def states(seed: int) -> list[tuple[View, datetime]]:
     """Every day of one game of computer and random members mixed, each day saved member by
-    member in a random order; with a moment of the day (day, loss time or night)."""
+    member in a random order, with posts on every board (the computers' own and random
+    members' sayings); with a moment of the day (day, loss time or night)."""
     rng = random.Random(seed)
     game = Village.create(rng)
     game.start(dead=rng.sample(SLOTS, rng.choice((0, 0, 1, 2))))
@@ -99,19 +126,30 @@ def states(seed: int) -> list[tuple[View, datetime]]:
         view = View(copy(game), seed=rng.getrandbits(32), people=set(SLOTS) - computers)
         for slot in rng.sample(SLOTS, len(SLOTS)):
             if slot in computers:
-                turn = MOBIUS.computer_turn(view, slot, START, random.Random(rng.getrandbits(64)))
+                turn = MOBIUS.computer_turn(
+                    view, slot, START, random.Random(rng.getrandbits(64)), view.heard
+                )
                 merged = {**view.saved_today.get(slot, {}), **turn.choices}
                 made = {k: v for k, v in merged.items() if v is not None}
+                view.heard += [Heard(b, slot, text, START) for b, text in turn.posts]
             else:
                 made = random_choices(view.game, slot, rng)
+            if rng.random() < 0.5:
+                view.heard.append(saying(rng, view.game))
             if rng.random() < 0.2:
                 view.last_posts[slot] = START + DAY * rng.random()
             view.saved_today[slot] = made
             if len(found) < 40 or rng.random() < 0.3:
                 now = START + rng.choice((DAY * 0.05, DAY * rng.random(), DAY * 1.1, DAY * 1.3))
-                found.append((replace(view, saved_today=dict(view.saved_today)), now))
+                saved = dict(view.saved_today)
+                found.append((replace(view, saved_today=saved, heard=list(view.heard)), now))
         simulate.end_day(game, view.saved_today, rng)
     return found
+
+
+def computer_turn(view: View, slot: str, now: datetime, rng: random.Random) -> Any:
+    """The seat's turn, hearing the view's posts as the platform hands them."""
+    return MOBIUS.computer_turn(view, slot, now, rng, tuple(view.heard))
 
 
 # ----- always legal (RULES §3, §8) -----
@@ -123,7 +161,7 @@ def test_s3_s8_every_computer_turn_is_legal_in_random_states(seed):
     rng = random.Random(seed)
     for view, now in states(seed):
         for slot in SLOTS:
-            turn = MOBIUS.computer_turn(view, slot, now, random.Random(rng.getrandbits(64)))
+            turn = computer_turn(view, slot, now, random.Random(rng.getrandbits(64)))
             MOBIUS.check_choices(view, slot, turn.choices, now)  # raises when refused
             assert set(turn.choices) <= set(CHOICE_KEYS)
             assert len(turn.posts) <= 1
@@ -140,7 +178,7 @@ def test_s3_a_living_computer_always_prays_and_uses_its_job(seed):
     for view, now in states(seed):
         game = view.game
         for slot in game.living():
-            turn = MOBIUS.computer_turn(view, slot, now, random.Random(seed))
+            turn = computer_turn(view, slot, now, random.Random(seed))
             chosen = {**view.saved_today.get(slot, {}), **turn.choices}
             for key in ("pray", "divine", "guard", "attack"):
                 if game.legal_targets(slot, key):
@@ -219,7 +257,22 @@ def twin(view: View, slot: str, rng: random.Random) -> tuple[View, list[str]]:
             changed.append("sides")
     if slot != "assassin":
         game.assassination_used = rng.random() < 0.5
-    return replace(view, game=game, saved_today=saved, seed=rng.getrandbits(32)), changed
+    # Posts of the boards it may not read: the oni world unless it is of the oni side, the
+    # grave unless it is a dead human, and every inner board (its own notes are not talk).
+    hidden = {"inner"}
+    hidden |= set() if oni_side else {"oni"}
+    hidden |= {"grave"} if oni_side or slot not in view.game.deaths else set()
+    heard = []
+    for post in view.heard:
+        if post.board not in hidden:
+            heard.append(post)
+        elif rng.random() < 0.5:
+            heard.append(saying(rng, game, post.board))  # another post there instead
+    for _ in range(rng.randint(1, 4)):  # and more, anywhere among the others
+        heard.insert(rng.randint(0, len(heard)), saying(rng, game, rng.choice(sorted(hidden))))
+    changed.append("posts")
+    twin = replace(view, game=game, saved_today=saved, seed=rng.getrandbits(32), heard=heard)
+    return twin, changed
 
 
 @GAMES
@@ -232,10 +285,11 @@ def test_s8_twins_differing_only_in_what_the_seat_may_not_see_get_the_same_turn(
             other, changed = twin(view, slot, rng)
             kinds.update(changed)
             draw = rng.getrandbits(64)
-            mine = MOBIUS.computer_turn(view, slot, now, random.Random(draw))
-            theirs = MOBIUS.computer_turn(other, slot, now, random.Random(draw))
+            mine = computer_turn(view, slot, now, random.Random(draw))
+            theirs = computer_turn(other, slot, now, random.Random(draw))
             assert mine == theirs, (slot, changed)
-    assert {"choices", "morning"} <= kinds
+    assert {"choices", "posts"} <= kinds
+    assert "morning" in kinds or all(not view.game.mornings for view, _ in states(seed))
 
 
 # ----- what the seat's view holds (RULES §8) -----
@@ -293,7 +347,7 @@ def _seat(view: View, slot: str) -> dict[str, Any]:
 
 
 def turn(view: View, slot: str, seed: int = 3, now: datetime = START) -> Any:
-    return MOBIUS.computer_turn(view, slot, now, random.Random(seed))
+    return computer_turn(view, slot, now, random.Random(seed))
 
 
 def test_s4_2_the_oni_side_votes_the_attack_and_attacker_a_partner_cast_first():
@@ -438,3 +492,101 @@ def test_the_strategy_gets_plain_data_only():
         view = _seat(View(game_with(ONI)), slot)
         assert plain(view)
         assert computer.turn(view, random.Random(1)).choices
+
+
+# ----- reading the boards (RULES §8; decision 110) -----
+
+
+def said(view: View, board: str, writer: str, text: str, at: datetime = START) -> View:
+    """``view`` with one more post today."""
+    return replace(view, heard=[*view.heard, Heard(board, writer, text, at)])
+
+
+def test_s8_a_result_told_on_the_public_board_changes_a_human_computers_prayer():
+    view = View(game_with(ONI))
+    before = turn(view, "commoner_a").choices["pray"]
+    target = next(s for s in ("medium_a", "medium_b") if s != before)
+    told = said(view, "public", "seer_a", f"占いの結果です。{name(target)}は鬼でした。")
+    for seed in range(10):
+        answer = turn(told, "commoner_a", seed)
+        assert answer.choices["pray"] == target
+        assert answer.posts[0][1].endswith(
+            f"今日は{name(target)}に祈ります。名前0の結果で鬼と出ているからです。"
+        )
+
+
+def test_s8_a_computer_prays_for_one_it_knows_lies_about_it():
+    view = View(game_with(ONI))
+    lie = said(view, "public", "seer_b", "名前2は鬼でした。")  # seer_b calls medium_a 鬼
+    for seed in range(10):
+        assert turn(lie, "medium_a", seed).choices["pray"] == "seer_b"
+
+
+def test_s8_a_saying_on_a_board_the_seat_may_not_read_changes_nothing():
+    view = View(game_with(ONI))
+    text = "占いの結果です。名前3は鬼でした。名前2さん、あなたは鬼ですか？"
+    for board in ("oni", "grave", "inner"):
+        hidden = said(view, board, "seer_a", text, START + DAY * 0.1)
+        for seed in range(5):
+            now = START + DAY * 0.2
+            assert turn(hidden, "medium_a", seed, now) == turn(view, "medium_a", seed, now)
+    # ... and its own notes are not talk either, nor the grave for the oni side
+    for board, slot in (("inner", "medium_a"), ("grave", "seer_b")):
+        hidden = said(view, board, slot, text, START + DAY * 0.1)
+        assert turn(hidden, slot, 1) == turn(view, slot, 1)
+
+
+def test_s4_2_the_oni_side_follows_a_partners_proposal_on_the_oni_world():
+    view = View(game_with(ONI))
+    plan = said(
+        view,
+        "oni",
+        "commoner_c",
+        f"今夜は{name('assassin')}を襲撃しましょう、実行犯は{name('seer_b')}。",
+    )
+    for slot in ("seer_b", "guard_a", "empath_b"):
+        for seed in range(10):
+            choices = turn(plan, slot, seed).choices
+            assert (choices["attack"], choices["attacker"]) == ("assassin", "seer_b")
+    # ... the same words on the public board are no proposal of the side's
+    public = said(
+        view,
+        "public",
+        "commoner_c",
+        f"今夜は{name('assassin')}を襲撃しましょう、実行犯は{name('seer_b')}。",
+    )
+    attackers = {turn(public, "guard_a", seed).choices["attacker"] for seed in range(20)}
+    assert len(attackers) > 1
+
+
+def test_s8_a_computer_answers_a_question_that_names_it_truly_and_only_once():
+    game = game_with(ONI)
+    view = View(game, last_posts={"seer_a": START})
+    now = START + DAY * 0.1
+    asked = said(view, "public", "guard_b", "名前0さん、あなたは鬼ですか？", START + DAY * 0.05)
+    answer = turn(asked, "seer_a", 1, now)
+    target = game.random_targets["seer_a"]
+    assert answer.posts == [
+        (
+            "public",
+            f"名前5さん、私は人です。初日のランダム占いの結果です。{name(target)}は人でした。"
+            f"今日は{name(answer.choices['pray'])}に祈っています。",
+        )
+    ]
+    answered = replace(asked, last_posts={"seer_a": now})
+    assert turn(answered, "seer_a", 1, now + DAY * 0.01).posts == []
+    assert turn(view, "seer_a", 1, now).posts == []  # nobody asked
+    # An oni-side seat says what its side would: that it is human; no result of its own.
+    oni = said(view, "public", "guard_b", "名前4が怪しい。", START + DAY * 0.05)
+    (board, text), *_ = turn(replace(oni, last_posts={"guard_a": START}), "guard_a", 1, now).posts
+    assert board == "public" and text.startswith("名前5さん、私は人です。今日は")
+
+
+def test_s8_answers_are_bounded_a_day():
+    view = View(game_with(ONI))
+    heard = []
+    for n in range(computer.MAX_POSTS + computer.MAX_ANSWERS):
+        heard.append(Heard("public", "seer_a", f"返事{n}", START + DAY * 0.01 * n))
+    heard.append(Heard("public", "guard_b", "名前0さん、本当ですか？", START + DAY * 0.1))
+    full = replace(view, heard=heard, last_posts={"seer_a": START + DAY * 0.05})
+    assert turn(full, "seer_a", 1, START + DAY * 0.15).posts == []

@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .. import talk
+from ..talk import named_in
+
 # The view's keys (all plain data; seats are the platform's, the scapegoat's is "npc"):
 #   me, role, alive, partners (seats), names {seat: name}, moment (prologue | day | overtime |
 #   night | epilogue), day, now / day_began / sunset / night_began / ended_at (ISO or None),
@@ -62,6 +65,9 @@ QUESTION_MARKS = ("?", "？")
 ACCUSE_WORDS = ("怪しい", "あやしい", "人狼だ", "狼だ", "吊り", "吊る", "黒")
 # How often a lone wolf not named claims the seer against the claimer (潜伏 otherwise).
 LONE_CLAIM_RATE = 0.75
+# How often a wolf with one partner, not named, claims the seer against a lone claimer
+# (対抗); three wolves (16 players) have the votes to stay hidden (潜伏) instead.
+PAIR_CLAIM_RATE = 0.125
 ATTACK_WORDS = ("襲", "噛", "かみ", "狙")
 # How often a madman facing a seer claimer claims the seer too (騙り).
 MADMAN_CLAIM_RATE = 1.0
@@ -102,28 +108,9 @@ class Claim:
     white: set[str] = field(default_factory=set)
 
 
-def _core(name: str) -> str:
-    """A name as people write it: without the computer's mark."""
-    return name.replace("（CPU）", "").strip()
-
-
 def cores(view: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(seat, name as written)``, longest first: what ``named_in`` looks for."""
-    named = [(seat, _core(name)) for seat, name in view["names"].items()]
-    return sorted(((s, c) for s, c in named if c), key=lambda sc: -len(sc[1]))
-
-
-def named_in(names: Sequence[tuple[str, str]], text: str) -> list[str]:
-    """The seats a text names (``cores``: longest names first, so one name inside another
-    is not read twice), in the order they appear."""
-    found: list[tuple[int, str]] = []
-    rest = text
-    for seat, core in names:
-        if core not in rest:
-            continue
-        found.append((rest.index(core), seat))
-        rest = rest.replace(core, "\0" * len(core))
-    return [seat for _, seat in sorted(found)]
+    return talk.cores(view["names"])
 
 
 def claims(view: Mapping[str, Any]) -> dict[str, Claim]:
@@ -197,10 +184,11 @@ def pick_vote(
             options = [t for t in targets if t in group]
             if options:
                 return rng.choice(options)
-    if view["role"] == "werewolf":  # push out its accusers, then whoever voted a wolf; a
-        # lone wolf, with nothing to hide in a partner's company, the seer claimer too
+    if view["role"] == "werewolf":  # push out its accusers, then a human a claimer calls a
+        # wolf (it joins the village's mistake), then whoever voted a wolf; a lone wolf, with
+        # nothing to hide in a partner's company, the seer claimer too
         lone = set() if view["partners"] else _claimers(view, said)
-        for group in (_accusers(view, said), lone, _threats(view)):
+        for group in (_accusers(view, said), _mistaken(view, said), lone, _threats(view)):
             options = [t for t in targets if t in group]
             if options:
                 return rng.choice(options)
@@ -221,6 +209,13 @@ def _accusers(view: Mapping[str, Any], said: Mapping[str, Claim]) -> set[str]:
     """For a wolf: claimers who call a wolf a wolf."""
     wolves = {view["me"], *view["partners"]}
     return {c for c, claim in said.items() if claim.black & wolves and c not in wolves}
+
+
+def _mistaken(view: Mapping[str, Any], said: Mapping[str, Claim]) -> set[str]:
+    """For a wolf: the non-wolves a claimer calls a wolf (a partner's or the madman's fake
+    black: a human the village may hang)."""
+    wolves = {view["me"], *view["partners"]}
+    return {s for claim in said.values() for s in claim.black} - wolves
 
 
 def _called(view: Mapping[str, Any]) -> set[str]:
@@ -368,7 +363,7 @@ def _asked(view: Mapping[str, Any], posted: datetime | None) -> dict[str, str] |
     mine = [p for p in view["heard"] if p["seat"] == me and p["board"] == "public"]
     if len(mine) >= MAX_PUBLIC_POSTS:
         return None
-    name = _core(view["names"].get(me, ""))
+    name = talk.core(view["names"].get(me, ""))
     for post in reversed(view["heard"]):
         at = _time(post.get("at"))
         if posted is not None and (at is None or at <= posted):
@@ -403,7 +398,8 @@ def _reply(view: Mapping[str, Any], post: Mapping[str, str]) -> str:
 def _answer(view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Claim]) -> str | None:
     """What it answers on the day's board: a wolf facing a seer claimer claims the seer
     itself (対抗) and calls that claimer a wolf — when the claimer named it a wolf, and a lone
-    wolf now and then besides (a lie, as its side would tell it), unless a partner claimed."""
+    wolf or one of a pair now and then besides (a lie, as its side would tell it), unless a
+    partner claimed (decisions-classic 72, 73)."""
     if view["role"] == "madman":
         return _madman_claim(view, rng, said)
     if view["role"] != "werewolf" or view["me"] in said:
@@ -413,8 +409,15 @@ def _answer(view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Clai
     rivals = sorted(_claimers(view, said))
     accusers = [c for c in rivals if view["me"] in said[c].black]
     target = accusers[0] if accusers else rivals[0] if rivals else None
-    if target is None or (not accusers and (view["partners"] or rng.random() >= LONE_CLAIM_RATE)):
-        return None  # not named: with partners (and a madman) it stays hidden (潜伏)
+    if target is None:
+        return None
+    if not accusers:  # not named: a lone wolf claims now and then, a pair's wolf against a
+        # lone claimer now and then; three stay hidden (潜伏)
+        partners = len(view["partners"])
+        if partners > 1 or (partners and len(rivals) > 1):
+            return None
+        if rng.random() >= (PAIR_CLAIM_RATE if partners else LONE_CLAIM_RATE):
+            return None
     return f"占い師です。{_name(view, target)}を占った結果は人狼でした。対抗します。"
 
 

@@ -4,22 +4,26 @@
 the village, the game, its seed or the engine — and the member's own secret RNG, and answers
 with the choices a person's action form would save and a few short posts of the day.
 
-How it plays (decision 113):
+How it plays (decisions 110, 113):
+- It reads today's posts of the boards its seat may read (the view's ``heard``, kept by
+  ``visibility.heard_by``): the results members tell on the public board, the oni side's
+  proposals on the oni world, and questions that name it, which it answers.
 - The human side prays for an oni it knows (its own results, its partner's empathy), else for
-  whom a DM named, else for the first character it has not cleared in the village's public
+  whom a DM named, else for one it knows lies about a result, else for whom a result it cannot
+  disprove calls 鬼, else for the first character nobody cleared in the village's public
   order of the day, so that those who know nothing converge as a village's talk would; seers
   divine whom they have not seen; guards protect the seers, then the mediums, then the
   assassin; the assassin strikes a known oni, or from day 2 now and then someone uncleared.
-- The oni side (the 3 oni and the madman) knows the placement: it prays for humans, votes the
-  attack on a human (a seer, medium or the assassin first) and agrees with the votes its
-  partners cast first; it follows a partner's forced judgment and declaration but never
-  starts one, resigns when one oni is left against five humans or more, and leaves a fake DM
-  naming a human.
+- The oni side (the 3 oni and the madman) knows the placement: it prays for humans (one the
+  board calls 鬼 first), votes the attack on a human (a seer, medium or the assassin first) and
+  agrees with the votes and proposals its partners made first; it follows a partner's forced
+  judgment and declaration but never starts one, resigns when one oni is left against five
+  humans or more, and leaves a fake DM naming a human.
 - A choice once saved stands for the day (the platform asks again and again); only what
   changes is answered. Posts: up to two a day, one at a time, the first as the day starts,
   only on boards it may write: its job's news as its side would tell it (the oni side covers
   its own and now and then frames a human) and whom it prays for and why; the side's plan on
-  the oni world; in the grave who struck it.
+  the oni world; in the grave who struck it; and up to two answers a day (decision 111).
 """
 
 import hashlib
@@ -28,7 +32,8 @@ from datetime import datetime
 from random import Random
 from typing import Any
 
-from ...rules.mobius import CHOICE_KEYS, SLOTS
+from ...rules import talk
+from ...rules.mobius import CHOICE_KEYS, JOBS, SLOTS
 from ..base import ComputerTurn
 
 # Jobs the oni side would rather see dead: their results expose it.
@@ -42,6 +47,18 @@ MAX_POSTS = 2
 POST_GAP = 0.25
 STAGGER = 0.01
 VERDICT_WORDS = {"human": "人", "oni": "鬼", "unknown": "不明"}
+# Reading the boards (decision 110): the jobs whose results a member may tell, the words a
+# result is told with, and what makes a post a question or an accusation naming someone.
+RESULT_JOBS = ("seer", "medium", "empath", "assassin")
+DM_WORDS = ("ダイイングメッセージ", "DM")
+ONI_WORD, HUMAN_WORD = "鬼", "人"
+ASK_WORDS = ("?", "？", "怪しい", "あやしい", "疑", "鬼")
+ATTACK_WORDS = ("襲撃", "襲", "噛")
+ATTACKER_WORD = "実行犯"
+# It listens for questions at each sixth of the day, and answers at most this many a day
+# (besides its two paced posts).
+LISTENS = 6
+MAX_ANSWERS = 2
 
 
 class _Seat:
@@ -69,6 +86,9 @@ class _Seat:
             self.known[self.slot] = "human"
             self.humans = []
         self.named = [dm["names"] for dm in private["dms"].values()]  # by DMs, newest last
+        self.names = talk.cores(view["names"])
+        self.said = _claims(self)
+        self.why: str | None = None  # why it prays as it does, when it has a reason
 
     def _results(self) -> list[dict[str, str]]:
         private = self.private
@@ -99,6 +119,90 @@ class _Seat:
         return self.rng.choice(legal) if legal else None
 
 
+# ----- reading the boards (decision 110) -----
+
+
+class _Claim:
+    """What one member told on the public board today: whom its results call 鬼 or 人."""
+
+    def __init__(self) -> None:
+        self.oni: set[str] = set()
+        self.human: set[str] = set()
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in text.replace("\n", "。").replace("！", "。").split("。") if s]
+
+
+def _claims(seat: _Seat) -> dict[str, _Claim]:
+    """Today's results told on the public board by others (their jobs are public, RULES §1):
+    a sentence of a seer, a medium, an empath or the assassin that names one other member
+    and 鬼 or 人; a DM told by anyone (the last member the sentence names is the one it
+    points at, as a killer: 鬼)."""
+    said: dict[str, _Claim] = {}
+    for post in seat.view["heard"]:
+        speaker = post["slot"]
+        if post["board"] != "public" or speaker == seat.slot:
+            continue
+        for sentence in _sentences(post["text"]):
+            named = [s for s in talk.named_in(seat.names, sentence) if s != speaker]
+            words = talk.without_names(seat.names, sentence)
+            if named and any(w in words for w in DM_WORDS):
+                said.setdefault(speaker, _Claim()).oni.add(named[-1])
+            elif len(named) == 1 and JOBS[speaker] in RESULT_JOBS:
+                if ONI_WORD in words:
+                    said.setdefault(speaker, _Claim()).oni.add(named[0])
+                elif HUMAN_WORD in words:
+                    said.setdefault(speaker, _Claim()).human.add(named[0])
+    return said
+
+
+def _liars(seat: _Seat) -> set[str]:
+    """Those whose told results the seat knows are false: 鬼 of one it knows is human (itself
+    included), 人 of one it knows is oni, or who are oni themselves."""
+    return {
+        speaker
+        for speaker, claim in seat.said.items()
+        if seat.known.get(speaker) == "oni"
+        or any(seat.known.get(s) == "human" for s in claim.oni)
+        or any(seat.known.get(s) == "oni" for s in claim.human)
+    }
+
+
+def _told(seat: _Seat, verdict: str) -> dict[str, str]:
+    """Whom the results it cannot disprove call ``verdict`` (oni | human), and by whom (the
+    first teller in slot order): a modest player believes what it cannot disprove."""
+    lying = _liars(seat)
+    told: dict[str, str] = {}
+    for speaker in sorted(seat.said, key=SLOTS.index):
+        if speaker in lying:
+            continue
+        claim = seat.said[speaker]
+        for target in sorted(claim.oni if verdict == "oni" else claim.human):
+            if target != seat.slot and seat.known.get(target) is None:
+                told.setdefault(target, speaker)
+    return told
+
+
+def _proposal(seat: _Seat, key: str) -> list[str]:
+    """For the oni side: the latest partner's proposal on the oni world, for ``key`` (attack:
+    whom a sentence with 襲撃 names first; attacker: whom it names after 実行犯)."""
+    for post in reversed(seat.view["heard"]):
+        if post["board"] != "oni" or post["slot"] == seat.slot:
+            continue
+        for sentence in _sentences(post["text"]):
+            cut = sentence.find(ATTACKER_WORD)
+            if key == "attacker" and cut >= 0:
+                found = talk.named_in(seat.names, sentence[cut:])
+            elif key == "attack" and any(w in sentence for w in ATTACK_WORDS):
+                found = talk.named_in(seat.names, sentence if cut < 0 else sentence[:cut])
+            else:
+                continue
+            if found:
+                return found[:1]
+    return []
+
+
 def _threats(slots: Sequence[str]) -> list[list[str]]:
     """``slots`` by the jobs the oni side fears, most feared first (seers, mediums, the
     assassin): what an attack looks for, and what a guard protects."""
@@ -107,21 +211,25 @@ def _threats(slots: Sequence[str]) -> list[list[str]]:
 
 def turn(view: Mapping[str, Any], rng: Random) -> ComputerTurn:
     """What the seat does now: only the choices that differ from what it has saved today
-    (it keeps what it chose, and follows its side's shared votes), and at most one post when
-    the next of the day's paced posts is due; ``again``: when the next one is."""
+    (it keeps what it chose unless the boards give it a firmer reason, and follows its
+    side's shared votes and proposals), and at most one post: the next of the day's paced
+    posts when it is due, else an answer to one who named it; ``again``: when the next post
+    is due or it listens next."""
     seat = _Seat(view, rng)
     wanted = _oni_side_choices(seat) if seat.oni_side else _human_choices(seat)
     own = view["own"]
     changed = {k: wanted.get(k) for k in CHOICE_KEYS if wanted.get(k) != own.get(k)}
     posts, again = _paced(seat, _plan(seat, wanted))
-    return ComputerTurn(changed, posts, again=again)
+    if not posts and (asked := _asked(seat)) is not None:
+        posts = [(asked["board"], _answer(seat, asked, wanted))]
+    return ComputerTurn(changed, posts, again=_listening(seat, again))
 
 
 def _human_choices(seat: _Seat) -> dict[str, str | None]:
     oni = seat.living("oni")
     named = [s for s in reversed(seat.named) if s in seat.alive and s not in seat.known]
     unknown = [s for s in seat.alive if s not in seat.known]
-    choices = {"pray": seat.pick("pray", seat.kept("pray"), oni, named, _consensus(seat, unknown))}
+    choices = {"pray": _pray(seat, oni, named, unknown)}
     if seat.job == "seer":
         choices["divine"] = seat.pick("divine", seat.kept("divine"), unknown)
     if seat.job == "guard":
@@ -134,6 +242,36 @@ def _human_choices(seat: _Seat) -> dict[str, str | None]:
         elif seat.first and seat.view["day"] >= 2 and seat.rng.random() < ASSASSINATE_RATE:
             choices["assassinate"] = seat.pick("assassinate", named, unknown)
     return {key: value for key, value in choices.items() if value is not None}
+
+
+def _pray(seat: _Seat, oni: list[str], named: list[str], unknown: list[str]) -> str | None:
+    """The human side's prayer, from its firmest reason: an oni it knows, whom its DM named,
+    one it knows lies about a result, whom a result it cannot disprove calls 鬼; else the
+    village's order of the day among those nobody cleared. It keeps its prayer while it has
+    no firmer reason, and says why (``seat.why``)."""
+    lying = [s for s in _liars(seat) if s in seat.alive and seat.known.get(s) != "human"]
+    black, white = _told(seat, "oni"), _told(seat, "human")
+    uncleared = [s for s in unknown if s not in white] or unknown
+    who = seat.view["names"]
+    reasons: list[tuple[list[str], str | None]] = [
+        (oni, "鬼だと分かっているからです。"),
+        (named, "ダイイングメッセージが指していたからです。"),
+        (lying, "結果が私の知っていることと食い違うからです。"),
+        (list(black), None),
+        (uncleared, None),
+    ]
+    legal = seat.legal.get("pray", [])
+    for group, why in reasons:
+        options = [s for s in group if s in legal]
+        if not options:
+            continue
+        own = seat.view["own"].get("pray")
+        target = own if own in options else _consensus(seat, options)[0]
+        if target in black:
+            why = f"{talk.core(who[black[target]])}の結果で鬼と出ているからです。"
+        seat.why = why
+        return target
+    return None
 
 
 def _consensus(seat: _Seat, candidates: Sequence[str]) -> list[str]:
@@ -155,6 +293,9 @@ def _side_vote(seat: _Seat, key: str) -> list[str]:
     own = seat.view["own"].get(key)
     if people:
         return [own] if own in people else _most(people)
+    proposed = [p for p in _proposal(seat, key) if p in legal]
+    if proposed:  # a partner's call on the oni world, the latest first
+        return proposed
     team = list(votes.values())
     if own in legal and (not team or own in team):
         return [own]
@@ -172,7 +313,10 @@ def _oni_side_choices(seat: _Seat) -> dict[str, str | None]:
     oni = [s for s in seat.alive if seat.known.get(s) == "oni"]
     choices: dict[str, str | None] = {}
     if seat.slot in seat.alive:
-        choices["pray"] = seat.pick("pray", seat.kept("pray"), _side_vote(seat, "force"), humans)
+        # A human the board calls 鬼 (its side's frame, or a human's mistake): it joins in.
+        framed = sorted({s for claim in seat.said.values() for s in claim.oni} & set(humans))
+        pray = (_side_vote(seat, "force"), framed, seat.kept("pray"), humans)
+        choices["pray"] = seat.pick("pray", *pray)
         if seat.job == "seer":
             choices["divine"] = seat.pick("divine", seat.kept("divine"), humans)
         if seat.job == "guard":
@@ -307,11 +451,8 @@ def _dm_words(seat: _Seat) -> str | None:
 
 def _pray_words(seat: _Seat, target: str) -> str:
     name = _name(seat, target)
-    if not seat.oni_side and seat.known.get(target) == "oni":
-        why = "鬼だと分かっているからです。"
-    elif not seat.oni_side and target in seat.named:
-        why = "ダイイングメッセージが指していたからです。"
-    else:  # no reason it could tell: it says so (a computer reads no board)
+    why = seat.why if not seat.oni_side else None
+    if why is None:  # no reason it could tell: it says so
         why = seat.rng.choice(
             (
                 "決め手はありませんが、まだ人と分かっていない人から選びました。",
@@ -346,3 +487,56 @@ def _grave_words(seat: _Seat) -> str:
     if seat.job == "guard":  # a fallen guard learns whom it intercepted (RULES §5.7)
         return f"最期の夜、{name}とぶつかりました。あとは頼みます。"
     return f"私を手にかけたのは{name}でした。あとは頼みます。"
+
+
+# ----- answers (decision 110) -----
+
+
+def _asked(seat: _Seat) -> dict[str, Any] | None:
+    """The latest post since its own last one, on a board it may write now, in which
+    another names it with a question or an accusation (None once it has answered its fill)."""
+    heard, last = seat.view["heard"], seat.view["clock"]["last_post_at"]
+    if sum(1 for post in heard if post["slot"] == seat.slot) >= MAX_POSTS + MAX_ANSWERS:
+        return None
+    for post in reversed(heard):
+        if last is not None and post["at"] <= last:
+            return None
+        if post["slot"] == seat.slot or post["board"] not in seat.view["writable"]:
+            continue
+        for sentence in _sentences(post["text"]):
+            words = talk.without_names(seat.names, sentence)
+            named = seat.slot in talk.named_in(seat.names, sentence)
+            if named and any(w in words for w in ASK_WORDS):
+                return dict(post)
+    return None
+
+
+def _answer(seat: _Seat, post: Mapping[str, Any], choices: Mapping[str, str | None]) -> str:
+    """One short line to whoever named it, true to its view (the oni side says what its side
+    would: that it is human): on the public board its side, its news of the morning (the
+    human side's, truly) and whom it prays for; its side's plan on the oni world; in the
+    grave who struck it."""
+    who = f"{talk.core(_name(seat, post['slot']))}さん、"
+    if post["board"] == "oni":
+        return who + _plan_words(seat, choices)
+    if post["board"] == "grave":
+        return who + _grave_words(seat)
+    lines = [who + "私は人です。"]
+    report = None if seat.oni_side else _report(seat)
+    if report:
+        lines.append(report)
+    pray = choices.get("pray")
+    if pray is not None:
+        why = "" if seat.oni_side else seat.why or ""
+        lines.append(f"今日は{_name(seat, pray)}に祈っています。{why}")
+    return "".join(lines)
+
+
+def _listening(seat: _Seat, again: datetime | None) -> datetime | None:
+    """``again``, or sooner the next sixth of the day, when it listens for a question."""
+    clock = seat.view["clock"]
+    start, length, now = clock["day_started_at"], clock["day_length"], clock["now"]
+    if start is None:
+        return again
+    listen = [start + length * k / LISTENS for k in range(1, LISTENS)]
+    return min((t for t in (*listen, again) if t is not None and t > now), default=None)

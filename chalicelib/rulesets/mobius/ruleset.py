@@ -496,7 +496,8 @@ class Mobius:
         heard: Sequence[Heard] = (),
     ) -> ComputerTurn:
         """A computer member's choices and posts now, played from its seat's view alone
-        (``visibility.seat_view``) and its own ``rng``; nothing once the day is closed."""
+        (``visibility.seat_view``: of ``heard``, only the posts the seat may read) and its own
+        ``rng``; nothing once the day is closed."""
         if village.state is not State.RUNNING or (
             village.next_update is not None and now >= village.next_update
         ):
@@ -516,6 +517,7 @@ class Mobius:
             day_started_at=village.day_started_at,
             day_length=TIMINGS[village.pace].day,
             last_post_at=seat.last_post_at,
+            heard=[{"board": h.board, "slot": h.slot, "text": h.text, "at": h.at} for h in heard],
         )
         return computer.turn(view, rng)
 

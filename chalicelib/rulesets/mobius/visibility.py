@@ -182,6 +182,16 @@ def full_record(
     return chronicle.build(game, saved())
 
 
+def heard_by(
+    game: Village, phase: Phase, viewer: Viewer, posts: Iterable[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Of ``posts``, those ``viewer`` may read now on the shared boards (RULES §8: the public
+    board, the oni world for the oni side, the grave for the dead human side); an inner
+    board is never read, not even its own (a computer reads the talk, not its notes)."""
+    boards = {b.value for b in readable_boards(game, phase, viewer) if b is not Board.INNER}
+    return [dict(post) for post in posts if post["board"] in boards]
+
+
 def seat_view(
     game: Village,
     phase: Phase,
@@ -195,6 +205,7 @@ def seat_view(
     day_started_at: datetime | None,
     day_length: timedelta,
     last_post_at: datetime | None,
+    heard: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """Everything the member in ``slot`` may know now, as plain data of its own (a deep copy):
     what a computer member plays from, and nothing more than that seat's page shows it.
@@ -202,9 +213,10 @@ def seat_view(
     Its job and side, the public names and deaths, its private panel (the oni side's
     placement, random targets and attack draws; its own results, DMs and killer), the
     targets it may choose for each action now, its own choices of today and the oni side's
-    shared votes (``choices_shown``), the boards it may write on now, and its clock: now, the
-    day's start and length, its own last post (``saved``: today's saved choices of every
-    member)."""
+    shared votes (``choices_shown``), the boards it may write on now, today's posts it may
+    read (``heard_by``), and its clock: now, the day's start and length, its own last post
+    (``saved``: today's saved choices of every member; ``heard``: today's posts, ``{"board",
+    "slot", "text", "at"}``, oldest first)."""
     viewer = Viewer(slot=slot)
     info = private(game, viewer)
     assert info is not None
@@ -232,6 +244,7 @@ def seat_view(
             for board in Board
             if write_refusal(game, phase, viewer, board, bans, now) is None
         ],
+        "heard": heard_by(game, phase, viewer, heard),
         "clock": {
             "now": now,
             "day_started_at": day_started_at,

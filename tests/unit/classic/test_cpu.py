@@ -355,3 +355,39 @@ def test_issue24_a_computer_wolf_follows_the_attack_its_partner_calls_on_the_wol
     assert cpu.turn(seen, random.Random(6)).choices["attack"] == target
     villager = roles[Role.VILLAGER][0]  # the villager never reads it (§6)
     assert view_of(game, villager, {}, START, None, [call])["heard"] == []
+
+
+def test_issue24_a_wolf_votes_the_human_a_fake_seer_calls_a_wolf():
+    """Decisions-classic 73: the wolves join the village's mistake."""
+    game, roles = _day2()
+    wolf, fake, human = roles[Role.WEREWOLF][0], roles[Role.MADMAN][0], roles[Role.VILLAGER][0]
+    lie = _said(fake, f"占い師です。{NAMES[human]}さんは人狼でした。")
+    for n in range(10):
+        seen = view_of(game, wolf, {}, VOTE_TIME, START, [lie])
+        assert cpu.turn(seen, random.Random(n)).choices["vote"] == human
+
+
+def test_issue24_a_wolf_with_a_partner_now_and_then_counter_claims_a_lone_seer_claimer():
+    """Decisions-classic 73: not named, one of a pair claims the seer against a lone claimer
+    now and then (never against two claimers; three wolves stay hidden)."""
+    game, roles = _day2()
+    (wolf, partner), seer = roles[Role.WEREWOLF], roles[Role.SEER][0]
+    claim = _said(seer, f"占い師です。{NAMES[roles[Role.VILLAGER][0]]}さんは人間でした。")
+    reply_time = START + timedelta(minutes=8)
+    said = [
+        cpu.turn(view_of(game, wolf, {}, reply_time, START, [claim]), random.Random(n)).posts
+        for n in range(200)
+    ]
+    counter = [("public", f"占い師です。{NAMES[seer]}さんを占った結果は人狼でした。対抗します。")]
+    assert 0 < said.count(counter) < 200
+    fake = _said(roles[Role.MADMAN][0], f"占い師です。{NAMES[partner]}さんは人間でした。")
+    two = [claim, fake]
+    for n in range(50):
+        plan = cpu.turn(view_of(game, wolf, {}, reply_time, START, two), random.Random(n))
+        assert plan.posts != counter
+    game, roles = _day2(players=16)
+    wolf, seer = roles[Role.WEREWOLF][0], roles[Role.SEER][0]
+    claim = _said(seer, f"占い師です。{NAMES[roles[Role.VILLAGER][0]]}さんは人間でした。")
+    for n in range(50):
+        plan = cpu.turn(view_of(game, wolf, {}, reply_time, START, [claim]), random.Random(n))
+        assert plan.posts == []
