@@ -127,6 +127,22 @@ def reply_receipt(
     return owed_item(village_id, day, REPLY, account_id, now, sort_key=key, detail=detail)
 
 
+IDLE_WARNING = "idle_warning"  # the kind of an idle warning (decision 140)
+
+
+def owe_idle_warning(
+    village_id: str, day: int, account_id: str, since: datetime, now: datetime
+) -> bool:
+    """A member's idle warning, owed once per access it counts from (``since``: keyed by it,
+    so a duplicate look owes nothing new and a later access owes a new one)."""
+    ensure_configured()
+    key = outbox_sk(0, IDLE_WARNING, f"{account_id}#{time_key(since)}")
+    item = owed_item(
+        village_id, day, IDLE_WARNING, account_id, now, sort_key=key, detail=time_key(since)
+    )
+    return owe_once(item)
+
+
 def owe_receipt(item: OutboxItem) -> None:
     """A receipt alone (a reply that saved nothing); ``AlreadyOwed`` when it is owed already."""
     ensure_configured()
