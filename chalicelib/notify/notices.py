@@ -135,7 +135,7 @@ def idle_warning(
         "locks": record.state.value == "running",  # outside the opening a departure locks
         "link": member_url(MemberLink(account.account_id, record.village_id, record.day), expires),
         "signed_link": record.next_update is not None,
-        "replying": True,
+        "replying": False,  # any reply keeps the seat: no "nothing to reply with" line
         "reply_example": words.example(record, slot),
     }
     return rendered(

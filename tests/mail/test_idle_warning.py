@@ -83,10 +83,10 @@ def test_rules_9_a_whole_short_village_played_by_replies_alone_departs_nobody(vi
         tick(clock, rng)
         mails = box.new()
     record = load_village(village)
+    assert {slot: record.members[slot].account_id for slot in SLOTS} == seated
     assert record.state.value in ("ending", "ended")
     assert record.day >= 3
     assert warned and stale  # some warnings were answered only after the update
-    assert {slot: record.members[slot].account_id for slot in SLOTS} == seated
 
 
 def test_the_warning_is_owed_once_under_duplicate_ticks_and_names_the_jst_time(village, clock, rng):
