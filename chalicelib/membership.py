@@ -184,25 +184,6 @@ def _latest(*times: datetime | None) -> datetime | None:
     return max((t for t in times if t is not None), default=None)
 
 
-def idle_times(
-    state: State,
-    rules: SeatRules,
-    seats: Mapping[str, Seat],
-    joined: Mapping[str, datetime],
-    saved_at: Iterable[Mapping[str, str]],
-    dead: frozenset[str],
-    day: int,
-    day_shown_at: datetime | None,
-) -> dict[str, datetime]:
-    """When each member who can be auto-departed (RULES §9) becomes due, as things stand, in
-    seat order: idle at ``now`` are those whose time is not after it. A login or a save only
-    moves a member's time later; the scheduler looks at the earliest one. ``day_shown_at``:
-    when members could first see the current day (the update's commit, never a schedule the
-    scheduler missed: a late start must not cost them the time they never had)."""
-    windows = idle_windows(state, rules, seats, joined, saved_at, dead, day, day_shown_at)
-    return {slot: window.due for slot, window in windows.items()}
-
-
 @dataclass(frozen=True)
 class IdleWindow:
     """One member's time to access before an auto-departure: from ``since`` (their last
@@ -231,7 +212,12 @@ def idle_windows(
     day: int,
     day_shown_at: datetime | None,
 ) -> dict[str, IdleWindow]:
-    """``idle_times`` with where each member's window began (the access it counts from)."""
+    """When each member who can be auto-departed (RULES §9) becomes due, as things stand, in
+    seat order (idle at ``now`` are those whose due time is not after it), with where their
+    window began: the access it counts from. A login or a save only moves a member's window
+    later; the scheduler looks at the earliest due time and warning. ``day_shown_at``: when
+    members could first see the current day (the update's commit, never a schedule the
+    scheduler missed: a late start must not cost them the time they never had)."""
     if state not in (State.OPENING, State.RUNNING):
         return {}
     saves = list(saved_at)

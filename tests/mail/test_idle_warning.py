@@ -3,7 +3,7 @@ village by replying to its mail alone is warned before an auto-departure (RULES 
 the seat by answering; the 24 h / 60 min rule itself stays exact."""
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from chalicelib.clock import jst
 from chalicelib.inbound import message
@@ -41,6 +41,26 @@ def start(village, clock, rng, box: MailBox) -> list:
     clock.now = load_village(village).meta.next_update
     tick(clock, rng)
     return box.new()
+
+
+def started(
+    village, clock, rng, level: str | None = None
+) -> tuple[dict[str, str], MailBox, datetime]:
+    """Thirteen members (at ``level`` of mail), day 1 begun: (slot -> account, the mail box
+    past the start's mail, day 1's start)."""
+    seated = seated_village(village, clock)
+    for account in seated.values() if level else ():
+        accounts.set_mail_level(account, level)
+    box = MailBox()
+    box.new()
+    start(village, clock, rng, box)
+    return seated, box, load_village(village).meta.day_started_at
+
+
+def everyone_visits(village, seated: dict[str, str], clock, at) -> None:
+    clock.now = at
+    for account in seated.values():
+        villages.touch(village, account, clock())
 
 
 def warnings_in(mails) -> list:
@@ -90,11 +110,7 @@ def test_rules_9_a_whole_short_village_played_by_replies_alone_departs_nobody(vi
 
 
 def test_the_warning_is_owed_once_under_duplicate_ticks_and_names_the_jst_time(village, clock, rng):
-    seated = seated_village(village, clock)
-    box = MailBox()
-    box.new()
-    start(village, clock, rng, box)
-    begin = load_village(village).meta.day_started_at
+    seated, box, begin = started(village, clock, rng)
     # Everyone but commoner_a opens the page at 1 min; commoner_a at 2 min (due at 62 min).
     clock.now = begin + timedelta(minutes=1)
     for slot, account in seated.items():
@@ -124,21 +140,13 @@ def test_the_warning_is_owed_once_under_duplicate_ticks_and_names_the_jst_time(v
 def test_a_member_who_opens_the_page_after_the_warning_stays_and_is_not_warned_again(
     village, clock, rng
 ):
-    seated = seated_village(village, clock)
-    box = MailBox()
-    box.new()
-    start(village, clock, rng, box)
-    begin = load_village(village).meta.day_started_at
-    clock.now = begin + timedelta(minutes=1)
-    for account in seated.values():
-        villages.touch(village, account, clock())
+    seated, box, begin = started(village, clock, rng)
+    everyone_visits(village, seated, clock, begin + timedelta(minutes=1))
     clock.now = begin + timedelta(minutes=46)
     tick(clock, rng)
     assert len(warnings_in(box.new())) == 13
     # Everyone visits at 50 min; they stay past 61 min, and the next warning is for the visit.
-    clock.now = begin + timedelta(minutes=50)
-    for account in seated.values():
-        villages.touch(village, account, clock())
+    everyone_visits(village, seated, clock, begin + timedelta(minutes=50))
     for minute in range(51, 95):
         clock.now = begin + timedelta(minutes=minute)
         tick(clock, rng)
@@ -154,14 +162,8 @@ def test_a_member_who_opens_the_page_after_the_warning_stays_and_is_not_warned_a
 
 
 def test_rules_9_a_member_who_ignores_the_warning_is_departed_at_60_minutes(village, clock, rng):
-    seated = seated_village(village, clock)
-    box = MailBox()
-    box.new()
-    start(village, clock, rng, box)
-    begin = load_village(village).meta.day_started_at
-    clock.now = begin + timedelta(minutes=1)
-    for account in seated.values():
-        villages.touch(village, account, clock())
+    seated, box, begin = started(village, clock, rng)
+    everyone_visits(village, seated, clock, begin + timedelta(minutes=1))
     clock.now = begin + timedelta(minutes=46)
     tick(clock, rng)
     warned = warnings_in(box.new())
@@ -186,16 +188,8 @@ def test_rules_9_a_member_who_ignores_the_warning_is_departed_at_60_minutes(vill
 
 
 def test_the_warning_goes_whatever_the_mail_level(village, clock, rng):
-    seated = seated_village(village, clock)
-    for account in seated.values():
-        accounts.set_mail_level(account, "none")
-    box = MailBox()
-    box.new()
-    start(village, clock, rng, box)
-    begin = load_village(village).meta.day_started_at
-    clock.now = begin + timedelta(minutes=1)
-    for account in seated.values():
-        villages.touch(village, account, clock())
+    seated, box, begin = started(village, clock, rng, level="none")
+    everyone_visits(village, seated, clock, begin + timedelta(minutes=1))
     clock.now = begin + timedelta(minutes=46)
     tick(clock, rng)
     assert len(warnings_in(box.new())) == 13
