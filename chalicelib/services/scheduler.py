@@ -172,13 +172,21 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
 
 def _warn_idle(record: VillageRecord, now: datetime) -> None:
     """The idle warning (decision 140) to each member whose auto-departure is near: owed once
-    per access it counts from (a duplicate look writes nothing new), whatever the member's
-    mail level; never to the dead, computer members or once the game is over (no window)."""
+    per access it counts from (a duplicate look finds it owed and writes nothing), whatever
+    the member's mail level; never to the dead, computer members or once the game is over
+    (no window)."""
     seats = record.seats()
-    for slot, window in villages.idle_windows(record).items():
-        account = seats[slot].account_id
-        if account is not None and window.warn <= now < window.due:
-            outbox_store.owe_idle_warning(record.village_id, record.day, account, window.since, now)
+    due = {
+        outbox_store.idle_warning_key(account, window.since): (account, window.since)
+        for slot, window in villages.idle_windows(record).items()
+        if (account := seats[slot].account_id) is not None and window.warn <= now < window.due
+    }
+    if not due:
+        return
+    owed = outbox_store.idle_warnings_owed(record.village_id)
+    for key, (account, since) in due.items():
+        if key not in owed:
+            outbox_store.owe_idle_warning(record.village_id, record.day, account, since, now)
 
 
 def _reschedule(record: VillageRecord, now: datetime, computers_again: datetime | None) -> None:
