@@ -187,6 +187,37 @@ def looks_and_schedule_writes() -> dict[str, float]:
         }
 
 
+def idle_warning_looks() -> dict[str, float]:
+    """A running 13-member short village, every member last seen at 1 min (decision 140): the
+    DynamoDB requests of the look at 46 min that owes their 13 idle warnings (mail not sent
+    here), of a duplicate look then (each warning's conditioned write refused: owed already),
+    and of a look at 20 min with nothing due, for comparison."""
+    with mock_aws(), like_dynamodb():
+        db.configure()
+        db.create_table()
+        now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
+        players = verified_accounts("warn", 13, now)
+        village = villages.create_village(
+            pace="short", name="計測村", now=now, rng=random.Random(5)
+        )
+        for n, slot in enumerate(SLOTS):
+            villages.join(village, players[n], slot, YAMAZATO[n].key, now)
+        start = load_village(village).meta.next_update
+        scheduler.process_village(village, start, mail_later=lambda _: None)
+        for account in players:
+            villages.touch(village, account, start + timedelta(minutes=1))
+        result = {}
+        # 30 min: the day's reminders (not counted), so that 46 min owes only the warnings.
+        for name, minutes in (("quiet", 20), ("", 30), ("warning", 46), ("warning_again", 46)):
+            with counting() as calls:
+                scheduler.process_village(
+                    village, start + timedelta(minutes=minutes), mail_later=lambda _: None
+                )
+            if name:
+                result[f"idle_{name}_look_requests"] = sum(calls.values())
+        return result
+
+
 def figures() -> dict[str, float]:
     fake_aws()
     return {
@@ -194,4 +225,5 @@ def figures() -> dict[str, float]:
         **mails_per_village_day(),
         **mails_per_village_day("mine"),
         **looks_and_schedule_writes(),
+        **idle_warning_looks(),
     }

@@ -184,7 +184,25 @@ def _latest(*times: datetime | None) -> datetime | None:
     return max((t for t in times if t is not None), default=None)
 
 
-def idle_times(
+@dataclass(frozen=True)
+class IdleWindow:
+    """One member's time to access before an auto-departure: from ``since`` (their last
+    access, or day 1's start) to ``due``; the idle warning (decision 140) is owed at ``warn``."""
+
+    since: datetime
+    due: datetime
+
+    @property
+    def warn(self) -> datetime:
+        return self.due - min(IDLE_WARNING_LEAD, (self.due - self.since) / 4)
+
+
+# The idle warning comes this long before the departure (a long village's day), or a quarter
+# of the member's window when that is shorter (60 min → 15 min; 10 min → 2½ min).
+IDLE_WARNING_LEAD = timedelta(hours=3)
+
+
+def idle_windows(
     state: State,
     rules: SeatRules,
     seats: Mapping[str, Seat],
@@ -193,11 +211,12 @@ def idle_times(
     dead: frozenset[str],
     day: int,
     day_shown_at: datetime | None,
-) -> dict[str, datetime]:
+) -> dict[str, IdleWindow]:
     """When each member who can be auto-departed (RULES §9) becomes due, as things stand, in
-    seat order: idle at ``now`` are those whose time is not after it. A login or a save only
-    moves a member's time later; the scheduler looks at the earliest one. ``day_shown_at``:
-    when members could first see the current day (the update's commit, never a schedule the
+    seat order (idle at ``now`` are those whose due time is not after it), with where their
+    window began: the access it counts from. A login or a save only moves a member's window
+    later; the scheduler looks at the earliest due time and warning. ``day_shown_at``: when
+    members could first see the current day (the update's commit, never a schedule the
     scheduler missed: a late start must not cost them the time they never had)."""
     if state not in (State.OPENING, State.RUNNING):
         return {}
@@ -210,7 +229,7 @@ def idle_times(
             continue  # the dead no longer hold the game up ([decided], docs/decisions.md)
         seen = last_access(seat, saves) or joined[slot]
         if state is State.OPENING:
-            due[slot] = seen + rules.opening_idle_limit
+            due[slot] = IdleWindow(seen, seen + rules.opening_idle_limit)
         elif (
             rules.first_access_limit is not None
             and day_shown_at is not None
@@ -218,7 +237,7 @@ def idle_times(
             and day == 1
         ):
             # A short village wants every member back soon after day 1's start.
-            due[slot] = day_shown_at + rules.first_access_limit
+            due[slot] = IdleWindow(day_shown_at, day_shown_at + rules.first_access_limit)
         else:
-            due[slot] = seen + rules.idle_limit
+            due[slot] = IdleWindow(seen, seen + rules.idle_limit)
     return due

@@ -117,6 +117,38 @@ def compose(
     )
 
 
+IDLE_WARNING_SUBJECT = "まもなく自動で村から退出になります"
+
+
+def idle_warning(
+    record: VillageRecord, account: AccountItem, slot: str, due: datetime, now: datetime
+) -> Notice:
+    """The idle warning (decision 140): when the member will be auto-departed (RULES §9) unless
+    they open the village page or reply to this mail (any reply counts as access)."""
+    meta = record.meta
+    expires = record.next_update or now
+    context = {
+        "subject": IDLE_WARNING_SUBJECT,
+        "name": record.names()[slot],
+        "village": meta,
+        "due": due,
+        "locks": record.state.value == "running",  # outside the opening a departure locks
+        "link": member_url(MemberLink(account.account_id, record.village_id, record.day), expires),
+        "signed_link": record.next_update is not None,
+        "replying": False,  # any reply keeps the seat: no "nothing to reply with" line
+        "reply_example": words.example(record, slot),
+    }
+    return rendered(
+        account.email,
+        f"【{SITE_NAME}・{record.rules.label}】{record.village_id}番 {meta.name}："
+        f"{IDLE_WARNING_SUBJECT}",
+        ("mail/idle_warning.txt", "mail/idle_warning.html"),
+        context,
+        unsubscribe_url(account.account_id, now),
+        reply_to=words.reply_address(record, slot),
+    )
+
+
 def rendered(
     to: str,
     subject: str,

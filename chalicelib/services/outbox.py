@@ -22,11 +22,12 @@ from ..clock import JST
 from ..notify import match_notices, notices, puzzle_notices, ses
 from ..storage import outbox as store
 from ..storage import puzzles as puzzle_store
+from ..storage.keys import time_key
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.shards import Answered
 from ..storage.villages import owed_items
-from . import account_notices, receipts
+from . import account_notices, receipts, villages
 from .errors import NotFound
 from .matches import Match
 from .unit import Unit
@@ -247,17 +248,34 @@ def _notice(
 ) -> notices.Notice | None:
     if record is None or account is None or not _wanted(account, item):
         return None
+    if item.mail_kind == store.IDLE_WARNING:
+        return _idle_warning(record, account, item, now)
     notice = notices.compose(record, account, item.mail_kind, int(item.day), now)
     if notice is not None and account.mail_level == "mine" and not notice.concerns:
         return None
     return notice
 
 
+def _idle_warning(
+    record: VillageRecord, account: AccountItem, item: OutboxItem, now: datetime
+) -> notices.Notice | None:
+    """The warning, while it still holds: not once the member accessed the village again
+    (their window moved), died, left or the game ended (no window)."""
+    slot = record.slot_of(account.account_id)
+    window = villages.idle_windows(record).get(slot) if slot is not None else None
+    if slot is None or window is None or time_key(window.since) != item.detail:
+        return None
+    return notices.idle_warning(record, account, slot, window.due, now)
+
+
 def _wanted(account: AccountItem, item: OutboxItem) -> bool:
     """Whether the account still takes this mail: a deliverable, verified address, the kind
-    not switched off (reminders apart from the rest), some game mail wanted at all."""
+    not switched off (reminders apart from the rest), some game mail wanted at all; an idle
+    warning whatever was switched off."""
     if item.attempts > MAX_ATTEMPTS or account.undeliverable or not account.email_verified:
         return False
+    if item.mail_kind == store.IDLE_WARNING:
+        return True  # about losing the seat and an ID lock: whatever the level (decision 140)
     wanted = "reminder_mail" if item.mail_kind == "reminder" else "morning_mail"
     if not plain(account.preferences).get(wanted, True):
         return False

@@ -48,6 +48,7 @@ def compose(
         "name": record.names().get(slot or "", account.account_id),
         "lines": detail.get("lines", []),
         "refusal": detail.get("refusal"),
+        "access": detail.get("access", False),  # a reply that saved nothing (decision 141)
         "current": current,
         "example": example(record, slot) if slot is not None else None,
         "link": link,

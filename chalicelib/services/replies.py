@@ -27,7 +27,7 @@ from ..storage import outbox as outbox_store
 from ..storage.errors import AlreadyOwed
 from ..storage.models import OutboxItem
 from ..storage.repository import VillageRecord
-from . import actions, match_replies, matches, outbox
+from . import actions, match_replies, matches, outbox, villages
 from .errors import ServiceError
 from .unit import Unit
 
@@ -102,9 +102,11 @@ def receive(
     if seat is None or seat.account_id != owner:
         return _refuse(record, owner, incoming, NOT_YOURS, now, hand_over)
     if to.day != record.day:
-        return _refuse(
-            record, owner, incoming, STALE.format(then=to.day, now=record.day), now, hand_over
-        )
+        # Still the member at their seat (an idle warning sent before the update, answered
+        # after it): the reply counts as access all the same (decision 141).
+        access = villages.touch(record.village_id, owner, now, record)
+        why = STALE.format(then=to.day, now=record.day)
+        return _refuse(record, owner, incoming, why, now, hand_over, access)
     return _apply(unit, record, to.slot, owner, incoming, now, hand_over)
 
 
@@ -124,13 +126,14 @@ def _refuse(
     why: str,
     now: datetime,
     hand_over: HandOver,
+    access: bool = False,
 ) -> Received:
     receipt = outbox_store.reply_receipt(
         record.village_id,
         record.day,
         owner,
         incoming.message_id,
-        _detail(incoming, refusal=why),
+        _detail(incoming, refusal=why, access=access),
         now,
     )
     try:
@@ -151,7 +154,9 @@ def _apply(
     hand_over: HandOver,
 ) -> Received:
     """Each understood line is checked alone (so that each is answered with its own reason);
-    those that pass are saved together, as the action form saves, with the receipt."""
+    those that pass are saved together, as the action form saves, with the receipt. A reply
+    that saves nothing (「了解」, or every line refused) is recorded as the member's access
+    (RULES §9, decision 141): a save is one already."""
     lines: list[dict[str, str]] = []
     wanted: dict[str, str | None] = {}
     for line in commands.read(incoming.text, vocabulary(record)):
@@ -166,15 +171,18 @@ def _apply(
         wanted[line.key] = line.target
         lines.append({"text": line.text, "status": "saved", "why": ""})
 
-    def receipt() -> OutboxItem:
+    def receipt(access: bool = False) -> OutboxItem:
         return outbox_store.reply_receipt(
             record.village_id,
             record.day,
             owner,
             incoming.message_id,
-            _detail(incoming, lines=lines),
+            _detail(incoming, lines=lines, access=access),
             now,
         )
+
+    def access() -> bool:
+        return villages.touch(record.village_id, owner, now, unit.village(record.village_id))
 
     item = receipt()
     try:
@@ -188,9 +196,10 @@ def _apply(
                     else line
                     for line in lines
                 ]
-                item = receipt()
+                item = receipt(access())
                 outbox_store.owe_receipt(item)
         else:
+            item = receipt(access())
             outbox_store.owe_receipt(item)
     except AlreadyOwed:
         return Received("duplicate", village_id=record.village_id)

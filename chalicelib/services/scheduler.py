@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from .. import rulesets
 from ..clock import JST
 from ..rulesets.base import ACTIVE_STATES, Pace
+from ..storage import outbox as outbox_store
 from ..storage import villages as store
 from ..storage.errors import FAULTS
 from ..storage.models import VillageItem
@@ -121,6 +122,7 @@ def process_village(
     if record is None:
         return happenings
     _remind(record, now)
+    _warn_idle(record, now)
     _reschedule(record, now, computers_again)
     if not happenings and not villages.occupied(record):
         return happenings  # nobody to mail
@@ -168,9 +170,29 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
     return True
 
 
+def _warn_idle(record: VillageRecord, now: datetime) -> None:
+    """The idle warning (decision 140) to each member whose auto-departure is near: owed once
+    per access it counts from (a duplicate look finds it owed and writes nothing), whatever
+    the member's mail level; never to the dead, computer members or once the game is over
+    (no window)."""
+    seats = record.seats()
+    due = {
+        outbox_store.idle_warning_key(account, window.since): (account, window.since)
+        for slot, window in villages.idle_windows(record).items()
+        if (account := seats[slot].account_id) is not None and window.warn <= now < window.due
+    }
+    if not due:
+        return
+    owed = outbox_store.idle_warnings_owed(record.village_id)
+    for key, (account, since) in due.items():
+        if key not in owed:
+            outbox_store.owe_idle_warning(record.village_id, record.day, account, since, now)
+
+
 def _reschedule(record: VillageRecord, now: datetime, computers_again: datetime | None) -> None:
-    """Sets when the scheduler must look again: the update, the reminder, the first moment
-    a member can be idle or the moment a computer member asked for, whichever comes first.
+    """Sets when the scheduler must look again: the update, the reminder, an idle warning,
+    the first moment a member can be idle or the moment a computer member asked for,
+    whichever comes first.
     Nothing in between can make an earlier look needed but a join, which moves the look
     itself (``store.claim_slot``'s ``look_by``): logins and saves only make members idle
     later."""
@@ -182,9 +204,12 @@ def _reschedule(record: VillageRecord, now: datetime, computers_again: datetime 
         times.append(at)
     if computers_again is not None and computers_again > now:
         times.append(computers_again)
-    idle_at = villages.first_idle_at(record)
+    windows = villages.idle_windows(record).values()
+    idle_at = min((w.due for w in windows), default=None)
     if idle_at is not None:
         times.append(idle_at if idle_at > now else now + IDLE_RETRY)
+    # Each idle warning not yet owed is a moment to look (decision 140).
+    times += [w.warn for w in windows if w.warn > now]
     store.set_next_look(record, min(times))
 
 

@@ -306,7 +306,8 @@ def _join(
             persona=persona_key, speech_ban_until=now + rules.opening_speech_ban
         )
         open_seats = None
-        look_by = now + rules.opening_idle_limit  # the newcomer's first moment to be idle
+        # The newcomer's idle warning, their first moment to be looked at (decision 140).
+        look_by = membership.IdleWindow(now, now + rules.opening_idle_limit).warn
         if any(s.computer for s in seats.values()):
             look_by = now  # the computer members answer a newcomer at once (classic: start votes)
     else:
@@ -317,7 +318,7 @@ def _join(
             public_ban_until=now + rules.public_ban_on_takeover,
         )
         open_seats = membership.open_seats(seats, dead) - 1
-        look_by = now + rules.idle_limit
+        look_by = membership.IdleWindow(now, now + rules.idle_limit).warn
     try:
         game = record.rules.on_join(record, slot, now)
     except NotNow as error:
@@ -439,13 +440,9 @@ def idle_members(record: VillageRecord, now: datetime) -> list[str]:
     return [slot for slot, at in _idle_times(record).items() if at <= now]
 
 
-def first_idle_at(record: VillageRecord) -> datetime | None:
-    """The first moment a member can be auto-departed as things stand (None: nobody can)."""
-    return min(_idle_times(record).values(), default=None)
-
-
-def _idle_times(record: VillageRecord) -> dict[str, datetime]:
-    return membership.idle_times(
+def idle_windows(record: VillageRecord) -> dict[str, membership.IdleWindow]:
+    """Each member's window before an auto-departure (RULES §9), and its idle warning."""
+    return membership.idle_windows(
         record.state,
         record.rules.seat_rules(record.pace),
         record.seats(),
@@ -455,6 +452,10 @@ def _idle_times(record: VillageRecord) -> dict[str, datetime]:
         record.day,
         record.day_shown_at,
     )
+
+
+def _idle_times(record: VillageRecord) -> dict[str, datetime]:
+    return {slot: window.due for slot, window in idle_windows(record).items()}
 
 
 def depart_idle(

@@ -127,6 +127,38 @@ def reply_receipt(
     return owed_item(village_id, day, REPLY, account_id, now, sort_key=key, detail=detail)
 
 
+IDLE_WARNING = "idle_warning"  # the kind of an idle warning (decision 140)
+
+
+def idle_warning_key(account_id: str, since: datetime) -> str:
+    """A member's idle warning is keyed by the access it counts from (``since``): owed once
+    per access, a later access makes a new one."""
+    return outbox_sk(0, IDLE_WARNING, f"{account_id}#{time_key(since)}")
+
+
+def idle_warnings_owed(village_id: str) -> set[str]:
+    """The keys of the idle warnings the village owes or has sent: one query, read by a look
+    that has warnings due, so that a duplicate look writes nothing (``make bench``)."""
+    ensure_configured()
+    prefix = outbox_sk(0, IDLE_WARNING, "")
+    found = OutboxItem.query(
+        outbox_pk(village_id), OutboxItem.sk.startswith(prefix), consistent_read=True
+    )
+    return {str(item.sk) for item in found}
+
+
+def owe_idle_warning(
+    village_id: str, day: int, account_id: str, since: datetime, now: datetime
+) -> bool:
+    """A member's idle warning, unless it is owed already (a duplicate look)."""
+    ensure_configured()
+    key = idle_warning_key(account_id, since)
+    item = owed_item(
+        village_id, day, IDLE_WARNING, account_id, now, sort_key=key, detail=time_key(since)
+    )
+    return owe_once(item)
+
+
 def owe_receipt(item: OutboxItem) -> None:
     """A receipt alone (a reply that saved nothing); ``AlreadyOwed`` when it is owed already."""
     ensure_configured()

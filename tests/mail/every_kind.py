@@ -11,6 +11,7 @@ import re
 from datetime import date, timedelta
 
 from chalicelib.inbound import message
+from chalicelib.notify.notices import IDLE_WARNING_SUBJECT as WARNING
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
 from chalicelib.rulesets.duel.ruleset import SUBJECTS as DUEL_SUBJECTS
 from chalicelib.rulesets.mobius import ruleset as mobius
@@ -50,6 +51,9 @@ REPLY_KINDS = ("reply:applied", "reply:refused")
 # A correspondence duel's confirmation of a reply: the move played, or why none was.
 DUEL_REPLY_KINDS = ("duel_reply:applied", "duel_reply:refused")
 PUZZLE_KINDS = ("puzzle:daily",)  # the daily puzzle to an account that asked for it
+# The idle warning before an auto-departure (decision 140): a running Mobius village's, a
+# classic prologue's.
+IDLE_KINDS = ("mobius:idle_warning", "classic:idle_warning")
 KINDS = (
     MOBIUS_KINDS
     + CLASSIC_KINDS
@@ -58,6 +62,7 @@ KINDS = (
     + REPLY_KINDS
     + DUEL_REPLY_KINDS
     + PUZZLE_KINDS
+    + IDLE_KINDS
 )
 
 assert len(VILLAGE_NAME) == 30
@@ -74,6 +79,7 @@ def every_kind(clock, rng) -> dict[str, list[Mail]]:
     made.update(_account(clock, box))
     made.update(_duel(clock, box))
     made.update(_puzzle(clock, box))
+    made.update(_idle(clock, rng, box))
     return made
 
 
@@ -95,7 +101,8 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made["mobius:reminder"] = box.new()
     clock.now = begin + mobius.TIMINGS[mobius.Pace.SHORT].turn
     tick(clock, rng)
-    made["mobius:morning"] = box.new()
+    # The morning, and the idle warnings of members last seen at 1 min (decision 140).
+    made["mobius:morning"] = [m for m in box.new() if WARNING not in m.subject]
     # The oni side declares victory by day: the ending.
     clock.advance(timedelta(minutes=2))
     game = load_village(village).game
@@ -233,3 +240,27 @@ def _puzzle(clock, box: MailBox) -> dict[str, list[Mail]]:
     save_puzzle(day.isoformat(), puzzle_days.puzzle_of(date(2026, 12, 1)), clock())
     puzzles.owe_daily_mail(clock())
     return {"puzzle:daily": box.new()}
+
+
+def _idle(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
+    """A Mobius member idle for 45 min of a running short village, and a classic prologue
+    member idle for 21 h: each is warned of their auto-departure."""
+    players = [make_account(LONG_ID.format(n), clock()) for n in range(80, 93)]
+    village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
+    seated = seat(village, players, clock)
+    clock.now = load_village(village).meta.next_update
+    tick(clock, rng)
+    clock.advance(timedelta(minutes=1))
+    touch_all(village, seated, clock)
+    clock.advance(timedelta(minutes=45))
+    tick(clock, rng)
+    made = {"mobius:idle_warning": [m for m in box.new() if WARNING in m.subject]}
+    two = [make_account(LONG_ID.format(n), clock()) for n in range(93, 95)]
+    vid = villages.create_village(
+        pace="short", name=VILLAGE_NAME, now=clock(), rng=rng, rules="classic"
+    )
+    join_all(vid, two, clock)
+    clock.advance(timedelta(hours=21))
+    tick(clock, rng)
+    made["classic:idle_warning"] = [m for m in box.new() if WARNING in m.subject]
+    return made

@@ -117,11 +117,14 @@ def test_opening_members_idle_for_24_hours_leave_freely_before_the_start_check(p
     assert record.slot_of(idle) is None
     assert load_account(idle).lock_until is None  # free: it left during the opening
     assert load_account(idle).holds.as_dict() == {}
-    # 11 players: the opening is extended, nobody is mailed.
+    # 11 players: the opening is extended; only the idle member was mailed: its idle warning,
+    # 3 h before it left (decision 140).
     assert record.meta.state == "opening"
     assert record.meta.occupied == 11
     assert record.meta.next_update == created + LONG.first_update + timedelta(hours=24)
-    assert box.new() == []
+    assert [(m.to, "まもなく自動で村から退出" in m.subject) for m in box.new()] == [
+        (f"{idle}@example.jp", True)
+    ]
 
 
 def test_nobody_is_auto_departed_during_the_ending(players, clock, rng, village):

@@ -16,6 +16,7 @@ from chalicelib.storage.repository import load_account, load_village
 from tests.mail.helpers import owe_morning_mail, seat, tick
 
 LONG = TIMINGS[Pace.LONG]
+WARNING_LEAD = timedelta(hours=3)  # a long village's idle warning (decision 140)
 WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem"}
 
 
@@ -46,8 +47,9 @@ def item_bytes(raw: dict) -> int:
 
 
 def test_s9_idle_members_leave_at_their_exact_moment_with_no_look_in_between(players, clock, rng):
-    """Two opening members of a long village: the scheduler looks when the first can be idle,
-    then when the second can, and not once in between (once it looked every hour)."""
+    """Two opening members of a long village: the scheduler looks when each is owed its idle
+    warning (3 h before, decision 140) and when each can be idle, and not once in between
+    (once it looked every hour)."""
     created = clock()
     village = villages.create_village(pace="long", name="静かな村", now=created, rng=rng)
     seat(village, players[:1], clock)
@@ -57,23 +59,24 @@ def test_s9_idle_members_leave_at_their_exact_moment_with_no_look_in_between(pla
     villages.touch(village, players[0], clock())  # the first member back at 3 h
     first_idle = clock() + LONG.idle_limit  # 27 h; the second: 26 h; the update: 30 h
     second_idle = created + timedelta(hours=2) + LONG.idle_limit
-    # The first join asked for a look at 24 h; nothing is due before it.
-    assert look_of(village) == time_key(created + LONG.idle_limit)
-    for hours in range(1, 24):
+    lead = WARNING_LEAD
+    # The first join asked for a look at its warning, 21 h; nothing is due before it.
+    assert look_of(village) == time_key(created + LONG.idle_limit - lead)
+    for hours in range(1, 21):
         assert scheduler.due_village_ids(created + timedelta(hours=hours)).found == []
-    clock.now = created + LONG.idle_limit
-    tick(clock, rng)
-    record = load_village(village)
-    assert record.slot_of(players[0]) == SLOTS[0]  # came back at 3 h
-    assert record.look.gsi1sk == time_key(second_idle)
-    assert scheduler.due_village_ids(second_idle - timedelta(seconds=1)).found == []
-    assert scheduler.due_village_ids(second_idle).found == [village]
-    clock.now = second_idle
-    tick(clock, rng)
+    # Then each moment in turn: the second's warning (23 h), the first's (24 h), the second's
+    # departure (26 h), the first's (27 h), the update (30 h).
+    clock.now = created + LONG.idle_limit - lead
+    for moment in [second_idle - lead, first_idle - lead, second_idle, first_idle]:
+        tick(clock, rng)
+        assert look_of(village) == time_key(moment)
+        assert scheduler.due_village_ids(moment - timedelta(seconds=1)).found == []
+        if moment == first_idle:
+            break
+        clock.now = moment
     record = load_village(village)
     assert record.slot_of(players[1]) is None
     assert record.slot_of(players[0]) == SLOTS[0]
-    assert record.look.gsi1sk == time_key(first_idle)
     clock.now = first_idle - timedelta(minutes=1)
     tick(clock, rng)
     assert load_village(village).slot_of(players[0]) == SLOTS[0]
@@ -96,7 +99,7 @@ def test_a_join_brings_the_look_forward_even_past_a_scheduler_that_read_before_i
     stale = load_village(village)
     clock.advance(timedelta(hours=1))
     seat(village, players[1:2], clock, slots=SLOTS[1:2])
-    wanted = time_key(created + LONG.idle_limit)
+    wanted = time_key(created + LONG.idle_limit - WARNING_LEAD)  # the first's idle warning
     assert look_of(village) == wanted
     store.set_next_look(stale, created + timedelta(hours=29))
     assert look_of(village) == wanted
@@ -114,7 +117,8 @@ def test_a_join_brings_the_look_forward_even_past_a_scheduler_that_read_before_i
     clock.advance(timedelta(hours=1))
     seat(village, players[2:3], clock, slots=SLOTS[2:3])
     assert moved
-    assert look_of(village) == time_key(clock() + LONG.idle_limit)  # 26 h, not 29 h
+    # The newcomer's idle warning, 23 h, not 29 h.
+    assert look_of(village) == time_key(clock() + LONG.idle_limit - WARNING_LEAD)
 
 
 def test_a_schedule_change_writes_the_small_look_item_not_the_game(

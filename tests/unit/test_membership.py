@@ -5,8 +5,9 @@ from datetime import UTC, datetime, timedelta
 from chalicelib.membership import (
     ACCESS_RESOLUTION,
     Applicant,
+    IdleWindow,
     access_due,
-    idle_times,
+    idle_windows,
     join_refusal,
     last_access,
     lock_length,
@@ -17,6 +18,12 @@ from chalicelib.membership import (
     unread_since,
 )
 from chalicelib.rulesets.base import Pace, Seat, SeatRules, State
+
+
+def idle_times(*facts) -> dict[str, datetime]:
+    """When each member becomes due for an auto-departure (RULES §9)."""
+    return {slot: window.due for slot, window in idle_windows(*facts).items()}
+
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 RULES = SeatRules(
@@ -207,3 +214,14 @@ def test_s9_idle_times_name_the_exact_moment_each_member_becomes_idle():
     opening = idle_times(State.OPENING, RULES, given, joined, [], frozenset(), 0, None)
     assert opening["c"] == NOW - timedelta(minutes=30) + RULES.opening_idle_limit
     assert idle_times(State.ENDING, RULES, given, joined, [], frozenset(), 3, start) == {}
+
+
+def test_the_idle_warning_comes_3_hours_or_a_quarter_of_the_window_before_the_departure():
+    """Decision 140: a long village's 24 h, 3 h before; a running short village's 60 min,
+    15 min before; a short village's 10 min from day 1's start, 2½ min before."""
+    for window, lead in (
+        (timedelta(hours=24), timedelta(hours=3)),
+        (timedelta(minutes=60), timedelta(minutes=15)),
+        (timedelta(minutes=10), timedelta(minutes=2, seconds=30)),
+    ):
+        assert IdleWindow(NOW, NOW + window).warn == NOW + window - lead
