@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from urllib.parse import urlencode, urlparse
 
 from chalicelib import jobs, runtime, signing
+from chalicelib.notify.notices import IDLE_WARNING_SUBJECT
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS, is_oni_side
 from chalicelib.rulesets.base import Viewer
@@ -63,6 +64,13 @@ class MailBox:
         fresh = mails[self.seen :]
         self.seen = len(mails)
         return fresh
+
+
+def split_idle_warnings(mails: list[Mail]) -> tuple[list[Mail], list[Mail]]:
+    """The mails other than idle warnings, and the idle warnings (decision 140): a member who
+    looked in at a day's first minute and not since is warned before the next update."""
+    warned = [m for m in mails if m.subject.endswith(IDLE_WARNING_SUBJECT)]
+    return [m for m in mails if m not in warned], warned
 
 
 def account_of(mail: Mail) -> str:

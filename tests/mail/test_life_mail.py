@@ -31,6 +31,7 @@ from tests.mail.helpers import (
     path_of,
     seat,
     secrets_of,
+    split_idle_warnings,
     tick,
     tick_until,
 )
@@ -187,8 +188,11 @@ def test_a_short_village_lives_and_ends_through_the_scheduler(village, players, 
         play_day(village, seated, night, lazy, clock)
         # Up to the update: only the reminder, to the one member who saved nothing.
         tick_until(clock, rng, day_start + SHORT.turn - timedelta(minutes=1))
-        reminders = box.new()
+        reminders, warned = split_idle_warnings(box.new())
         assert [account_of(m) for m in reminders] == [seated[lazy]]
+        # Everyone looked in at the day's first minute only: the living are warned (decision 140).
+        living = {seated[s] for s in load_village(village).game.living()}
+        assert sorted(account_of(m) for m in warned) == sorted(living)
         assert reminders[0].subject.endswith(f"〆切が近づいています（{day}日目）")
         assert_tells_nothing_of_others(reminders[0], load_village(village), lazy)
         # The update: everyone (the dead too) hears of the morning.
