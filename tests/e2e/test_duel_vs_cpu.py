@@ -37,33 +37,35 @@ def start_from_top(
     me.check("board")
 
 
-def play_a(me: Phone) -> None:
+class PlaysA:
     """A's moves from the forms: the seer and medium asked out once, then an execution a
     day (confirmed), and each night a candidate for every seer and hunter claimer."""
-    page = me.page
-    asked = False
-    seen: set[str] = set()
 
-    def first(step: str) -> None:  # each kind of page checked once for its layout
-        if step not in seen:
-            seen.add(step)
-            me.check(step)
+    def __init__(self, me: Phone) -> None:
+        self.me = me
+        self.asked = False
+        self.seen: set[str] = set()
 
-    for _ in range(MOST_MOVES):
-        if page.locator("#review").count():
-            return
-        if page.locator("#form-co").count() and not asked:
+    def first(self, step: str) -> None:  # each kind of page checked once for its layout
+        if step not in self.seen:
+            self.seen.add(step)
+            self.me.check(step)
+
+    def move(self) -> bool:
+        """One move if the page offers A one; False when it is not A's move."""
+        page = self.me.page
+        if page.locator("#form-co").count() and not self.asked:
             page.locator("#form-co input[name='role.seer']").check()
             page.locator("#form-co input[name='role.medium']").check()
             page.locator("#form-co").get_by_role("button").click()
-            asked = True
+            self.asked = True
         elif page.locator("#form-execute").count():
             page.locator("#form-execute").get_by_role("button").click()
             page.get_by_text("を処刑します").wait_for()
-            first("confirm")
+            self.first("confirm")
             page.get_by_role("button", name="はい").click()
         elif page.locator("#form-night").count():
-            first("night")
+            self.first("night")
             for fieldset in page.locator("#form-night fieldset").all():
                 boxes = fieldset.locator("input[name^='divine.']")
                 if boxes.count():
@@ -73,33 +75,47 @@ def play_a(me: Phone) -> None:
                     weights.first.fill("1")
             page.locator("#form-night").get_by_role("button").click()
         else:
-            raise AssertionError(f"no move for A on {page.url}: {page.inner_text('main')[:300]}")
+            return False
         page.wait_for_load_state("load")
-    raise AssertionError("the game did not end")
+        return True
 
 
-def play_b(me: Phone) -> None:
+class PlaysB:
     """B's moves from the forms as they come: the defaults are legal (no fake claims,
     werewolves named answer 役職なし, the first attack target, white reports)."""
+
+    FORMS = (
+        ("#form-answer", "回答する"),
+        ("#form-pp", "確認する"),
+        ("#form-b-night", "夜を終える"),
+    )
+
+    def __init__(self, me: Phone) -> None:
+        self.me = me
+        self.seen: set[str] = set()
+
+    def move(self) -> bool:
+        """One move if the page offers B one; False when it is not B's move."""
+        page = self.me.page
+        for form, button in self.FORMS:
+            if page.locator(form).count():
+                if form not in self.seen:  # each kind of page checked once for its layout
+                    self.seen.add(form)
+                    self.me.check(form.removeprefix("#"))
+                page.locator(form).get_by_role("button", name=button).click()
+                page.wait_for_load_state("load")
+                return True
+        return False
+
+
+def play_alone(me: Phone, side: PlaysA | PlaysB) -> None:
+    """Every move of one side against the CPU, which answers at once."""
     page = me.page
-    seen: set[str] = set()
     for _ in range(MOST_MOVES):
         if page.locator("#review").count():
             return
-        for form, button in (
-            ("#form-answer", "回答する"),
-            ("#form-pp", "確認する"),
-            ("#form-b-night", "夜を終える"),
-        ):
-            if page.locator(form).count():
-                if form not in seen:  # each kind of page checked once for its layout
-                    seen.add(form)
-                    me.check(form.removeprefix("#"))
-                page.locator(form).get_by_role("button", name=button).click()
-                break
-        else:
-            raise AssertionError(f"no move for B on {page.url}: {page.inner_text('main')[:300]}")
-        page.wait_for_load_state("load")
+        if not side.move():
+            raise AssertionError(f"no move on {page.url}: {page.inner_text('main')[:300]}")
     raise AssertionError("the game did not end")
 
 
@@ -142,7 +158,7 @@ def test_a_whole_std9_game_against_the_cpu_on_a_phone(phone):
     assert page.locator("#board li.duel-card").count() == 9
     assert page.locator("script[src*='live']").count() == 1  # the live page's script
     assert "あなたの番" in page.locator("#turn").inner_text()
-    play_a(me)
+    play_alone(me, PlaysA(me))
     check_reveal(me, 9)
     check_review(me)
 
@@ -155,7 +171,7 @@ def test_a_whole_12b_game_with_javascript_off(server, chromium, request):
         start_from_top(me, "12B", "B", wolves=(3, 8))
         assert me.page.locator("#board li.duel-card").count() == 11
         assert "人狼: #3・#8" in me.page.locator("#knowledge").inner_text()
-        play_b(me)
+        play_alone(me, PlaysB(me))
         check_reveal(me, 11)
     finally:
         context.close()
@@ -239,3 +255,45 @@ def test_without_javascript_the_movers_page_keeps_its_presence_by_a_frame(
         a.check("presence")
     finally:
         context.close()
+
+
+def test_two_phones_play_a_whole_std9_game_live_through_the_invite_link_with_chat(phone):
+    """Issue 25's live game between two browsers: B invites, A joins by the link, they chat,
+    and each plays every one of its moves from its own phone until both read the reveal."""
+    from playwright.sync_api import expect
+
+    b = phone("host")
+    b.goto("/")
+    form = b.page.locator("#vs-cpu form")
+    form.locator("select[name=preset]").select_option("std9")
+    form.locator("select[name=side]").select_option("B")
+    form.locator("select[name=opponent]").select_option("invite")
+    form.get_by_role("button", name="対局を始める").click()
+    b.page.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]{16}$"))
+    link = b.page.get_by_role("textbox", name="招待リンク").input_value()
+    a = phone("guest")
+    a.goto(link)
+    a.page.get_by_role("button", name="参加して対局を始める").click()
+    a.page.locator("#chat textarea").fill("よろしくお願いします")
+    a.page.locator("#chat").get_by_role("button", name="発言する").click()
+    a.page.wait_for_load_state("load")
+    b.page.reload()
+    expect(b.page.locator("#chat")).to_contain_text("よろしくお願いします")
+    sides = (PlaysA(a), PlaysB(b))
+    for _ in range(MOST_MOVES):
+        ended = 0
+        for side in sides:
+            side.me.page.reload()  # the other's move is on the page (its poll would show it too)
+            if side.me.page.locator("#review").count():
+                ended += 1
+            else:
+                side.move()
+        if ended == len(sides):
+            break
+    else:
+        raise AssertionError("the game did not end")
+    results = [side.me.page.locator("#result").inner_text() for side in sides]
+    assert all(r.startswith(("あなたの勝ち", "あなたの負け")) for r in results), results
+    assert not all(r.startswith("あなたの勝ち") for r in results), results
+    for side in sides:
+        check_reveal(side.me, 9)
