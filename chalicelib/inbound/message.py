@@ -153,8 +153,9 @@ def machine_made(message: Message, sender: str) -> str | None:
     precedence = _header(message, "Precedence").strip().lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
-    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id"):
-        if message[name] is not None and name != "X-Auto-Response-Suppress":
+    # Not X-Auto-Response-Suppress: Outlook puts it on mail a person writes.
+    for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
+        if message[name] is not None:
             return name
     if message.get_content_type() == "multipart/report" or sender.split("@")[0] in (
         "mailer-daemon",
