@@ -8,12 +8,13 @@ overlapping ticks do the work once.
 """
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .. import rulesets
 from ..clock import JST
+from ..membership import IdleWindow
 from ..rulesets.base import ACTIVE_STATES, Pace
 from ..storage import outbox as outbox_store
 from ..storage import villages as store
@@ -122,8 +123,9 @@ def process_village(
     if record is None:
         return happenings
     _remind(record, now)
-    _warn_idle(record, now)
-    _reschedule(record, now, computers_again)
+    windows = villages.idle_windows(record)
+    _warn_idle(record, windows, now)
+    _reschedule(record, windows, now, computers_again)
     if not happenings and not villages.occupied(record):
         return happenings  # nobody to mail
     items = outbox.village_mail(village_id)
@@ -170,7 +172,7 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
     return True
 
 
-def _warn_idle(record: VillageRecord, now: datetime) -> None:
+def _warn_idle(record: VillageRecord, windows: Mapping[str, IdleWindow], now: datetime) -> None:
     """The idle warning (decision 140) to each member whose auto-departure is near: owed once
     per access it counts from (a duplicate look finds it owed and writes nothing), whatever
     the member's mail level; never to the dead, computer members or once the game is over
@@ -178,7 +180,7 @@ def _warn_idle(record: VillageRecord, now: datetime) -> None:
     seats = record.seats()
     due = {
         outbox_store.idle_warning_key(account, window.since): (account, window.since)
-        for slot, window in villages.idle_windows(record).items()
+        for slot, window in windows.items()
         if (account := seats[slot].account_id) is not None and window.warn <= now < window.due
     }
     if not due:
@@ -189,7 +191,12 @@ def _warn_idle(record: VillageRecord, now: datetime) -> None:
             outbox_store.owe_idle_warning(record.village_id, record.day, account, since, now)
 
 
-def _reschedule(record: VillageRecord, now: datetime, computers_again: datetime | None) -> None:
+def _reschedule(
+    record: VillageRecord,
+    windows: Mapping[str, IdleWindow],
+    now: datetime,
+    computers_again: datetime | None,
+) -> None:
     """Sets when the scheduler must look again: the update, the reminder, an idle warning,
     the first moment a member can be idle or the moment a computer member asked for,
     whichever comes first.
@@ -204,12 +211,11 @@ def _reschedule(record: VillageRecord, now: datetime, computers_again: datetime 
         times.append(at)
     if computers_again is not None and computers_again > now:
         times.append(computers_again)
-    windows = villages.idle_windows(record).values()
-    idle_at = min((w.due for w in windows), default=None)
+    idle_at = min((w.due for w in windows.values()), default=None)
     if idle_at is not None:
         times.append(idle_at if idle_at > now else now + IDLE_RETRY)
     # Each idle warning not yet owed is a moment to look (decision 140).
-    times += [w.warn for w in windows if w.warn > now]
+    times += [w.warn for w in windows.values() if w.warn > now]
     store.set_next_look(record, min(times))
 
 

@@ -437,7 +437,7 @@ def touch(
 
 def idle_members(record: VillageRecord, now: datetime) -> list[str]:
     """Members due for auto-departure (RULES §9) at ``now``."""
-    return [slot for slot, at in _idle_times(record).items() if at <= now]
+    return [slot for slot, window in idle_windows(record).items() if window.due <= now]
 
 
 def idle_windows(record: VillageRecord) -> dict[str, membership.IdleWindow]:
@@ -452,10 +452,6 @@ def idle_windows(record: VillageRecord) -> dict[str, membership.IdleWindow]:
         record.day,
         record.day_shown_at,
     )
-
-
-def _idle_times(record: VillageRecord) -> dict[str, datetime]:
-    return {slot: window.due for slot, window in idle_windows(record).items()}
 
 
 def depart_idle(
