@@ -256,6 +256,21 @@ class Phone:
     def goto(self, path: str):
         return self.page.goto(path if path.startswith("http") else self.base_url + path)
 
+    def reload(self) -> None:
+        """Loads the page again. A live page may be reloading itself at the same moment (its
+        poll saw the other side's move): that aborts ours, and the page is loaded again anyway,
+        so ours is tried once more rather than failing the test on the race."""
+        from playwright.sync_api import Error
+
+        for _ in range(3):
+            try:
+                self.page.reload()
+                return
+            except Error as error:
+                if "ERR_ABORTED" not in str(error):
+                    raise
+        self.page.reload()
+
     def login(self, account_id: str) -> None:
         """Logs in through the login page and waits for the header to name the account."""
         from playwright.sync_api import expect

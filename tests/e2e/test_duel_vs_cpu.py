@@ -277,13 +277,13 @@ def test_two_phones_play_a_whole_std9_game_live_through_the_invite_link_with_cha
     a.page.locator("#chat textarea").fill("よろしくお願いします")
     a.page.locator("#chat").get_by_role("button", name="発言する").click()
     a.page.wait_for_load_state("load")
-    b.page.reload()
+    b.reload()
     expect(b.page.locator("#chat")).to_contain_text("よろしくお願いします")
     sides = (PlaysA(a), PlaysB(b))
     for _ in range(MOST_MOVES):
         ended = 0
         for side in sides:
-            side.me.page.reload()  # the other's move is on the page (its poll would show it too)
+            side.me.reload()  # the other's move is on the page (its poll would show it too)
             if side.me.page.locator("#review").count():
                 ended += 1
             else:
