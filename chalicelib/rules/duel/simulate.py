@@ -4,8 +4,9 @@ Plays the strongest CPU-A vs CPU-B, CPU-A vs a random legal B and a random legal
 CPU-B (and, as a baseline, random vs random) on each preset asked for, and prints each
 side's win rate, each CPU's margin over random legal play against the same opponent, and
 the time per CPU move (mean, p95 and max). With ``--levels`` it plays every strength of
-CPU-A against every strength of CPU-B instead. The last line is one JSON object of every
-figure.
+CPU-A against every strength of CPU-B instead, and each pair of strengths head to head
+(each plays A against the other's B and B against the other's A). The last line is one JSON
+object of every figure.
 
 The margins: CPU-A's is its village win rate against CPU-B minus a random A's against
 CPU-B; CPU-B's is its wolves win rate against CPU-A minus a random B's against CPU-A.
@@ -116,8 +117,27 @@ def levels(rules_name: str, games: int, seed: int) -> dict[str, Any]:
                 winners[ending["winner"]] += 1
             rates = {w: round(winners[w] / games, 4) for w in ("village", "wolves", "fox")}
             report[f"{a}/{b}"] = rates
+    report["head_to_head"] = head_to_head(report)
     report["cpu_move_ms"] = move_ms(timings)
     return report
+
+
+def head_to_head(table: dict[str, Any]) -> dict[str, Any]:
+    """Each pair of strengths, stronger first, over both sides with as many games on each:
+    the share of the pair's games each level won (as A its village wins, as B its wolves
+    wins; a fox win is neither's) and the stronger's lead in points (decision 104)."""
+    pairs: dict[str, Any] = {}
+    order = list(STRENGTHS)
+    for i, weak in enumerate(order):
+        for strong in order[i + 1 :]:
+            strong_won = table[f"{strong}/{weak}"]["village"] + table[f"{weak}/{strong}"]["wolves"]
+            weak_won = table[f"{weak}/{strong}"]["village"] + table[f"{strong}/{weak}"]["wolves"]
+            pairs[f"{strong}>{weak}"] = {
+                strong: round(strong_won / 2, 4),
+                weak: round(weak_won / 2, 4),
+                "lead_pp": round(100 * (strong_won - weak_won) / 2, 1),
+            }
+    return pairs
 
 
 def main(argv: list[str]) -> int:
@@ -137,6 +157,12 @@ def main(argv: list[str]) -> int:
                 for b in STRENGTHS:
                     rates = ", ".join(f"{w} {p:.1%}" for w, p in t[f"{a}/{b}"].items())
                     print(f"  A {STRENGTHS[a]} vs B {STRENGTHS[b]}: {rates}")
+            for pair, won in t["head_to_head"].items():
+                strong, weak = pair.split(">")
+                print(
+                    f"  {STRENGTHS[strong]} vs {STRENGTHS[weak]} (both sides): "
+                    f"{won[strong]:.1%} vs {won[weak]:.1%}, lead {won['lead_pp']:+.1f} pp"
+                )
         print(json.dumps({"duel_levels": tables}, ensure_ascii=False))
         return 0
     reports = [simulate(name, args.games, args.seed) for name in args.preset or ["std9"]]

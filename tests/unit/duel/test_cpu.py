@@ -14,7 +14,7 @@ import pytest
 from chalicelib.rules.duel import PRESETS, Draws, Duel, play, preset, view
 from chalicelib.rules.duel.cpu import STRENGTHS, choose, player, random_player, secret_rng
 from chalicelib.rules.duel.legal import legal_moves
-from chalicelib.rules.duel.simulate import main, play_game
+from chalicelib.rules.duel.simulate import head_to_head, main, play_game
 from chalicelib.rules.duel.worlds import after_execution, beliefs, fox_odds
 
 from .helpers import B12, STD9, twin
@@ -115,6 +115,26 @@ def test_simulator_prints_json_last() -> None:
         assert main(["--preset", "12B", "--games", "1", "--levels"]) == 0
     (table,) = json.loads(out.getvalue().splitlines()[-1])["duel_levels"]
     assert {f"{a}/{b}" for a in STRENGTHS for b in STRENGTHS} <= set(table)
+    assert set(table["head_to_head"]) == {"normal>beginner", "strong>beginner", "strong>normal"}
+
+
+def test_a_pair_of_strengths_is_scored_over_both_sides_a_fox_win_being_neither_s() -> None:
+    def cell(village: float, wolves: float) -> dict[str, float]:
+        return {"village": village, "wolves": wolves, "fox": round(1 - village - wolves, 4)}
+
+    # README's pooled 12B table (decision 99): rows A's level, columns B's.
+    rows = {
+        "beginner": [cell(0.167, 0.27), cell(0.057, 0.268), cell(0.085, 0.322)],
+        "normal": [cell(0.587, 0.27), cell(0.403, 0.372), cell(0.302, 0.455)],
+        "strong": [cell(0.79, 0.088), cell(0.565, 0.193), cell(0.452, 0.353)],
+    }
+    table = {f"{a}/{b}": rows[a][j] for a in rows for j, b in enumerate(STRENGTHS)}
+    pairs = head_to_head(table)
+    # 強い as A wins 56.5 against 普通's B, as B 45.5 against 普通's A; 普通 19.3 and 30.2.
+    assert pairs["strong>normal"] == {"strong": 0.51, "normal": 0.2475, "lead_pp": 26.2}
+    assert pairs["normal>beginner"] == {"normal": 0.4275, "beginner": 0.1635, "lead_pp": 26.4}
+    assert pairs["strong>beginner"]["strong"] == 0.556
+    assert pairs["strong>beginner"]["beginner"] == 0.0865
 
 
 def _b12(moves: list[tuple[str, dict[str, object]]]) -> Duel:
