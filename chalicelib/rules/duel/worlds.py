@@ -35,6 +35,9 @@ PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
 CURSED_ALONE = 0.3  # the fox cursed on a night with no other death
+# A werewolf bite on a seer or medium claimer that B could read as its own madman (in this
+# world, a result it knows false, or beside a claimer it knows real): B spares its madman.
+BITTEN_MADMAN = 0.2
 MAX_WORLDS = 600  # above this (17A only), a deterministic stride sample of the placements
 
 
@@ -103,6 +106,40 @@ def _chosen_colors_of(f: Mapping[str, Any], claimers: list[int], real: int | Non
     return weight
 
 
+def _known_before(f: Mapping[str, Any], card: int, night: int) -> list[Mapping[str, Any]]:
+    """``card``'s results public when night ``night`` began (its first-day one only if it
+    had come out by then)."""
+    if f["came_out"].get(card, night + 1) > night:
+        return []
+    claim = f["claims"][card]
+    known = [r for r in claim.get("nights", []) if r["night"] < night]
+    known += [r for r in claim.get("results", []) if r["day"] <= night]
+    return [claim["oracle"], *known] if claim.get("oracle") else known
+
+
+def _bites_on_fakes(
+    f: Mapping[str, Any], claimers: list[int], real: int | None, wolves: frozenset[int]
+) -> float:
+    """How likely B's bites on these claimers are when ``real`` is the real one: B knows its
+    werewolves, so a fake whose known results it can see are false (a black on a human, a
+    white on a werewolf), or one beside a real claimer whose black hit a werewolf, is its
+    madman to B, and B does not bite its madman."""
+    weight = 1.0
+    for night, bitten in f["bites"]:
+        if bitten == real or bitten not in claimers:
+            continue
+        lied = any(
+            (r["result"] == BLACK) != (r["target"] in wolves)
+            for r in _known_before(f, bitten, night)
+        )
+        shown_real = real is not None and any(
+            r["result"] == BLACK and r["target"] in wolves for r in _known_before(f, real, night)
+        )
+        if lied or shown_real:
+            weight *= BITTEN_MADMAN
+    return weight
+
+
 def _drawn_colors(claim: Mapping[str, Any], p: float) -> float:
     weight = 1.0
     for r in _results(claim):
@@ -167,9 +204,20 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         ]
         for c, n in night_of.items()
     }
+    # When each claimer came out (its reports public from that day), and each night's one
+    # death, the werewolves' bite (two deaths: a bite and a curse, not told apart).
+    came_out = {
+        c["card"]: e["day"]
+        for e in events
+        if e["type"] in ("co", "named")
+        for c in e.get("claims", e.get("answers", []))
+    }
+    bites = [(n, next(iter(dead))) for n, dead in dead_by_night.items() if len(dead) == 1]
     return {
         "deck": deck,
         "board": view["board"],
+        "came_out": came_out,
+        "bites": bites,
         "alive": set(view["alive"]),
         "night_dead": night_dead,
         "dead_by_night": dead_by_night,
@@ -287,13 +335,18 @@ def _weight(
         if in_deck and true:
             fakes += len(claimers) - 1
             # Which one is real: each choice makes the others the madman's (B's colors).
-            shares = {c: _chosen_colors_of(f, claimers, c) for c in true}
+            shares = {
+                c: _chosen_colors_of(f, claimers, c) * _bites_on_fakes(f, claimers, c, wolves)
+                for c in true
+            }
             weight *= sum(shares.values())
             for c in true:
                 real[c] = shares[c] / sum(shares.values())
         else:
             fakes += len(claimers)
-            weight *= _chosen_colors_of(f, claimers, None)
+            weight *= _chosen_colors_of(f, claimers, None) * _bites_on_fakes(
+                f, claimers, None, wolves
+            )
             if in_deck and role in ("seer", "medium"):
                 # The real holder has not come out: it must be one never asked, or missing.
                 hidden = [

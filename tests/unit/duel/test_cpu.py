@@ -444,3 +444,33 @@ def test_the_beginner_deceiver_seldom_dares_to_fake_the_seer() -> None:
         move = player("beginner")(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
         fakes += bool(move.get("claims"))
     assert 5 <= fakes <= 40
+
+
+def _bitten_seer(bite: int) -> Duel:
+    """std9 (STD9): the real seer 1 (white on 7) and the madman 6 claim; 9 executed; night 1
+    B bites ``bite``."""
+    rng = random.Random(0)
+    duel = Duel.setup(preset("std9"), Draws(rng, {"oracle": [7]}), cards=STD9)
+    orders = [{"card": 1, "to": [3]}, {"card": 6, "to": [8]}]
+    moves: list[tuple[str, dict[str, Any]]] = [
+        ("A", {"do": "co", "roles": ["seer", "medium"]}),
+        ("B", {"do": "answer", "claims": [{"card": "madman", "role": "seer", "oracle": "human"}]}),
+        ("A", {"do": "execute", "card": 9}),
+        ("B", {"do": "pp", "guess": None}),
+        ("A", {"do": "night", "divine": orders, "guard": []}),
+        ("B", {"do": "night", "attack": bite, "divine": [], "medium": [], "guard": []}),
+    ]
+    for side, move in moves:
+        play(duel, side, move, rng)
+    return duel
+
+
+def test_the_deducer_reads_a_bitten_claimer_as_one_b_did_not_know_for_its_madman() -> None:
+    # Seer claimer 1 said 7 is white. Were 7 a werewolf, 1 would be a fake B knew for its
+    # madman (a white on its own werewolf), and B does not bite its madman: bitten, 1 is
+    # likelier the real seer and 7 a human.
+    bitten = beliefs(view(_bitten_seer(1), "A"))
+    assert bitten.wolf[7] < 0.1  # 0.28 without reading the bite
+    assert bitten.real[1] > 0.55  # 0.45 without it
+    spared = beliefs(view(_bitten_seer(8), "A"))  # a villager bitten tells nothing of this
+    assert spared.wolf[7] > 0.3
