@@ -233,8 +233,6 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         "night_of": night_of,
         "cursers": cursers,
         "missing": view["rules"]["missing"],
-        "pp": view["rules"]["pp"],
-        "masons": set(view.get("masons", [])),
         "fox_black": deck.get("werewolf", 0) / max(1, view["board"] - 2),
         "fox_modes": ["latent"] + [r for r in ("seer", "medium") if deck.get(r, 0)],
         # The cards the madman may be once the werewolves and the fox are placed (the
@@ -387,35 +385,6 @@ def _worlds(f: Mapping[str, Any]) -> list[tuple[frozenset[int], int | None]]:
     return worlds
 
 
-def _madman_places(
-    f: Mapping[str, Any], wolves: frozenset[int], fox: int | None, shares: Mapping[int, float]
-) -> list[tuple[int | None, float, float]]:
-    """Where the madman is in this world, for the PP (§4.5): (card, chance, how likely B
-    guesses it). A claimer that is not the real holder is the madman, and B, which sent it,
-    knows it; else it is any card that claimed no role, and B knows no better than A.
-    Without PP the madman changes nothing: one place, None."""
-    if not f["pp"]:
-        return [(None, 1.0, 0.0)]
-    places: list[tuple[int | None, float, float]] = []
-    claimed = set()
-    for c, claim in f["claims"].items():
-        if claim["role"] == "none":
-            continue
-        claimed.add(c)
-        fake = 1.0 - shares.get(c, 0.0)
-        if c not in wolves and c != fox and fake > 1e-9:
-            places.append((c, fake, 1.0))
-    rest = 1.0 - sum(p for _, p, _ in places)
-    if rest > 1e-9:
-        cards = range(0 if f["missing"] else 1, f["board"] + 1)
-        hidden = [
-            c for c in cards if c not in wolves and c != fox and c not in claimed | f["masons"]
-        ]
-        guess = 1 / max(1, len(f["alive"] - wolves))
-        places += [(c, rest / len(hidden), guess) for c in hidden]
-    return places
-
-
 def beliefs(view: Mapping[str, Any]) -> Beliefs:
     """Per card: P(werewolf), P(fox), P(real) and the value of executing it."""
     f = _facts(view)
@@ -444,19 +413,14 @@ def beliefs(view: Mapping[str, Any]) -> Beliefs:
         living_wolves = len(alive & wolves)
         fox_alive = fox is not None and fox in alive
         humans = len(alive) - living_wolves - fox_alive
-        for madman, p_madman, guess in _madman_places(f, wolves, fox, shares):
-            lives = madman in alive
-            odds = guess if lives else 0.0
-            for c in execute:
-                if c in wolves:
-                    value = _on_wolf(living_wolves, fox_alive, humans, lives, odds)
-                elif c == fox:
-                    value = after_execution(living_wolves, False, humans, lives, odds)
-                elif c == madman:
-                    value = after_execution(living_wolves, fox_alive, humans - 1)
-                else:
-                    value = after_execution(living_wolves, fox_alive, humans - 1, lives, odds)
-                execute[c] += weight * p_madman * value
+        for c in execute:
+            if c in wolves:
+                value = after_execution(living_wolves - 1, fox_alive, humans)
+            elif c == fox:
+                value = after_execution(living_wolves, False, humans)
+            else:
+                value = after_execution(living_wolves, fox_alive, humans - 1)
+            execute[c] += weight * value
     if total <= 0:  # nothing fits (a reading the weighing does not cover): know nothing
         half = {c: 0.5 for c in wolf}
         return Beliefs(half, dict(half), {c: 0.5 for c in real}, dict.fromkeys(execute, 0.5), 0)
@@ -508,17 +472,12 @@ def _ended(wolves: int, fox: bool, humans: int) -> float | None:
 
 
 @cache
-def after_execution(
-    wolves: int, fox: bool, humans: int, madman: bool = False, guess: float = 0.0
-) -> float:
-    """A's chance to win once the day's execution leaves these alive (the model above);
-    ``madman``: the madman is alive among the humans (never bitten), and B guesses it at a
-    PP with chance ``guess``.
+def after_execution(wolves: int, fox: bool, humans: int) -> float:
+    """A's chance to win once the day's execution leaves these alive (the model above).
 
     Counting the days left is what a fixed value per role missed: a human executed near
     parity loses at once, the last werewolf executed before the fox hands the fox the game,
-    the fox is worth executing early only while there is time to find both werewolves, and
-    a living madman B can name turns the werewolf executed near parity into B's PP."""
+    and the fox is worth executing early only while there is time to find both werewolves."""
     ended = _ended(wolves, fox, humans)
     if ended is not None:
         return ended
@@ -528,40 +487,22 @@ def after_execution(
         for cursed, p_cursed in curses:
             left_fox, left_humans = fox and not cursed, humans - died
             ended = _ended(wolves, left_fox, left_humans)
-            chance = _day(wolves, left_fox, left_humans, madman, guess) if ended is None else ended
+            chance = _day(wolves, left_fox, left_humans) if ended is None else ended
             total += p_died * p_cursed * chance
     return total
 
 
-def _on_wolf(wolves: int, fox: bool, humans: int, madman: bool, guess: float) -> float:
-    """A executes a werewolf: with the madman alive and werewolves + 1 ≥ the others, B's
-    right guess executes a human instead (PP), or draws for it (RPP) (§4.5)."""
-    executed = after_execution(wolves - 1, fox, humans, madman, guess)
-    others = humans - 1 + fox
-    if not madman or wolves + 1 < others:
-        return executed
-    instead = after_execution(wolves, fox, humans - 1, madman, guess)
-    if wolves + 1 == others:
-        instead = (instead + executed) / 2
-    return guess * instead + (1 - guess) * executed
-
-
 @cache
-def _day(wolves: int, fox: bool, humans: int, madman: bool = False, guess: float = 0.0) -> float:
+def _day(wolves: int, fox: bool, humans: int) -> float:
     last = fox and wolves == 1  # only the fox will do: the last werewolf would end it for the fox
     needed = 1 if last else wolves + fox
     hit_rate = min(0.95, SKILL * needed / (wolves + fox + humans))
     if last:
-        hit = after_execution(wolves, False, humans, madman, guess)
+        hit = after_execution(wolves, False, humans)
     elif fox:
         # A werewolf or the fox, as likely as each other.
-        on_wolf = _on_wolf(wolves, True, humans, madman, guess)
-        hit = (wolves * on_wolf + after_execution(wolves, False, humans, madman, guess)) / (
-            wolves + 1
-        )
+        on_wolf = after_execution(wolves - 1, True, humans)
+        hit = (wolves * on_wolf + after_execution(wolves, False, humans)) / (wolves + 1)
     else:
-        hit = _on_wolf(wolves, False, humans, madman, guess)
-    if madman:  # the madman instead, where ending the PP is worth more
-        hit = max(hit, after_execution(wolves, fox, humans - 1))
-    missed = after_execution(wolves, fox, humans - 1, madman, guess)
-    return hit_rate * hit + (1 - hit_rate) * missed
+        hit = after_execution(wolves - 1, False, humans)
+    return hit_rate * hit + (1 - hit_rate) * after_execution(wolves, fox, humans - 1)

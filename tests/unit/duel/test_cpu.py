@@ -474,21 +474,3 @@ def test_the_deducer_reads_a_bitten_claimer_as_one_b_did_not_know_for_its_madman
     assert bitten.real[1] > 0.55  # 0.45 without it
     spared = beliefs(view(_bitten_seer(8), "A"))  # a villager bitten tells nothing of this
     assert spared.wolf[7] > 0.3
-
-
-def test_the_deducer_values_killing_the_madman_before_b_can_power_play() -> None:
-    # std9 with PP on: near parity a living madman whose card B knows turns the werewolf A
-    # executes into B's PP (§4.5), so the madman is worth executing first.
-    assert after_execution(1, False, 3, madman=True, guess=1.0) < after_execution(1, False, 3)
-    assert after_execution(1, False, 3, madman=True, guess=0.0) == after_execution(1, False, 3)
-    # Day 1: seer claimers 1 (real) and 6 (the madman), medium 2. Either seer claimer is
-    # the madman half the time: executing one is worth more than an unclaimed card.
-    duel = _seer_request("std9", STD9, 0)
-    play(
-        duel,
-        "B",
-        {"do": "answer", "claims": [{"card": "madman", "role": "seer", "oracle": "human"}]},
-        random.Random(0),
-    )
-    known = beliefs(view(duel, "A"))
-    assert known.execute[6] > known.execute[7] + 0.02  # 0.43 against 0.52 without the PP
