@@ -35,9 +35,11 @@ PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
 CURSED_ALONE = 0.3  # the fox cursed on a night with no other death
-# A werewolf bite on a seer or medium claimer that B could read as its own madman (in this
-# world, a result it knows false, or beside a claimer it knows real): B spares its madman.
+# B knows its werewolves, so in a world where it could tell the real seer (or medium) from
+# the fakes by their results, a bite on its madman is unlikely, and so is a night it bit
+# another card while the real one was alive and unguarded (:func:`_bites`).
 BITTEN_MADMAN = 0.2
+SPARED_REAL = 0.5
 MAX_WORLDS = 600  # above this (17A only), a deterministic stride sample of the placements
 
 
@@ -117,26 +119,48 @@ def _known_before(f: Mapping[str, Any], card: int, night: int) -> list[Mapping[s
     return [claim["oracle"], *known] if claim.get("oracle") else known
 
 
-def _bites_on_fakes(
+def _lied(f: Mapping[str, Any], card: int, night: int, wolves: frozenset[int]) -> bool:
+    """A result public by ``night`` that is false here (a black on a human, a white on a
+    werewolf): B, which knows its werewolves, sees this claimer is no real one."""
+    results = _known_before(f, card, night)
+    return any((r["result"] == BLACK) != (r["target"] in wolves) for r in results)
+
+
+def _hit(f: Mapping[str, Any], card: int, night: int, wolves: frozenset[int]) -> bool:
+    """A black on a werewolf public by ``night``: B reads the claimer as the real seer."""
+    results = _known_before(f, card, night)
+    return any(r["result"] == BLACK and r["target"] in wolves for r in results)
+
+
+def _bites(
     f: Mapping[str, Any], claimers: list[int], real: int | None, wolves: frozenset[int]
 ) -> float:
-    """How likely B's bites on these claimers are when ``real`` is the real one: B knows its
-    werewolves, so a fake whose known results it can see are false (a black on a human, a
-    white on a werewolf), or one beside a real claimer whose black hit a werewolf, is its
-    madman to B, and B does not bite its madman."""
+    """How likely B's bites are when ``real`` is the real one of these claimers. B knows its
+    werewolves, so it can tell the real one from the others once one of them lied (a black
+    on a human, a white on a werewolf) or the real one called a werewolf black: from then
+    on it does not bite its madman (BITTEN_MADMAN), and it bites the real one unless A
+    guards it (SPARED_REAL for each night it bit another instead)."""
     weight = 1.0
     for night, bitten in f["bites"]:
-        if bitten == real or bitten not in claimers:
+        if bitten == real:
             continue
-        lied = any(
-            (r["result"] == BLACK) != (r["target"] in wolves)
-            for r in _known_before(f, bitten, night)
-        )
-        shown_real = real is not None and any(
-            r["result"] == BLACK and r["target"] in wolves for r in _known_before(f, real, night)
-        )
-        if lied or shown_real:
+        if real is None:
+            if bitten in claimers and _lied(f, bitten, night, wolves):
+                weight *= BITTEN_MADMAN
+            continue
+        if not (
+            _hit(f, real, night, wolves)
+            or any(_lied(f, c, night, wolves) for c in claimers if c != real)
+        ):
+            continue
+        if bitten in claimers:
             weight *= BITTEN_MADMAN
+        elif not (
+            real in f["dead_before"].get(night, ())
+            or real in f["guarded"].get(night, ())
+            or f["came_out"].get(real, night + 1) > night
+        ):
+            weight *= SPARED_REAL
     return weight
 
 
@@ -213,11 +237,22 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         for c in e.get("claims", e.get("answers", []))
     }
     bites = [(n, next(iter(dead))) for n, dead in dead_by_night.items() if len(dead) == 1]
+    guarded: dict[int, set[int]] = {}
+    for e in events:
+        if e["type"] == "orders":
+            latent = e["latent_guard"]
+            cards = {c for g in e["guard"] for c in g["to"]}
+            if isinstance(latent, dict):
+                cards |= set(latent["to"])
+            elif latent == "same":
+                cards |= set(range(1, view["board"] + 1))
+            guarded[e["day"]] = cards
     return {
         "deck": deck,
         "board": view["board"],
         "came_out": came_out,
         "bites": bites,
+        "guarded": guarded,
         "alive": set(view["alive"]),
         "night_dead": night_dead,
         "dead_by_night": dead_by_night,
@@ -336,17 +371,14 @@ def _weight(
             fakes += len(claimers) - 1
             # Which one is real: each choice makes the others the madman's (B's colors).
             shares = {
-                c: _chosen_colors_of(f, claimers, c) * _bites_on_fakes(f, claimers, c, wolves)
-                for c in true
+                c: _chosen_colors_of(f, claimers, c) * _bites(f, claimers, c, wolves) for c in true
             }
             weight *= sum(shares.values())
             for c in true:
                 real[c] = shares[c] / sum(shares.values())
         else:
             fakes += len(claimers)
-            weight *= _chosen_colors_of(f, claimers, None) * _bites_on_fakes(
-                f, claimers, None, wolves
-            )
+            weight *= _chosen_colors_of(f, claimers, None) * _bites(f, claimers, None, wolves)
             if in_deck and role in ("seer", "medium"):
                 # The real holder has not come out: it must be one never asked, or missing.
                 hidden = [
