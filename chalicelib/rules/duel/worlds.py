@@ -4,7 +4,9 @@ A world here is a set of werewolf cards. Each is checked against the public reco
 and A's own knowledge (masons), and weighed by how likely B's observed choices are
 under it: a werewolf claimer means B chose to fake, a non-werewolf claimer must be
 the real holder (its reports true) or the madman or the fox. The fewer and likelier
-the fakes a world needs, the heavier it is. Only a view is read, never the cards.
+the fakes a world needs, the heavier it is; and B bites as it would knowing the world's
+werewolves (once the results tell it which claimer is real, it spares its madman and
+bites the real one if unguarded). Only a view is read, never the cards.
 CPU-B weighs the same worlds with its werewolves known to read where the fox is
 (:func:`fox_odds`).
 """
