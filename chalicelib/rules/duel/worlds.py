@@ -4,7 +4,9 @@ A world here is a set of werewolf cards. Each is checked against the public reco
 and A's own knowledge (masons), and weighed by how likely B's observed choices are
 under it: a werewolf claimer means B chose to fake, a non-werewolf claimer must be
 the real holder (its reports true) or the madman or the fox. The fewer and likelier
-the fakes a world needs, the heavier it is. Only a view is read, never the cards.
+the fakes a world needs, the heavier it is; and B bites as it would knowing the world's
+werewolves (once the results tell it which claimer is real, it spares its madman and
+bites the real one if unguarded). Only a view is read, never the cards.
 CPU-B weighs the same worlds with its werewolves known to read where the fox is
 (:func:`fox_odds`).
 """
@@ -35,6 +37,11 @@ PEACE_ON_FOX_CLAIMER, PEACE_ON_FOX, PEACE_BY_GJ = 1.0, 0.5, 0.1
 # A real holder never asked (or missing): the chance the role is the first victim.
 MISSING = 0.15
 CURSED_ALONE = 0.3  # the fox cursed on a night with no other death
+# B knows its werewolves, so in a world where it could tell the real seer (or medium) from
+# the fakes by their results, a bite on its madman is unlikely, and so is a night it bit
+# another card while the real one was alive and unguarded (:func:`_bites`).
+BITTEN_MADMAN = 0.2
+SPARED_REAL = 0.5
 MAX_WORLDS = 600  # above this (17A only), a deterministic stride sample of the placements
 
 
@@ -103,6 +110,62 @@ def _chosen_colors_of(f: Mapping[str, Any], claimers: list[int], real: int | Non
     return weight
 
 
+def _known_before(f: Mapping[str, Any], card: int, night: int) -> list[Mapping[str, Any]]:
+    """``card``'s results public when night ``night`` began (its first-day one only if it
+    had come out by then)."""
+    if f["came_out"].get(card, night + 1) > night:
+        return []
+    claim = f["claims"][card]
+    known = [r for r in claim.get("nights", []) if r["night"] < night]
+    known += [r for r in claim.get("results", []) if r["day"] <= night]
+    return [claim["oracle"], *known] if claim.get("oracle") else known
+
+
+def _lied(f: Mapping[str, Any], card: int, night: int, wolves: frozenset[int]) -> bool:
+    """A result public by ``night`` that is false here (a black on a human, a white on a
+    werewolf): B, which knows its werewolves, sees this claimer is no real one."""
+    results = _known_before(f, card, night)
+    return any((r["result"] == BLACK) != (r["target"] in wolves) for r in results)
+
+
+def _hit(f: Mapping[str, Any], card: int, night: int, wolves: frozenset[int]) -> bool:
+    """A black on a werewolf public by ``night``: B reads the claimer as the real seer."""
+    results = _known_before(f, card, night)
+    return any(r["result"] == BLACK and r["target"] in wolves for r in results)
+
+
+def _bites(
+    f: Mapping[str, Any], claimers: list[int], real: int | None, wolves: frozenset[int]
+) -> float:
+    """How likely B's bites are when ``real`` is the real one of these claimers. B knows its
+    werewolves, so it can tell the real one from the others once one of them lied (a black
+    on a human, a white on a werewolf) or the real one called a werewolf black: from then
+    on it does not bite its madman (BITTEN_MADMAN), and it bites the real one unless A
+    guards it (SPARED_REAL for each night it bit another instead)."""
+    weight = 1.0
+    for night, bitten in f["bites"]:
+        if bitten == real:
+            continue
+        if real is None:
+            if bitten in claimers and _lied(f, bitten, night, wolves):
+                weight *= BITTEN_MADMAN
+            continue
+        if not (
+            _hit(f, real, night, wolves)
+            or any(_lied(f, c, night, wolves) for c in claimers if c != real)
+        ):
+            continue
+        if bitten in claimers:
+            weight *= BITTEN_MADMAN
+        elif not (
+            real in f["dead_before"].get(night, ())
+            or real in f["guarded"].get(night, ())
+            or f["came_out"].get(real, night + 1) > night
+        ):
+            weight *= SPARED_REAL
+    return weight
+
+
 def _drawn_colors(claim: Mapping[str, Any], p: float) -> float:
     weight = 1.0
     for r in _results(claim):
@@ -167,9 +230,31 @@ def _facts(view: Mapping[str, Any]) -> dict[str, Any]:
         ]
         for c, n in night_of.items()
     }
+    # When each claimer came out (its reports public from that day), and each night's one
+    # death, the werewolves' bite (two deaths: a bite and a curse, not told apart).
+    came_out = {
+        c["card"]: e["day"]
+        for e in events
+        if e["type"] in ("co", "named")
+        for c in e.get("claims", e.get("answers", []))
+    }
+    bites = [(n, next(iter(dead))) for n, dead in dead_by_night.items() if len(dead) == 1]
+    guarded: dict[int, set[int]] = {}
+    for e in events:
+        if e["type"] == "orders":
+            latent = e["latent_guard"]
+            cards = {c for g in e["guard"] for c in g["to"]}
+            if isinstance(latent, dict):
+                cards |= set(latent["to"])
+            elif latent == "same":
+                cards |= set(range(1, view["board"] + 1))
+            guarded[e["day"]] = cards
     return {
         "deck": deck,
         "board": view["board"],
+        "came_out": came_out,
+        "bites": bites,
+        "guarded": guarded,
         "alive": set(view["alive"]),
         "night_dead": night_dead,
         "dead_by_night": dead_by_night,
@@ -287,13 +372,15 @@ def _weight(
         if in_deck and true:
             fakes += len(claimers) - 1
             # Which one is real: each choice makes the others the madman's (B's colors).
-            shares = {c: _chosen_colors_of(f, claimers, c) for c in true}
+            shares = {
+                c: _chosen_colors_of(f, claimers, c) * _bites(f, claimers, c, wolves) for c in true
+            }
             weight *= sum(shares.values())
             for c in true:
                 real[c] = shares[c] / sum(shares.values())
         else:
             fakes += len(claimers)
-            weight *= _chosen_colors_of(f, claimers, None)
+            weight *= _chosen_colors_of(f, claimers, None) * _bites(f, claimers, None, wolves)
             if in_deck and role in ("seer", "medium"):
                 # The real holder has not come out: it must be one never asked, or missing.
                 hidden = [

@@ -464,3 +464,80 @@ def test_the_beginner_deceiver_seldom_dares_to_fake_the_seer() -> None:
         move = player("beginner")(view(duel, "B"), legal_moves(duel, "B"), random.Random(seed))
         fakes += bool(move.get("claims"))
     assert 5 <= fakes <= 40
+
+
+def _bitten_seer(bite: int) -> Duel:
+    """std9 (STD9): the real seer 1 (white on 7) and the madman 6 claim; 9 executed; night 1
+    B bites ``bite``."""
+    rng = random.Random(0)
+    duel = Duel.setup(preset("std9"), Draws(rng, {"oracle": [7]}), cards=STD9)
+    orders = [{"card": 1, "to": [3]}, {"card": 6, "to": [8]}]
+    moves: list[tuple[str, dict[str, Any]]] = [
+        ("A", {"do": "co", "roles": ["seer", "medium"]}),
+        ("B", {"do": "answer", "claims": [{"card": "madman", "role": "seer", "oracle": "human"}]}),
+        ("A", {"do": "execute", "card": 9}),
+        ("B", {"do": "pp", "guess": None}),
+        ("A", {"do": "night", "divine": orders, "guard": []}),
+        ("B", {"do": "night", "attack": bite, "divine": [], "medium": [], "guard": []}),
+    ]
+    for side, move in moves:
+        play(duel, side, move, rng)
+    return duel
+
+
+def test_the_deducer_reads_a_bitten_claimer_as_one_b_did_not_know_for_its_madman() -> None:
+    # Seer claimer 1 said 7 is white. Were 7 a werewolf, 1 would be a fake B knew for its
+    # madman (a white on its own werewolf), and B does not bite its madman: bitten, 1 is
+    # likelier the real seer and 7 a human.
+    bitten = beliefs(view(_bitten_seer(1), "A"))
+    assert bitten.wolf[7] < 0.1  # 0.28 without reading the bite
+    assert bitten.real[1] > 0.55  # 0.45 without it
+    spared = beliefs(view(_bitten_seer(8), "A"))  # a villager bitten instead: 7 stays suspect
+    assert spared.wolf[7] > bitten.wolf[7] + 0.1
+
+
+def _spared_seer(latent_guard: dict[str, Any] | None) -> Duel:
+    """std9 (STD9): seer 1 calls 4 black on night 1; night 2 A guards ``latent_guard`` and
+    B bites the hunter 3, not seer claimer 1."""
+    rng = random.Random(0)
+    duel = Duel.setup(preset("std9"), Draws(rng, {"oracle": [7]}), cards=STD9)
+    second: dict[str, Any] = {
+        "do": "night",
+        "divine": [{"card": 1, "to": [5]}, {"card": 6, "to": [5]}],
+        "guard": [],
+    }
+    if latent_guard:
+        second["latent_guard"] = latent_guard
+    moves: list[tuple[str, dict[str, Any]]] = [
+        ("A", {"do": "co", "roles": ["seer", "medium"]}),
+        ("B", {"do": "answer", "claims": [{"card": "madman", "role": "seer", "oracle": "human"}]}),
+        ("A", {"do": "execute", "card": 7}),
+        ("B", {"do": "pp", "guess": None}),
+        (
+            "A",
+            {
+                "do": "night",
+                "divine": [{"card": 1, "to": [4]}, {"card": 6, "to": [9]}],
+                "guard": [],
+            },
+        ),
+        ("B", {"do": "night", "attack": 8, "divine": [], "medium": [], "guard": []}),
+        ("A", {"do": "execute", "card": 9}),
+        ("B", {"do": "pp", "guess": None}),
+        ("A", second),
+        ("B", {"do": "night", "attack": 3, "divine": [], "medium": [], "guard": []}),
+    ]
+    for side, move in moves:
+        play(duel, side, move, rng)
+    return duel
+
+
+def test_the_deducer_reads_a_seer_b_knew_real_and_left_unguarded_and_unbitten_as_less_likely() -> (
+    None
+):
+    # Were 1 the real seer, its black on 4 would have told B so (4 its werewolf): left
+    # unguarded on night 2, it would likely have been bitten, not the hunter. Guarded, its
+    # survival tells nothing.
+    unguarded = beliefs(view(_spared_seer(None), "A"))
+    guarded = beliefs(view(_spared_seer({"to": [1]}), "A"))
+    assert unguarded.real[1] < guarded.real[1] - 0.1  # 0.52 both without the reading
