@@ -73,10 +73,14 @@ def get_gzip(port: int, path: str) -> tuple[str | None, bytes]:
 
 
 def stop(process: subprocess.Popen) -> str:
-    """Stops the village as Ctrl-C does; one that does not stop in time is killed all the same."""
+    """Stops the village as Ctrl-C does; one that does not stop in time is killed all the same.
+
+    Ctrl-C lets a running job finish before the last snapshot: the first tick after a start
+    makes the day's and tomorrow's puzzles (seconds of CPU alone, over a minute once on a loaded
+    two-core machine), so the stop has the same room as the start."""
     process.send_signal(signal.SIGINT)
     try:
-        output, _ = process.communicate(timeout=60)
+        output, _ = process.communicate(timeout=180)
     except subprocess.TimeoutExpired:
         kill(process)
         raise
