@@ -1,21 +1,17 @@
 """Integration fixtures: a fresh moto DynamoDB table per test, a fake clock, a seeded RNG."""
 
-import copy
-import os
 import random
 from datetime import UTC, datetime
 
 import pytest
 from argon2 import PasswordHasher
 from moto import mock_aws
-from moto.core import DEFAULT_ACCOUNT_ID
-from moto.dynamodb.models import dynamodb_backends
-from moto.dynamodb.models.table import Table
 
 from chalicelib.services import accounts, villages
 from chalicelib.storage import db
 from devserver.moto_local import like_dynamodb, one_backup_per_transaction
 from tests.fakes import FakeClock
+from tests.moto_tables import fresh_table
 
 # The production hasher, for the tests that check how passwords are stored.
 PRODUCTION_HASHER = accounts._hasher
@@ -39,23 +35,8 @@ def aws(monkeypatch):
         config = db.config_from_env()
         if db.ensure_configured() != config:
             db.configure(config)
-        _fresh_table()
+        fresh_table()
         yield
-
-
-_EMPTY_TABLES: dict[str, Table] = {}
-
-
-def _fresh_table() -> None:
-    """The table as ``db.create_table`` makes it, in this test's own moto: made through the API
-    once per process, then copied in (its five calls cost about 70 ms, most of a small test)."""
-    name = os.environ["MOBIUS_TABLE"]
-    tables = dynamodb_backends[DEFAULT_ACCOUNT_ID][os.environ["AWS_DEFAULT_REGION"]].tables
-    if name in _EMPTY_TABLES:
-        tables[name] = copy.deepcopy(_EMPTY_TABLES[name])
-    else:
-        db.create_table()
-        _EMPTY_TABLES[name] = copy.deepcopy(tables[name])
 
 
 @pytest.fixture

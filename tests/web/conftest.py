@@ -19,7 +19,6 @@ import pytest
 from argon2 import PasswordHasher
 from chalice.test import Client
 from moto import mock_aws
-from moto.dynamodb.models import dynamodb_backends
 from moto.ses.models import ses_backends
 
 from app import app
@@ -36,6 +35,7 @@ from chalicelib.web.http import SESSION_COOKIE, Session
 from devserver.moto_local import like_dynamodb
 from tests import puzzle_days
 from tests.fakes import FakeClock
+from tests.moto_tables import fresh_table, tables
 
 SENDER = "noreply@mobius.example"
 REGION = "ap-northeast-1"
@@ -65,18 +65,10 @@ def moto_package():
         mp.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=64, parallelism=1))
         with mock_aws(), like_dynamodb():
             db.configure()
-            db.create_table()
+            fresh_table()
             boto3.client("ses", region_name=REGION).verify_email_identity(EmailAddress=SENDER)
-            _EMPTY_TABLE["table"] = copy.deepcopy(_tables()[os.environ["MOBIUS_TABLE"]])
             yield
         db.configure(db.config_from_env())  # the next suite configures its own table
-
-
-_EMPTY_TABLE: dict = {}
-
-
-def _tables() -> dict:
-    return dynamodb_backends[ACCOUNT][REGION].tables
 
 
 @pytest.fixture(autouse=True)
@@ -84,11 +76,6 @@ def aws(moto_package):
     """A fresh, empty table and no sent mail for every test."""
     fresh_table()
     ses_backends[ACCOUNT][REGION].sent_messages.clear()
-
-
-def fresh_table() -> None:
-    """Empties the table (moto scans the whole table on every query: keep it small)."""
-    _tables()[os.environ["MOBIUS_TABLE"]] = copy.deepcopy(_EMPTY_TABLE["table"])
 
 
 @pytest.fixture
@@ -269,11 +256,11 @@ def cached_state(name: str, clock, build):
     table = os.environ["MOBIUS_TABLE"]
     if name in _SNAPSHOTS:
         saved, now, result = _SNAPSHOTS[name]
-        _tables()[table] = copy.deepcopy(saved)
+        tables()[table] = copy.deepcopy(saved)
         clock.now = now
         return result
     result = build()
-    _SNAPSHOTS[name] = (copy.deepcopy(_tables()[table]), clock.now, result)
+    _SNAPSHOTS[name] = (copy.deepcopy(tables()[table]), clock.now, result)
     return result
 
 
