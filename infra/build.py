@@ -26,6 +26,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from .front import FRONTS, use_http_api
 from .resources import resources
@@ -42,7 +43,7 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
     """Writes ``out``/template.json and ``out``/deployment.zip; ``front``: the API in front."""
     out.mkdir(parents=True, exist_ok=True)
     merge = out / "resources.json"
-    merged = resources(front, reply_domain(stage))
+    merged = resources(front, reply_domain(stage), mail_domain(stage))
     merge.write_text(json.dumps(merged, ensure_ascii=False, indent=2), encoding="utf-8")
     packaged = out / "chalice"
     shutil.rmtree(packaged, ignore_errors=True)
@@ -63,6 +64,7 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
         )
     template = json.loads((packaged / "sam.json").read_text(encoding="utf-8"))
     check_runtime(template)
+    template = substituted_policies(template)
     if front == "http":
         template = use_http_api(template)
     (out / "template.json").write_text(json.dumps(template, indent=2), encoding="utf-8")
@@ -88,11 +90,40 @@ def staged(work: Path) -> Path:
     return project
 
 
+def _stage_variables(stage: str) -> dict[str, str]:
+    config = json.loads((ROOT / ".chalice" / "config.json").read_text(encoding="utf-8"))
+    return dict(config["stages"][stage]["environment_variables"])
+
+
 def reply_domain(stage: str) -> str:
     """The stage's reply domain (its MOBIUS_REPLY_DOMAIN in .chalice/config.json)."""
-    config = json.loads((ROOT / ".chalice" / "config.json").read_text(encoding="utf-8"))
-    variables = config["stages"][stage]["environment_variables"]
-    return str(variables["MOBIUS_REPLY_DOMAIN"])
+    return _stage_variables(stage)["MOBIUS_REPLY_DOMAIN"]
+
+
+def mail_domain(stage: str) -> str:
+    """The domain the stage sends from (its MOBIUS_MAIL_FROM's), SES's sending identity."""
+    return _stage_variables(stage)["MOBIUS_MAIL_FROM"].rpartition("@")[2]
+
+
+def substituted_policies(template: dict) -> dict:
+    """The functions' policies (.chalice/policies/) name their resources with CloudFormation's
+    substitutions (``${AWS::Region}``, ``${AWS::AccountId}``, ``${MailDomain}``), so that each
+    role is scoped to this stack's region, account and sending identity: here they become
+    ``Fn::Sub``. (Chalice copies a policy file into its role as it is.)"""
+
+    def sub(value: Any) -> Any:
+        if isinstance(value, str) and "${" in value:
+            return {"Fn::Sub": value}
+        if isinstance(value, list):
+            return [sub(v) for v in value]
+        if isinstance(value, dict):
+            return {k: sub(v) for k, v in value.items()}
+        return value
+
+    for resource in template["Resources"].values():
+        if resource["Type"] == "AWS::IAM::Role":
+            resource["Properties"]["Policies"] = sub(resource["Properties"]["Policies"])
+    return template
 
 
 def check_runtime(template: dict) -> None:

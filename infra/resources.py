@@ -65,8 +65,20 @@ def not_found_response() -> dict[str, Any]:
     }
 
 
-def resources(front: str = "http", reply_domain: str = "reply.mobius.example") -> dict[str, Any]:
+def resources(
+    front: str = "http",
+    reply_domain: str = "reply.mobius.example",
+    mail_domain: str = "mobius.example",
+) -> dict[str, Any]:
     merged = _resources()
+    # The sending identity: the functions' policies allow SES only from it.
+    merged["Parameters"] = {
+        "MailDomain": {
+            "Type": "String",
+            "Default": mail_domain,
+            "Description": "The domain mail is sent from (SES's verified identity)",
+        }
+    }
     merged["Resources"].update(inbound_mail(reply_domain))
     merged["Globals"]["Function"]["Environment"]["Variables"]["MOBIUS_INBOUND_BUCKET"] = {
         "Ref": "InboundMailBucket"

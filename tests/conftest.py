@@ -1,3 +1,3 @@
 """Fixtures every suite may use."""
 
-pytest_plugins = ["tests.dynamo_faults"]
+pytest_plugins = ["tests.dynamo_faults", "tests.aws_calls"]

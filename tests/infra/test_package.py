@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -189,3 +190,30 @@ def test_replies_reach_the_reply_function_through_s3_and_the_rule_is_locked_to_s
     assert permission["Principal"] == "ses.amazonaws.com" and "SourceArn" in permission
     bucket = resources["InboundMailBucket"]["Properties"]
     assert all(bucket["PublicAccessBlockConfiguration"].values())
+
+
+def test_each_function_runs_as_its_own_role_with_its_policy_file_scoped_by_fn_sub(template):
+    resources = json.loads(template.read_text(encoding="utf-8"))["Resources"]
+    roles = [
+        body["Properties"]["Role"]["Fn::GetAtt"][0]
+        for body in resources.values()
+        if body["Type"] == "AWS::Serverless::Function"
+    ]
+    policies = ROOT / ".chalice" / "policies"
+    assert len(set(roles)) == len(roles) == len(list(policies.glob("*.json"))) == 8
+
+    def unsubstituted(value):
+        if isinstance(value, dict) and list(value) == ["Fn::Sub"]:
+            return value["Fn::Sub"]
+        if isinstance(value, dict):
+            return {k: unsubstituted(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [unsubstituted(v) for v in value]
+        assert not (isinstance(value, str) and "${" in value), value  # each one is substituted
+        return value
+
+    for role in roles:
+        function = re.sub(r"(?<!^)(?=[A-Z])", "_", role.removesuffix("Role")).lower()
+        (policy,) = resources[role]["Properties"]["Policies"]
+        written = json.loads((policies / f"{function}.json").read_text(encoding="utf-8"))
+        assert unsubstituted(policy["PolicyDocument"]) == written, function
