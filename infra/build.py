@@ -28,6 +28,7 @@ import zipfile
 from pathlib import Path
 
 from .front import FRONTS, use_http_api
+from .parameters import use_parameters
 from .resources import resources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +43,7 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
     """Writes ``out``/template.json and ``out``/deployment.zip; ``front``: the API in front."""
     out.mkdir(parents=True, exist_ok=True)
     merge = out / "resources.json"
-    merged = resources(front, reply_domain(stage))
+    merged = resources(front, stage)
     merge.write_text(json.dumps(merged, ensure_ascii=False, indent=2), encoding="utf-8")
     packaged = out / "chalice"
     shutil.rmtree(packaged, ignore_errors=True)
@@ -63,6 +64,7 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
         )
     template = json.loads((packaged / "sam.json").read_text(encoding="utf-8"))
     check_runtime(template)
+    template = use_parameters(template)
     if front == "http":
         template = use_http_api(template)
     (out / "template.json").write_text(json.dumps(template, indent=2), encoding="utf-8")
@@ -86,13 +88,6 @@ def staged(work: Path) -> Path:
     for name in ("app.py", "requirements.txt"):
         shutil.copy2(ROOT / name, project / name)
     return project
-
-
-def reply_domain(stage: str) -> str:
-    """The stage's reply domain (its MOBIUS_REPLY_DOMAIN in .chalice/config.json)."""
-    config = json.loads((ROOT / ".chalice" / "config.json").read_text(encoding="utf-8"))
-    variables = config["stages"][stage]["environment_variables"]
-    return str(variables["MOBIUS_REPLY_DOMAIN"])
 
 
 def check_runtime(template: dict) -> None:
