@@ -204,7 +204,9 @@ def advance_batch(event: dict) -> dict:
         _hand_over(owing or [])
 
 
-def deliver(owner: str, send: pacing.PacedSender | None, seconds_left: Callable[[], float] | None):
+def deliver(
+    owner: str, send: pacing.PacedSender | None, seconds_left: Callable[[], float] | None
+) -> None:
     """One village's (or an account's, a game's) owed mail; a failure of the outbox raised."""
     with observability.about(village_id=owner):
         try:

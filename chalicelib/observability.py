@@ -7,9 +7,11 @@ request id and the id of what it is about (a village, a match, a reply mail, a n
 Decision 205.
 """
 
+import json
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
+from functools import partial
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics
@@ -29,7 +31,15 @@ def logger() -> Logger | None:
     """The JSON logger, made on a deployed stage's first call; None locally."""
     global _logger
     if _logger is None and not runtime.is_local():
-        _logger = Logger(service=SERVICE, level=logging.INFO, utc=True)
+        _logger = Logger(
+            service=SERVICE,
+            level=logging.INFO,
+            utc=True,
+            # Japanese as it is (a reply's reason, a village's name), not \u escapes.
+            json_serializer=partial(
+                json.dumps, ensure_ascii=False, separators=(",", ":"), default=str
+            ),
+        )
     return _logger
 
 

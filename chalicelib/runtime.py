@@ -58,12 +58,6 @@ def secrets() -> list[str]:
     return value.split()
 
 
-def secret() -> str | None:
-    """The key that signs now (the newest)."""
-    keys = secrets()
-    return keys[0] if keys else None
-
-
 def player_villages() -> tuple[int, int] | None:
     """The operator's choice (``MOBIUS_PLAYER_VILLAGES="30,3"``): verified accounts at least
     that many days old with that many games played to the end may build villages (one open

@@ -32,7 +32,7 @@ from infra import operations
 from infra.build import AWS_SDK
 from infra.parameters import PARAMETERIZED
 
-from .stack import ACCOUNT, ARTIFACTS, REGION, deploy, sam_transform
+from .stack import ACCOUNT, ARTIFACTS, REGION, create_rest, deploy, sam_transform
 
 ROOT = Path(__file__).resolve().parents[2]
 OPERATOR = "ops@example.jp"
@@ -262,6 +262,35 @@ def test_every_function_runs_its_handler_with_every_variable_the_code_reads(depl
             assert not set(PARAMETERIZED) & set(resource["Properties"]["Environment"]["Variables"])
 
 
+def test_every_handler_resolves_from_the_zip_with_only_the_runtimes_libraries(deployed):
+    """``python -S``: the standard library, the package and boto3's closure, nothing else."""
+    handlers = sorted({c["Handler"] for c in _functions(deployed).values()})
+    assert len(handlers) == len(operations.FUNCTIONS)
+    check = (
+        "import importlib, sys; sys.path[:0] = sys.argv[1:3]; "
+        "[getattr(importlib.import_module(h.rpartition('.')[0]), h.rpartition('.')[2]) "
+        "for h in sys.argv[3:]]; import boto3; print(boto3.__file__)"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            check,
+            str(deployed["package"]),
+            str(deployed["sdk"]),
+            *handlers,
+        ],
+        capture_output=True,
+        text=True,
+        env={"PATH": os.environ.get("PATH", ""), "AWS_DEFAULT_REGION": REGION},
+        cwd=deployed["package"],
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith(str(deployed["sdk"]))  # the runtime's boto3, not ours
+
+
 def _variables_the_code_reads() -> set[str]:
     sources = [ROOT / "app.py", *sorted((ROOT / "chalicelib").rglob("*.py"))]
     found = set()
@@ -373,6 +402,31 @@ def test_mail_goes_out_through_the_domain_identity_and_its_bounces_reach_the_han
     assert sorted(destination["MatchingEventTypes"]) == ["bounce", "complaint"]
     topic = deployed["resolve"].physical["SesNotificationsTopic"]
     assert destination["SNSDestination"]["TopicARN"] == topic
+
+
+def test_with_a_certificate_the_api_answers_at_the_operators_domain(deployed):
+    """The custom domain's resources, made as CloudFormation would with both parameters set."""
+    resolve = deployed["resolve"]
+    template = deployed["cloudformation"]
+    saved = dict(resolve.values), dict(resolve.conditions)
+    resolve.values.update(
+        ApiDomainName="play.example.jp",
+        CertificateArn=f"arn:aws:acm:{REGION}:{ACCOUNT}:certificate/0000",
+    )
+    resolve.conditions = {name: resolve(c) for name, c in template["Conditions"].items()}
+    try:
+        wanted = ("ApiDomain", "ApiDomainMapping")
+        created = create_rest(
+            deployed["session"], {name: template["Resources"][name] for name in wanted}, resolve
+        )
+    finally:
+        resolve.values, resolve.conditions = saved
+    assert set(created) == {"ApiDomain", "ApiDomainMapping"}
+    apis = deployed["session"].client("apigatewayv2")
+    domain = apis.get_domain_name(DomainName="play.example.jp")
+    assert domain["DomainNameConfigurations"][0]["EndpointType"] == "REGIONAL"
+    (mapping,) = apis.get_api_mappings(DomainName="play.example.jp")["Items"]
+    assert mapping["ApiId"] == resolve.physical["HttpApi"] and mapping["Stage"] == "$default"
 
 
 # ----- the handlers, from the zip, as their roles -----

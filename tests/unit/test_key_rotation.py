@@ -67,4 +67,3 @@ def test_deployed_the_keys_are_read_again_after_a_while_so_a_rotation_reaches_wa
     assert runtime.secrets() == ["old-key"] and len(reads) == 1  # one read a while
     clock[0] += 1
     assert runtime.secrets() == ["new-key", "old-key"] and len(reads) == 2
-    assert runtime.secret() == "new-key"
