@@ -3,8 +3,9 @@ its resources as declared, and the handlers run from the zip against it with IAM
 for each function's own role (issue 35).
 
 moto enforces IAM per request once ``set_initial_no_auth_action_count`` says so; it checks
-SQS, IAM and STS against resource ARNs but every other service against ``*`` only, so the
-table's, the parameter's and SES's ARNs are given to it here (``_resources_named``).
+SQS, IAM and STS against resource ARNs but every other service against ``*`` only, and a
+DynamoDB transaction by its own name: ``_resources_named`` gives it the table's, the
+parameter's and SES's ARNs and checks a transaction item by item, as AWS does.
 """
 
 import json
@@ -26,7 +27,7 @@ from moto.core import set_initial_no_auth_action_count
 from moto.server import ThreadedMotoServer
 
 from chalicelib import jobs, observability
-from chalicelib.storage.keys import account_pk, email_pk
+from chalicelib.storage.keys import account_pk, email_pk, village_pk
 from chalicelib.storage.models import AccountItem, EmailItem
 from infra import operations
 from infra.build import AWS_SDK
@@ -72,9 +73,24 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+# AWS authorizes a transaction by the action of each item in it (there is no
+# dynamodb:TransactWriteItems action to grant); moto checks the call's own name.
+TRANSACTION_ITEMS = {
+    "TransactWriteItems": {
+        "Put": "PutItem",
+        "Update": "UpdateItem",
+        "Delete": "DeleteItem",
+        "ConditionCheck": "ConditionCheckItem",
+    },
+    "TransactGetItems": {"Get": "GetItem"},
+}
+
+
 @contextmanager
 def _resources_named() -> Iterator[None]:
-    """moto's IAM check with the ARN each request names, for the services it checks at '*'."""
+    """moto's IAM check as AWS's for the calls the code makes: with the ARN each request names
+    for the services moto checks at '*' (DynamoDB, SSM, SES), and a transaction checked item
+    by item."""
     from moto.dynamodb.responses import DynamoHandler
     from moto.ses.responses import EmailResponse
     from moto.ssm.responses import SimpleSystemManagerResponse
@@ -82,14 +98,15 @@ def _resources_named() -> Iterator[None]:
     def json_body(self: Any) -> dict:
         return self.body if isinstance(self.body, dict) else json.loads(self.body or "{}")
 
+    def table_arn(name: str, index: str | None = None) -> str:
+        return f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}" + (
+            f"/index/{index}" if index else ""
+        )
+
     def table(self: Any) -> str:
         body = json_body(self)
-        names = body.get("TableName") or next(iter(body.get("RequestItems", {})), None)
-        if names is None and body.get("TransactItems"):
-            (operation,) = body["TransactItems"][0].values()
-            names = operation["TableName"]
-        index = f"/index/{body['IndexName']}" if body.get("IndexName") else ""
-        return f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{names}{index}"
+        name = body.get("TableName") or next(iter(body.get("RequestItems", {})), None)
+        return table_arn(str(name), body.get("IndexName"))
 
     def parameter(self: Any) -> str:
         body = json_body(self)
@@ -100,18 +117,34 @@ def _resources_named() -> Iterator[None]:
         source = self.querystring.get("Source", [""])[0]
         return f"arn:aws:ses:{REGION}:{ACCOUNT}:identity/{source.rpartition('@')[2]}"
 
+    checked = DynamoHandler._authenticate_and_authorize_normal_action
+
+    def item_by_item(self: Any, resource: str = "*") -> None:
+        kinds = TRANSACTION_ITEMS.get(self._get_action())
+        if kinds is None:
+            checked(self, resource)
+            return
+        for item in json_body(self)["TransactItems"]:
+            ((kind, operation),) = item.items()
+            self._get_action = lambda action=kinds[kind]: action
+            try:
+                checked(self, table_arn(operation["TableName"]))
+            finally:
+                del self._get_action
+
     patches = (
-        (DynamoHandler, table),
-        (SimpleSystemManagerResponse, parameter),
-        (EmailResponse, identity),
+        (DynamoHandler, "_determine_resource", table),
+        (DynamoHandler, "_authenticate_and_authorize_normal_action", item_by_item),
+        (SimpleSystemManagerResponse, "_determine_resource", parameter),
+        (EmailResponse, "_determine_resource", identity),
     )
-    for handler, determine in patches:
-        handler._determine_resource = determine  # type: ignore[attr-defined]
+    for handler, name, replacement in patches:
+        setattr(handler, name, replacement)
     try:
         yield
     finally:
-        for handler, _ in patches:
-            del handler._determine_resource  # type: ignore[attr-defined]
+        for handler, name, _ in patches:
+            delattr(handler, name)
 
 
 @pytest.fixture(scope="module")
@@ -603,3 +636,15 @@ def test_a_bounce_marks_the_account_under_its_role(deployed):
     assert stored["Item"]["undeliverable"] == {"BOOL": True}
     (line,) = [r for r in _json_lines(lines) if "undeliverable" in str(r.get("message"))]
     assert line["notice_id"] == "notice-1" and line["level"] == "INFO"
+
+
+def test_the_gm_lambda_builds_a_village_under_its_role(deployed):
+    (answer,), _ = _invoke(deployed, "GmCreateVillage", [{"pace": "short", "name": "配備試験村"}])
+    assert set(answer) == {"village_id"}, answer
+    dynamodb = deployed["session"].client("dynamodb")
+    items = dynamodb.query(
+        TableName="mobius",
+        KeyConditionExpression="pk = :pk",
+        ExpressionAttributeValues={":pk": {"S": village_pk(answer["village_id"])}},
+    )["Items"]
+    assert items  # the village's items, written by the function's own role
