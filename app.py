@@ -4,7 +4,7 @@ from urllib.parse import quote
 
 from chalice import Chalice, Cron, Rate, Response
 
-from chalicelib import jobs
+from chalicelib import jobs, observability
 from chalicelib.web import (
     accounts,
     dev_pages,
@@ -25,7 +25,9 @@ app = Chalice(app_name="mobius-village")
 
 def http_api(event: dict, context: object) -> dict:
     """The Lambda handler behind the HTTP API (infra/): the app, the 404 page and gzip."""
-    return front.handle(app, event, context)
+    request_id = str((event.get("requestContext") or {}).get("requestId", ""))
+    with observability.invocation(context, correlation_id=request_id):
+        return front.handle(app, event, context)
 
 
 # Only POST routes name content types: Chalice checks them on every method of a route,
@@ -341,18 +343,21 @@ def unsubscribe_post(token: str) -> Response:
 
 @app.schedule(Rate(1, unit=Rate.MINUTES), name="tick")
 def tick(event) -> None:
-    jobs.tick()
+    with observability.invocation(event.context):
+        jobs.tick()
 
 
 # 07:00 JST: the day's puzzle (made now if no request made it since midnight) and its mail.
 @app.schedule(Cron(0, 22, "*", "*", "?", "*"), name="puzzle_daily")
 def puzzle_daily(event) -> None:
-    jobs.puzzle_daily()
+    with observability.invocation(event.context):
+        jobs.puzzle_daily()
 
 
 @app.on_sqs_message(queue=jobs.QUEUE_NAME, batch_size=10, name="advance_worker")
-def advance_worker(event) -> None:
-    jobs.process([record.body for record in event])
+def advance_worker(event) -> dict:
+    with observability.invocation(event.context):
+        return jobs.advance_batch(event.to_dict())
 
 
 # At most MAIL_WORKERS at once: together they keep to the account's SES rate (decision 58).
@@ -362,29 +367,36 @@ def advance_worker(event) -> None:
     name="mail_worker",
     maximum_concurrency=jobs.MAIL_WORKERS,
 )
-def mail_worker(event) -> None:
+def mail_worker(event) -> dict:
     context = event.context  # None when a test or a bench calls the handler
-    jobs.send_mail(
-        [record.body for record in event],
-        seconds_left=(lambda: context.get_remaining_time_in_millis() / 1000) if context else None,
-    )
+    with observability.invocation(context):
+        return jobs.mail_batch(
+            event.to_dict(),
+            seconds_left=(lambda: context.get_remaining_time_in_millis() / 1000)
+            if context
+            else None,
+        )
 
 
 @app.on_sns_message(topic=jobs.SES_TOPIC_NAME, name="ses_notifications")
 def ses_notifications(event) -> None:
-    jobs.ses_notification(event.message)
+    notice = str(event.to_dict()["Records"][0]["Sns"].get("MessageId", ""))
+    with observability.invocation(event.context, notice_id=notice):
+        jobs.ses_notification(event.message)
 
 
 # SES receives a reply: its receipt rule stores the message in S3, then invokes this (infra/).
 # Not an on_s3_event handler: Chalice's SAM package refuses those (decision 118).
 @app.lambda_function(name="reply_mail")
 def reply_mail(event, context) -> list[str]:
-    return jobs.reply_mail(event)
+    with observability.invocation(context):
+        return jobs.reply_mail(event)
 
 
 @app.lambda_function(name="gm_create_village")
 def gm_create_village(event, context) -> dict:
-    return jobs.gm_create_village(event)
+    with observability.invocation(context):
+        return jobs.gm_create_village(event)
 
 
 # ----- local-only (404 in AWS) -----

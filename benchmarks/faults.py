@@ -383,21 +383,32 @@ class FaultRun:
                 messages = got.get("Messages", [])
                 if not messages:
                     break
+                # The workers report the messages that failed (decision 201): SQS deletes the
+                # others and delivers those again; a worker that raises fails the batch.
                 try:
-                    worker(_sqs_event(messages), None)
-                    done = self.rng.random() >= self.redelivery
+                    answer = worker(_sqs_event(messages), None) or {}
+                    failed = {f["itemIdentifier"] for f in answer.get("batchItemFailures", [])}
+                    if self.rng.random() < self.redelivery:
+                        failed = {m["MessageId"] for m in messages}
                 except Exception:
                     self.outcome.failed_worker_calls += 1
-                    done = False
+                    failed = {m["MessageId"] for m in messages}
                 entries = [
                     {"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]}
                     for n, m in enumerate(messages)
                 ]
+                kept = [
+                    e for e, m in zip(entries, messages, strict=True) if m["MessageId"] in failed
+                ]
                 with self.faults.paused():
-                    if done:
-                        self.sqs.delete_message_batch(QueueUrl=url, Entries=entries)
+                    if len(kept) < len(entries):
+                        self.sqs.delete_message_batch(
+                            QueueUrl=url, Entries=[e for e in entries if e not in kept]
+                        )
+                    if not kept:
                         continue
-                    self.outcome.redelivered += len(messages)
+                    self.outcome.redelivered += len(kept)
+                    entries = kept
                     self.sqs.change_message_visibility_batch(
                         QueueUrl=url,
                         Entries=[{**e, "VisibilityTimeout": 0} for e in entries],

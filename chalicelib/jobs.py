@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime
 
-from . import gm, queues, runtime
+from . import gm, observability, queues, runtime
 from .notify import pacing, ses
 from .services import bounces, matches, puzzles, replies, scheduler
 from .services.errors import ServiceError
@@ -24,6 +24,10 @@ SES_TOPIC_NAME = "mobius-ses-notifications"
 # 58). One worker sends one mail at a time (~10/s at SES's latency), so an account whose rate
 # is above ~10 × MAIL_WORKERS needs more workers (README).
 MAIL_WORKERS = 4
+# The advance queue's event source runs at most this many advance workers at once: enough
+# for a minute's due villages in batches of 10, and a bound on what a flood of messages (a
+# bug, a redrive) can cost in Lambda time and table writes at once.
+ADVANCE_WORKERS = 10
 
 
 # A message on the advance queue that is not a village id: a game to look at when its side to
@@ -108,6 +112,7 @@ def tick() -> scheduler.TickReport:
             report.failed_shards,
             ", the hourly long village" if report.long_village_failed else "",
         )
+    observability.tick_completed()
     return report
 
 
@@ -125,32 +130,94 @@ def puzzle_daily() -> int:
     return owed
 
 
+def advance(message: str, owing: list[str] | None) -> None:
+    """One advance-queue message: a village's due look, or a game's clock watch. Mail the
+    look owes is added to ``owing`` (deployed: for the mail workers); raised on failure."""
+    if message.startswith(WATCH_PREFIX):
+        match_id, _, moves = message.removeprefix(WATCH_PREFIX).rpartition(":")
+        with observability.about(match_id=match_id):
+            try:
+                matches.look(match_id, int(moves), runtime.now(), watch_clock, hand_over_mail)
+            except Exception:
+                log.exception("match %s failed", match_id)
+                raise
+        return
+    with observability.about(village_id=message):
+        try:
+            scheduler.process_village(
+                message, runtime.now(), mail_later=owing.append if owing is not None else None
+            )
+        except Exception:
+            log.exception("village %s failed", message)
+            raise
+
+
+def _hand_over(owing: list[str]) -> None:
+    if owing:
+        # Refused here, the mail stays owed in the outbox, where the tick finds it.
+        queues.send_to(str(queues.mail_queue()), owing)
+
+
 def process(village_ids: list[str]) -> None:
     """Processes each village; one failure does not stop the others, but is raised at the end
-    so that SQS delivers the batch again (every step is idempotent).
+    (the local runner and tests; the deployed worker is ``advance_batch``).
 
     With a mail queue (deployed), the villages that owe mail go to the mail workers once all
     are processed: the updates do not wait for SES's rate (decision 57)."""
-    mail_queue = queues.mail_queue()
-    owing: list[str] = []
+    owing: list[str] | None = [] if queues.mail_queue() else None
     failed = []
     for village_id in village_ids:
         try:
-            if village_id.startswith(WATCH_PREFIX):
-                match_id, _, moves = village_id.removeprefix(WATCH_PREFIX).rpartition(":")
-                matches.look(match_id, int(moves), runtime.now(), watch_clock, hand_over_mail)
-                continue
-            scheduler.process_village(
-                village_id, runtime.now(), mail_later=owing.append if mail_queue else None
-            )
+            advance(village_id, owing)
         except Exception:
-            log.exception("village %s failed", village_id)
             failed.append(village_id)
-    if mail_queue and owing:
-        # Refused here, the mail stays owed in the outbox, where the tick finds it.
-        queues.send_to(mail_queue, owing)
+    _hand_over(owing or [])
     if failed:
         raise RuntimeError(f"villages failed: {', '.join(failed)}")
+
+
+def _each_record(event: dict, handle: Callable[[str], None]) -> dict:
+    """An SQS batch through Powertools' batch processor: only the messages whose ``handle``
+    raised are reported failed (``batchItemFailures``), so SQS delivers those again, not
+    the batch (decision 201); every one failed raises, for the whole batch."""
+    from aws_lambda_powertools.utilities.batch import (  # only the SQS workers batch
+        BatchProcessor,
+        EventType,
+        process_partial_response,
+    )
+
+    response = process_partial_response(
+        event=event,
+        record_handler=lambda record: handle(record.body),
+        processor=BatchProcessor(event_type=EventType.SQS),
+    )
+    return dict(response)
+
+
+def advance_batch(event: dict) -> dict:
+    """The advance worker (deployed): each message of its batch, then the owed mail handed
+    to the mail workers."""
+    owing: list[str] | None = [] if queues.mail_queue() else None
+    try:
+        return _each_record(event, lambda message: advance(message, owing))
+    finally:
+        _hand_over(owing or [])
+
+
+def deliver(
+    owner: str, send: pacing.PacedSender | None, seconds_left: Callable[[], float] | None
+) -> None:
+    """One village's (or an account's, a game's) owed mail; a failure of the outbox raised."""
+    with observability.about(village_id=owner):
+        try:
+            delivery = scheduler.send_owed_mail(
+                owner, runtime.now(), send=send, seconds_left=seconds_left
+            )
+        except Exception:
+            log.exception("mail of village %s failed", owner)
+            raise
+        if delivery.left:
+            log.warning("village %s: %d mails left to a later tick", owner, delivery.left)
 
 
 def send_mail(village_ids: list[str], seconds_left: Callable[[], float] | None = None) -> None:
@@ -164,16 +231,17 @@ def send_mail(village_ids: list[str], seconds_left: Callable[[], float] | None =
     failed = []
     for village_id in village_ids:
         try:
-            delivery = scheduler.send_owed_mail(
-                village_id, runtime.now(), send=send, seconds_left=seconds_left
-            )
-            if delivery.left:
-                log.warning("village %s: %d mails left to a later tick", village_id, delivery.left)
+            deliver(village_id, send, seconds_left)
         except Exception:
-            log.exception("mail of village %s failed", village_id)
             failed.append(village_id)
     if failed:
         raise RuntimeError(f"mail failed: {', '.join(failed)}")
+
+
+def mail_batch(event: dict, seconds_left: Callable[[], float] | None = None) -> dict:
+    """The mail worker (deployed): its batch's messages, a failed one reported alone."""
+    send = mail_sender()
+    return _each_record(event, lambda owner: deliver(owner, send, seconds_left))
 
 
 def ses_notification(message: str) -> list[str]:
@@ -222,15 +290,16 @@ def reply_mail(event: dict, read: Callable[[str], bytes] = _raw_message) -> list
         ]
         if receipt.get("dmarcVerdict", {}).get("status") == "FAIL":
             failed.append("dmarcVerdict")
-        if not message_id or failed:
-            log.warning("reply mail %s dropped by SES's verdicts: %s", message_id, failed)
-            outcomes.append("dropped")
-            continue
-        received = replies.receive(
-            read(message_id), runtime.now(), watch=watch_clock, match_hand_over=hand_over_mail
-        )
-        log.info("reply mail %s: %s %s", message_id, received.outcome, received.reason)
-        outcomes.append(received.outcome)
+        with observability.about(message_id=message_id):
+            if not message_id or failed:
+                log.warning("reply mail %s dropped by SES's verdicts: %s", message_id, failed)
+                outcomes.append("dropped")
+                continue
+            received = replies.receive(
+                read(message_id), runtime.now(), watch=watch_clock, match_hand_over=hand_over_mail
+            )
+            log.info("reply mail %s: %s %s", message_id, received.outcome, received.reason)
+            outcomes.append(received.outcome)
     return outcomes
 
 

@@ -5,8 +5,8 @@ set the stage's environment variables for each call.
 """
 
 import os
+import time
 from datetime import datetime
-from functools import cache
 from typing import Protocol
 
 from .clock import Clock, system_clock
@@ -29,21 +29,33 @@ def is_local() -> bool:
     return os.environ.get("MOBIUS_STAGE", "local") == "local"
 
 
-@cache
+# How long a container trusts the keys it read: a rotation reaches every container within
+# this, so both keys are accepted everywhere before any container signs only with the new.
+KEYS_FOR = 300.0
+_keys: tuple[float, str, list[str]] | None = None  # (read at, parameter, keys)
+
+
 def _parameter(name: str) -> str:
     import boto3  # only deployed stages read the key from SSM
 
     ssm = boto3.client("ssm")
-    return ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"]
+    return str(ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]["Value"])
 
 
-def secret() -> str | None:
-    """The link- and cookie-signing key: MOBIUS_SECRET locally, SSM Parameter Store in AWS."""
-    direct = os.environ.get("MOBIUS_SECRET")
-    if direct:
-        return direct
-    name = os.environ.get("MOBIUS_SECRET_PARAMETER")
-    return _parameter(name) if name else None
+def secrets() -> list[str]:
+    """The link- and cookie-signing keys, newest first: MOBIUS_SECRET locally, the SSM
+    parameter in AWS. The value holds one key, or during a rotation the new key then the
+    old, separated by whitespace: sign with the first, accept any (decision 206)."""
+    global _keys
+    value = os.environ.get("MOBIUS_SECRET")
+    if not value:
+        name = os.environ.get("MOBIUS_SECRET_PARAMETER")
+        if not name:
+            return []
+        if _keys is None or _keys[1] != name or time.monotonic() - _keys[0] >= KEYS_FOR:
+            _keys = (time.monotonic(), name, _parameter(name).split())
+        return list(_keys[2])
+    return value.split()
 
 
 def player_villages() -> tuple[int, int] | None:

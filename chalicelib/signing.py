@@ -1,7 +1,7 @@
 """Signed tokens for links and cookies (itsdangerous).
 
 Expiry is checked against the injected clock (not the system time), so tests
-can travel in time. The key comes from runtime.secret() at call time.
+can travel in time. The keys come from runtime.secrets() at call time.
 """
 
 from datetime import datetime
@@ -21,10 +21,12 @@ class MissingSecret(RuntimeError):
 
 
 def _serializer(purpose: str) -> URLSafeSerializer:
-    secret = runtime.secret()
-    if not secret:
+    keys = runtime.secrets()
+    if not keys:
         raise MissingSecret("neither MOBIUS_SECRET nor MOBIUS_SECRET_PARAMETER is set")
-    return URLSafeSerializer(secret, salt=f"mobius:{purpose}")
+    # itsdangerous signs with the last key of a list and accepts a signature by any: during
+    # a rotation, links and sessions signed with the old key keep working (decision 206).
+    return URLSafeSerializer(list(reversed(keys)), salt=f"mobius:{purpose}")
 
 
 def sign(purpose: str, payload: Any, expires_at: datetime) -> str:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .front import FRONTS, use_http_api
+from .parameters import use_parameters
 from .resources import resources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +44,7 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
     """Writes ``out``/template.json and ``out``/deployment.zip; ``front``: the API in front."""
     out.mkdir(parents=True, exist_ok=True)
     merge = out / "resources.json"
-    merged = resources(front, reply_domain(stage), mail_domain(stage))
+    merged = resources(front, stage)
     merge.write_text(json.dumps(merged, ensure_ascii=False, indent=2), encoding="utf-8")
     packaged = out / "chalice"
     shutil.rmtree(packaged, ignore_errors=True)
@@ -64,7 +65,7 @@ def build(stage: str, front: str = "http", out: Path = OUT) -> Path:
         )
     template = json.loads((packaged / "sam.json").read_text(encoding="utf-8"))
     check_runtime(template)
-    template = substituted_policies(template)
+    template = use_parameters(substituted_policies(template))
     if front == "http":
         template = use_http_api(template)
     (out / "template.json").write_text(json.dumps(template, indent=2), encoding="utf-8")
@@ -88,21 +89,6 @@ def staged(work: Path) -> Path:
     for name in ("app.py", "requirements.txt"):
         shutil.copy2(ROOT / name, project / name)
     return project
-
-
-def _stage_variables(stage: str) -> dict[str, str]:
-    config = json.loads((ROOT / ".chalice" / "config.json").read_text(encoding="utf-8"))
-    return dict(config["stages"][stage]["environment_variables"])
-
-
-def reply_domain(stage: str) -> str:
-    """The stage's reply domain (its MOBIUS_REPLY_DOMAIN in .chalice/config.json)."""
-    return _stage_variables(stage)["MOBIUS_REPLY_DOMAIN"]
-
-
-def mail_domain(stage: str) -> str:
-    """The domain the stage sends from (its MOBIUS_MAIL_FROM's), SES's sending identity."""
-    return _stage_variables(stage)["MOBIUS_MAIL_FROM"].rpartition("@")[2]
 
 
 def substituted_policies(template: dict) -> dict:

@@ -9,6 +9,9 @@ from typing import Any
 from chalicelib import jobs
 from chalicelib.storage.models import Item
 
+from . import mail, operations
+from .parameters import parameters
+
 TABLE_NAME = "mobius"
 NOT_FOUND_PAGE = (
     '<!doctype html><html lang="ja"><head><meta charset="utf-8">'
@@ -42,6 +45,7 @@ def table() -> dict[str, Any]:
             ],
             "TimeToLiveSpecification": {"AttributeName": "expires_at", "Enabled": True},
             "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True},
+            "DeletionProtectionEnabled": True,
         },
     }
 
@@ -65,26 +69,25 @@ def not_found_response() -> dict[str, Any]:
     }
 
 
-def resources(
-    front: str = "http",
-    reply_domain: str = "reply.mobius.example",
-    mail_domain: str = "mobius.example",
-) -> dict[str, Any]:
+def resources(front: str = "http", stage: str = "dev") -> dict[str, Any]:
     merged = _resources()
-    # The sending identity: the functions' policies allow SES only from it.
-    merged["Parameters"] = {
-        "MailDomain": {
-            "Type": "String",
-            "Default": mail_domain,
-            "Description": "The domain mail is sent from (SES's verified identity)",
-        }
-    }
-    merged["Resources"].update(inbound_mail(reply_domain))
-    merged["Globals"]["Function"]["Environment"]["Variables"]["MOBIUS_INBOUND_BUCKET"] = {
-        "Ref": "InboundMailBucket"
-    }
+    merged["Parameters"] = parameters(stage)
+    merged["Conditions"] = dict(operations.CONDITIONS)
+    merged["Resources"].update(inbound_mail())
+    merged["Resources"].update(mail.identity())
+    merged["Resources"].update(operations.operations())
+    merged["Outputs"].update(mail.outputs())
+    variables = merged["Globals"]["Function"]["Environment"]["Variables"]
+    variables["MOBIUS_INBOUND_BUCKET"] = {"Ref": "InboundMailBucket"}
+    variables["MOBIUS_MAIL_CONFIGURATION_SET"] = {"Ref": "MailConfigurationSet"}
+    # X-Ray traces of every function: the API and the workers (the HTTP API itself has none).
+    merged["Globals"]["Function"]["Tracing"] = "Active"
     if front == "rest":
         merged["Resources"]["NotFoundResponse"] = not_found_response()
+    else:
+        merged["Conditions"].update(mail.CONDITIONS)
+        merged["Resources"].update(mail.custom_domain())
+        merged["Outputs"].update(mail.CUSTOM_DOMAIN_OUTPUTS)
     return merged
 
 
@@ -92,7 +95,7 @@ INBOUND_RULE_SET = "mobius-inbound"
 INBOUND_KEPT_DAYS = 30  # a received reply is read at once; kept a while for an operator
 
 
-def inbound_mail(reply_domain: str) -> dict[str, Any]:
+def inbound_mail() -> dict[str, Any]:
     """Replies to game mail (issue 27): SES receives mail for the reply domain (its MX record
     points at SES's inbound endpoint; the rule set is made active once by an operator), its
     rule stores each message in the bucket, then invokes the reply_mail function."""
@@ -175,7 +178,7 @@ def inbound_mail(reply_domain: str) -> dict[str, Any]:
                 "Rule": {
                     "Name": "replies",
                     "Enabled": True,
-                    "Recipients": [reply_domain],
+                    "Recipients": [{"Ref": "ReplyDomain"}],
                     "ScanEnabled": True,  # spam and virus verdicts for the function
                     "TlsPolicy": "Optional",
                     "Actions": [

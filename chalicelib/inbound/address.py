@@ -41,10 +41,15 @@ def domain() -> str:
     return os.environ.get("MOBIUS_REPLY_DOMAIN", "reply.mobius.example").lower()
 
 
-def _mac(rules: str, village_id: str, slot: str, day: int) -> str:
-    secret = runtime.secret()
-    if not secret:
+def _macs(rules: str, village_id: str, slot: str, day: int) -> list[str]:
+    """The address's MAC under each signing key, the newest first (a rotation: decision 206)."""
+    keys = runtime.secrets()
+    if not keys:
         raise RuntimeError("neither MOBIUS_SECRET nor MOBIUS_SECRET_PARAMETER is set")
+    return [_mac(key, rules, village_id, slot, day) for key in keys]
+
+
+def _mac(secret: str, rules: str, village_id: str, slot: str, day: int) -> str:
     message = f"mobius:reply:{rules}:{village_id}:{slot}:{day}".encode()
     digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
     return base64.b32encode(digest).decode().lower()[:MAC_CHARS]
@@ -66,7 +71,7 @@ def _owner_of(written: str) -> str:
 
 
 def local_part(to: ReplyTo) -> str:
-    mac = _mac(to.rules, to.village_id, to.slot, to.day)
+    mac = _macs(to.rules, to.village_id, to.slot, to.day)[0]
     return f"{to.rules}.{_owner(to.village_id)}.{to.slot}.{to.day}.{mac}"
 
 
@@ -91,6 +96,6 @@ def read(addr: str) -> ReplyTo | None:
         village_id = _owner_of(written)
     except (binascii.Error, ValueError):
         return None
-    if not hmac.compare_digest(mac, _mac(rules, village_id, slot, int(day))):
+    if not any(hmac.compare_digest(mac, m) for m in _macs(rules, village_id, slot, int(day))):
         return None
     return ReplyTo(rules, village_id, slot, int(day))

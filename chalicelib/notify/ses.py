@@ -107,4 +107,10 @@ def compose(
 
 def send(to: str, subject: str, text: str, html: str, headers: dict[str, str] | None = None):
     raw = compose(to, subject, text, html, headers)
-    return ses().send_raw_email(Source=sender(), Destinations=[to], RawMessage={"Data": raw})
+    # Deployed, the configuration set whose event destination reports bounces and complaints
+    # (infra/mail.py); it is also the identity's default, named here so that IAM scopes the send.
+    named = os.environ.get("MOBIUS_MAIL_CONFIGURATION_SET")
+    options = {"ConfigurationSetName": named} if named else {}
+    return ses().send_raw_email(
+        Source=sender(), Destinations=[to], RawMessage={"Data": raw}, **options
+    )

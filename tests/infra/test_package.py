@@ -8,20 +8,13 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pytest
-
 from infra.build import build
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # Each build packages a copy of the sources (infra.build.staged) into a directory of its own
-# (infra/out is `make package`'s); one worker runs this file (`--dist loadfile`), which builds
-# twice.
-
-
-@pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build("dev", out=tmp_path_factory.mktemp("out"))
+# (infra/out is `make package`'s); the HTTP API's build is conftest.py's ``template``, shared
+# with test_deploy.py when one worker runs both; the REST API's is built here.
 
 
 def test_package_holds_app_chalicelib_and_templates(template):
@@ -172,12 +165,11 @@ def test_replies_reach_the_reply_function_through_s3_and_the_rule_is_locked_to_s
     """Issue 27: SES receives the reply domain's mail, stores it in the bucket, then invokes
     reply_mail; only SES, for this rule, writes into the bucket or invokes the function."""
     from chalicelib import jobs
-    from infra.build import reply_domain
 
     body = json.loads(template.read_text(encoding="utf-8"))
     resources = body["Resources"]
     rule = resources["InboundReplyRule"]["Properties"]["Rule"]
-    assert rule["Recipients"] == [reply_domain("dev")] and rule["ScanEnabled"]
+    assert rule["Recipients"] == [{"Ref": "ReplyDomain"}] and rule["ScanEnabled"]
     store, invoke = rule["Actions"]
     assert store["S3Action"]["BucketName"] == {"Ref": "InboundMailBucket"}
     assert store["S3Action"]["ObjectKeyPrefix"] == jobs.INBOUND_PREFIX

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import boto3
 import pytest
+from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
 from chalice.test import Client
 from pynamodb.connection.base import Connection
 
@@ -135,6 +136,37 @@ def test_one_failing_village_does_not_stop_the_others(players, clock, rng, villa
     with pytest.raises(RuntimeError, match=broken):
         jobs.process([broken, village])
     assert load_village(village).meta.state == "running"
+
+
+def test_the_deployed_worker_reports_only_the_failing_message_for_redelivery(
+    players, clock, rng, village, monkeypatch
+):
+    """Decision 201: SQS delivers again only what failed (ReportBatchItemFailures), not the
+    whole batch of 10; the batch's other villages are done once."""
+    seat(village, players, clock)
+    broken = villages.create_village(pace="short", name="壊れた村", now=clock(), rng=rng)
+    original = scheduler.process_village
+
+    def process(village_id, now, **options):
+        if village_id == broken:
+            raise RuntimeError("boom")
+        return original(village_id, now, **options)
+
+    monkeypatch.setattr(scheduler, "process_village", process)
+    clock.advance(SHORT.first_update)
+    records = [
+        {"messageId": f"m{n}", "body": body, "receiptHandle": f"r{n}", "eventSource": "aws:sqs"}
+        for n, body in enumerate([broken, village])
+    ]
+    client = Client(app)
+    event = {"Records": records}
+    assert client.lambda_.invoke("advance_worker", event).payload == {
+        "batchItemFailures": [{"itemIdentifier": "m0"}]
+    }
+    assert load_village(village).meta.state == "running"
+    # Every message failing: the batch itself fails, for SQS to deliver it all again.
+    with pytest.raises(BatchProcessingError):
+        client.lambda_.invoke("advance_worker", {"Records": records[:1]})
 
 
 # ----- ticks that repeat or overlap -----
