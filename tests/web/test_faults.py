@@ -299,3 +299,16 @@ def test_a_throttled_join_of_an_invitation_is_a_503_not_the_seat_is_taken(
     assert "この対局にはもう空いている席がありません" not in text(response)
     dynamo_faults.faults.clear()
     assert friend.post(f"/matches/{match_id}/join").status_code == 303
+
+
+def test_a_post_that_meets_three_conflicts_in_a_row_is_a_503_that_keeps_the_text(
+    new_browser, clock, game, dynamo_faults
+):
+    vid, seated = game
+    browser = member(new_browser, seated, SLOTS[0])
+    browser.get(f"/villages/{vid}")
+    dynamo_faults.fail("UpdateItem", "TransactionConflictException", times=3)
+    response = browser.post(f"/villages/{vid}/posts", {"board": "public", "text": "三度目"})
+    assert is_busy(response), text(response)[:500]
+    assert kept_form(response)["text"] == "三度目"
+    assert "三度目" not in public_posts(vid)
