@@ -12,7 +12,7 @@ The computer plays through the same rule set with its own randomness
 
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -663,13 +663,16 @@ def join(
     now: datetime,
     watch: Watch | None = None,
     hand_over: HandOver | None = None,
+    identities: Sequence[str] = (),
 ) -> str:
     """The invited person takes the open seat (once: the seat must still be open); the
-    clocks start now. Returns the side taken."""
+    clocks start now. Returns the side taken. ``identities``: every identity the joining
+    browser holds besides ``player`` (its account, the guest id still in its cookie): none
+    of them may hold the other seat, or one person would play both sides."""
     side = match.open_side
     if side is None:
         raise Conflict("この対局にはもう空いている席がありません")
-    if player in match.players.values():
+    if match.side_of([player, *identities]) is not None:
         raise Conflict("自分の対局には参加できません。相手に招待リンクを送ってください")
     if match.ranked and records.account_of(player) is None:
         raise Forbidden("ランク戦です。参加するにはログインしてください")

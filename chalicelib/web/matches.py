@@ -167,7 +167,14 @@ def join(ctx: Ctx, match_id: str) -> Response:
     """The invited person sits (a guest without registering, or their account)."""
     _check_id(match_id)
     match = ctx.match(match_id)
-    matches.join(match, ctx.player(), ctx.now, jobs.watch_clock, jobs.hand_over_mail)
+    matches.join(
+        match,
+        ctx.player(),
+        ctx.now,
+        jobs.watch_clock,
+        jobs.hand_over_mail,
+        identities=ctx.players(match_id),
+    )
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 

@@ -404,6 +404,20 @@ def test_an_invited_person_cannot_join_their_own_game(browser):
     assert stored(match_id).players.as_dict()["B"] == "open"
 
 
+def test_a_browser_that_invited_as_a_guest_cannot_take_the_other_seat_as_its_account(
+    browser, clock
+):
+    """Logging in keeps the guest id in the cookie: the browser plays the invitation's seat
+    as that guest, so its account may not sit on the other side (one person, both sides)."""
+    match_id = start(browser, opponent="invite")
+    make_account("twofaced", clock())
+    browser.login("twofaced")
+    response = browser.post(f"/matches/{match_id}/join")
+    assert response.status_code == 409
+    assert "自分の対局には参加できません" in text(response)
+    assert stored(match_id).players.as_dict()["B"] == "open"
+
+
 def test_a_visitor_acting_in_a_game_with_a_waiting_seat_is_refused_not_an_error(
     browser, new_browser
 ):
