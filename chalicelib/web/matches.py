@@ -6,7 +6,6 @@ side is shown comes from its rule set's view of that side. Handlers take ``(requ
 match_id)``.
 """
 
-import json
 import math
 import re
 from datetime import timedelta
@@ -16,7 +15,7 @@ from urllib.parse import urlencode
 
 from chalice import Response
 
-from .. import jobs, runtime
+from .. import bounded, jobs, runtime
 from ..links import match_scope, presence_token, read_match_token, read_presence_token
 from ..render import render
 from ..services import matches, reviews
@@ -32,6 +31,10 @@ PASS_SESSION_FOR = timedelta(days=7)
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 SHARE_TOKEN = MATCH_ID  # 12 random bytes, URL-safe
 NUMBER = re.compile(r"[0-9]{1,6}")
+# A structured move is a small object (the largest, B's night with its instructions, is a
+# few hundred characters, three levels deep): anything much larger is no move.
+MAX_MOVE_CHARS = 4000
+MAX_MOVE_DEPTH = 8
 
 
 def _check_id(match_id: str) -> None:
@@ -203,7 +206,7 @@ def _move(ctx: Ctx, match: matches.Match, side: str) -> tuple[Response, bool]:
     given = None
     if "move" in form:  # a structured move (JSON), as scripts and tests send it
         try:
-            given = json.loads(form["move"])
+            given = bounded.loads(form["move"], MAX_MOVE_CHARS, MAX_MOVE_DEPTH)
         except ValueError:
             raise BadRequest("手の形式が正しくありません") from None
         if not isinstance(given, dict):

@@ -430,3 +430,20 @@ def test_a_visitor_acting_in_a_game_with_a_waiting_seat_is_refused_not_an_error(
     assert response.status_code == 403
     assert visitor.post(f"/matches/{match_id}/chat", {"text": "やあ"}).status_code == 403
     assert stored(match_id).moves == 0
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        "[" * 5000,  # deep enough to exhaust the parser's recursion
+        "[" * 5000 + "]" * 5000,
+        '{"do":' * 900 + '"resign"' + "}" * 900,  # short of the length bound, deep all the same
+        '{"do": "co", "roles": [' + '"seer", ' * 2000 + '"seer"]}',  # too long to be a move
+    ],
+)
+def test_a_move_nested_or_long_beyond_any_move_is_a_400_with_a_sentence(browser, sent):
+    match_id = start(browser)
+    response = browser.post(f"/matches/{match_id}/moves", {"moves": "0", "move": sent})
+    assert response.status_code == 400, text(response)[:300]
+    assert alert(response) == "手の形式が正しくありません"
+    assert stored(match_id).moves == 0
