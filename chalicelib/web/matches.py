@@ -24,6 +24,10 @@ from ..storage.errors import FAULTS
 from .http import BadRequest, html, json_response, redirect
 from .pages import Ctx, Request, json_api, log_fault, page
 
+ABORT_QUESTION = (
+    "対局を中止します。双方が最初の手を指す前なので、勝ち負けもレーティングもつきません。"
+    "よろしいですか？"
+)
 EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
 # A game's mail link lets its player in for this long from the tap, that game only: they may
 # move again with no new mail (an execution, then the night) days after the link's deadline.
@@ -106,6 +110,8 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         origin=reviews.origin(match),
         ranked=match.ranked,
+        aborted=match.aborted,  # 中止: shown instead of who won (decision 150)
+        abortable=match.abortable,  # 投了 now would be 中止
         # Until when the answer due now is held (ランク戦), and — to the answering side only —
         # whether it has been given: the asking side's page is the same either way.
         hold_left=math.ceil((hold_until - ctx.now).total_seconds()) if hold_until else None,
@@ -213,6 +219,8 @@ def _move(ctx: Ctx, match: matches.Match, side: str) -> tuple[Response, bool]:
             raise BadRequest("手はオブジェクトで指定してください")
     elif form.get("confirm") != "1":
         question = match.rules.confirmation(match.game, side, form)
+        if form.get("do") == "resign" and match.abortable:
+            question = ABORT_QUESTION
         if question is not None:
             fields = {k: v for k, v in form.items() if k != "csrf"}
             confirm = ctx.page(
