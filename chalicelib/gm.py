@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
             hosting.abandon(args.village_id, args.reason, actor, now)
             print(f"{args.village_id}番を廃村にしました")
         elif args.command == "move":
-            to = hosting.when(args.to, "--to")
+            to = hosting.when(args.to, now, "--to")
             assert to is not None
             hosting.reschedule(args.village_id, to, args.notice, actor, now)
             print(f"{args.village_id}番の次の更新を {jst(to)} にしました")

@@ -45,8 +45,10 @@ def compose(
     deadline: datetime | None,
     now: datetime,
     moves: int,
+    aborted: bool = False,
 ) -> Notice:
-    """``moves``: the game's move count now (a turn's or a reminder's reply plays on it)."""
+    """``moves``: the game's move count now (a turn's or a reminder's reply plays on it);
+    ``aborted``: the game ended before both sides moved, 中止 (decision 150)."""
     said = rules.notice(game, side, kind)
     expires = deadline if kind != "end" and deadline is not None else now + REVIEW_LINK_FOR
     unsubscribe = unsubscribe_url(account.account_id, now)
@@ -55,6 +57,7 @@ def compose(
         **said.context,
         **reply,
         "kind": kind,
+        "aborted": aborted,
         "subject": said.subject,
         "label": rules.label,
         "deadline": deadline if kind != "end" else None,

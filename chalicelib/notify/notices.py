@@ -126,7 +126,9 @@ def idle_warning(
     """The idle warning (decision 140): when the member will be auto-departed (RULES §9) unless
     they open the village page or reply to this mail (any reply counts as access)."""
     meta = record.meta
-    expires = record.next_update or now
+    # The link works until the departure it announces, which may come after the village's
+    # next update (a warning in the opening, or late in a short village's turn).
+    expires = due
     context = {
         "subject": IDLE_WARNING_SUBJECT,
         "name": record.names()[slot],
@@ -134,7 +136,6 @@ def idle_warning(
         "due": due,
         "locks": record.state.value == "running",  # outside the opening a departure locks
         "link": member_url(MemberLink(account.account_id, record.village_id, record.day), expires),
-        "signed_link": record.next_update is not None,
         "replying": False,  # any reply keeps the seat: no "nothing to reply with" line
         "reply_example": words.example(record, slot),
     }

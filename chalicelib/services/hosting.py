@@ -100,18 +100,41 @@ def require_host(account_id: str | None, now: datetime) -> AccountItem:
     return account
 
 
-def when(value: object, what: str = "first_update") -> datetime | None:
+# How far ahead a GM may set an update (a village's first, or a moved one): a long
+# village recruits for days and a GM moves an update by hours or days, so a time months away
+# is a slip of the keyboard; and a time near year 9999 no longer fits a datetime once shown
+# in JST or a deadline is added to it (decision 151).
+FURTHEST = timedelta(days=90)
+
+
+def when(value: object, now: datetime, what: str = "first_update") -> datetime | None:
     """An ISO 8601 time (a form's datetime-local is one); without an offset it is Japan
-    time, as players read it. Empty: None."""
+    time, as players read it. Empty: None. A time more than ``FURTHEST`` from ``now``, ahead
+    or behind, is refused before anything computes with it (``within_reach``)."""
     if value is None or value == "":
         return None
-    try:
-        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
+    if not isinstance(value, str) or len(value) > MAX_MOMENT:
         moment = None
+    else:
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            moment = None
     if moment is None:
         raise InvalidInput(f"{what} は ISO 8601 の日時で指定してください")
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=JST)
+    moment = moment if moment.tzinfo is not None else moment.replace(tzinfo=JST)
+    within_reach(moment, now)
+    return moment
+
+
+MAX_MOMENT = 40  # characters: the longest ISO 8601 time with microseconds and an offset
+
+
+def within_reach(moment: datetime, now: datetime) -> None:
+    """``InvalidInput`` unless ``moment`` lies within ``FURTHEST`` of ``now`` (compared as
+    aware times, which never overflows, unlike converting one to another zone)."""
+    if not now - FURTHEST <= moment <= now + FURTHEST:
+        raise InvalidInput(f"日時は今から{FURTHEST.days}日以内で指定してください")
 
 
 def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
@@ -121,7 +144,7 @@ def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
         pace=str(event.get("pace", "")),
         name=str(event.get("name", "")),
         now=now,
-        first_update=when(event.get("first_update")),
+        first_update=when(event.get("first_update"), now),
         character_set=str(event.get("character_set") or DEFAULT_CHARACTER_SET),
         rules=str(event.get("rules") or rulesets.DEFAULT),
         given={k: v for k, v in event.items() if k not in COMMON_KEYS},
@@ -188,6 +211,7 @@ def reschedule(
     notice to the members on its public board."""
     notice = _words(notice, "お知らせ")
     record = _village(village_id, seen, unit)
+    within_reach(to, now)  # an opening extended by hours, over and over, too
     if to <= now:
         raise InvalidInput("新しい時刻は未来にしてください")
     if record.next_update is not None and to == record.next_update:

@@ -12,7 +12,7 @@ The computer plays through the same rule set with its own randomness
 
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -127,6 +127,28 @@ class Match:
         return plain(self.item.setup).get("ranked") is True
 
     @property
+    def aborted(self) -> bool:
+        """Ended before both sides made a move, in a ranked game: 中止 (decision 150)."""
+        return bool(self.item.aborted)
+
+    @cached_property
+    def movers(self) -> frozenset[str]:
+        """A ranked game's sides that have made a move (投了 is none). A game stored before
+        ``movers`` was kept (with moves but no such set) is read from its moves, once."""
+        if self.item.movers is not None or self.moves == 0:
+            return frozenset(self.item.movers or ())
+        return movers_of(
+            store.NewMove(str(m.side), m.move, m.played_at)
+            for m in store.match_moves(self.match_id)
+        )
+
+    @property
+    def abortable(self) -> bool:
+        """An end now (投了, time, leaving) would abort the game: a ranked game still
+        running, one side of which has not made a move (decision 150)."""
+        return self.ranked and not self.ended and not set(self.rules.sides) <= self.movers
+
+    @property
     def held(self) -> dict[str, Any] | None:
         """A ranked game's answer given but not yet shown: {"side", "move"} (decision 65)."""
         held = self.item.held
@@ -238,6 +260,16 @@ def computer_replies(
         game = result.game
         played.append(store.NewMove(side, result.move, now))
     return game, played
+
+
+def resigns(move: Any) -> bool:
+    """投了: a way to end the game, not a move of it (every rule set spells it so)."""
+    return isinstance(move, Mapping) and move.get("do") == "resign"
+
+
+def movers_of(moves: Iterable[store.NewMove]) -> frozenset[str]:
+    """The sides ``moves`` play for, 投了 aside."""
+    return frozenset(m.side for m in moves if not resigns(m.move))
 
 
 def chance_of(seed: int, number: int) -> random.Random:
@@ -381,12 +413,13 @@ def _owed(
     ]
 
 
-def _ending_records(match: Match, game: Any, now: datetime) -> list[RecordWrite]:
-    """What a write that ends the game adds for its players' records (none before the end)."""
+def _ending_records(match: Match, game: Any, now: datetime, aborted: bool) -> list[RecordWrite]:
+    """What a write that ends the game adds for its players' records (none before the end,
+    none for an aborted game: decision 150)."""
     setup = plain(match.item.setup)
     # A what-if (its setup names the game it continues) starts from a position chosen in
     # hindsight: its end is no game won or lost (decision duel 73).
-    if match.rules.to_move(game) is not None or "origin" in setup:
+    if match.rules.to_move(game) is not None or "origin" in setup or aborted:
         return []
     return records.ending(
         records.Ended(
@@ -422,7 +455,11 @@ def _commit(
     ``unseen_since`` as ``store.commit_moves`` takes them); an end carries the
     players' records in the same transaction (written once, as the end is). ``Refused``:
     the game moved on since it was read. A record changed by another game's end meanwhile
-    is read again and the end tried again."""
+    is read again and the end tried again. A ranked game that ends before both sides made a
+    move is aborted (decision 150): recorded so, and nobody's record changes."""
+    movers = movers_of(new_moves)
+    ended = match.rules.to_move(game) is None
+    aborted = ended and match.ranked and not set(match.rules.sides) <= match.movers | movers
     for tried in range(1, ENDING_TRIES + 1):
         try:
             store.commit_moves(
@@ -437,9 +474,15 @@ def _commit(
                 kept=kept(match.players, now),
                 mail=mail,
                 hold_until=clock.hold_until,
-                records=_ending_records(match, game, now),
+                records=_ending_records(match, game, now, aborted),
                 presence=presence,
                 unseen_since=unseen_since,
+                # Kept for a ranked game only (its abort): those stored and these (a game
+                # stored before ``movers`` was kept: all it had).
+                movers=(match.movers | movers) - frozenset(match.item.movers or ())
+                if match.ranked
+                else frozenset(),
+                aborted=aborted,
             )
             return
         except Refused:
@@ -663,13 +706,16 @@ def join(
     now: datetime,
     watch: Watch | None = None,
     hand_over: HandOver | None = None,
+    identities: Sequence[str] = (),
 ) -> str:
     """The invited person takes the open seat (once: the seat must still be open); the
-    clocks start now. Returns the side taken."""
+    clocks start now. Returns the side taken. ``identities``: every identity the joining
+    browser holds besides ``player`` (its account, the guest id still in its cookie): none
+    of them may hold the other seat, or one person would play both sides."""
     side = match.open_side
     if side is None:
         raise Conflict("この対局にはもう空いている席がありません")
-    if player in match.players.values():
+    if match.side_of([player, *identities]) is not None:
         raise Conflict("自分の対局には参加できません。相手に招待リンクを送ってください")
     if match.ranked and records.account_of(player) is None:
         raise Forbidden("ランク戦です。参加するにはログインしてください")

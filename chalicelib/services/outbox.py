@@ -335,4 +335,5 @@ def _match_notice(
         match.item.flag_at,
         now,
         match.moves,
+        aborted=match.aborted,
     )

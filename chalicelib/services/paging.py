@@ -4,6 +4,7 @@ import base64
 import json
 from collections.abc import Callable, Mapping
 
+from .. import bounded
 from .errors import InvalidInput
 
 # Our cursors are a few hundred characters; a longer one could only name keys DynamoDB
@@ -27,7 +28,8 @@ def decode_cursor(cursor: str | None, expected: Mapping[str, Callable[[str], boo
     if len(cursor) > MAX_CURSOR:
         raise InvalidInput("ページの指定が正しくありません")
     try:
-        key = json.loads(base64.urlsafe_b64decode(cursor.encode()))
+        # A key is {name: {"S": text}}: two levels (nothing deeper is parsed).
+        key = bounded.loads(base64.urlsafe_b64decode(cursor.encode()), MAX_CURSOR, 2)
     except (ValueError, UnicodeDecodeError):
         raise InvalidInput("ページの指定が正しくありません") from None
     if not isinstance(key, dict) or set(key) != set(expected):

@@ -12,7 +12,7 @@ rating. A win for neither side (a third party's, the duel's fox) is a draw betwe
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -26,6 +26,9 @@ MODEL = PlackettLuce(mu=1500.0, sigma=500.0, beta=250.0, tau=5.0)
 ALL = "all"  # the overall rating's key beside the sides'
 HISTORY_SHOWN = 30  # the records page lists the latest ranked games
 CORRESPONDENCE_FEAT = 10  # 「通信対局10局」
+# The same two accounts' ranked games are rated at most this many times in any day.
+PAIR_RATED_A_DAY = 2
+PAIR_WINDOW = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,8 @@ def ending(ended: Ended) -> list[store.RecordWrite]:
     stored = store.load_all(list(accounts.values()), rules.name)
     read = {s: stored[a] for s, a in accounts.items()}
     results = {s: rules.outcome(ended.game, s) or "loss" for s in rules.sides}
-    rated = _ratings(ended, read, results) if ended.ranked and len(read) == len(rules.sides) else {}
+    both = ended.ranked and len(read) == len(rules.sides)
+    rated = _ratings(ended, read, results) if both and _pair_rated(ended, read) else {}
     writes = []
     for side, account in accounts.items():
         data = _counted(copy.deepcopy(read[side].data), ended, side, results[side])
@@ -72,6 +76,7 @@ def ending(ended: Ended) -> list[store.RecordWrite]:
         if side in rated:
             before = data.get("ratings", {})
             data["ratings"] = {**before, **rated[side]}
+            data["rated_with"] = _rated_with(data, _other_player(ended, side), ended.at)
             entry = store.Rated(
                 ended.match_id,
                 side,
@@ -82,6 +87,29 @@ def ending(ended: Ended) -> list[store.RecordWrite]:
             )
         writes.append(store.RecordWrite(account, rules.name, data, read[side].version, entry))
     return writes
+
+
+def _pair_rated(ended: Ended, read: Mapping[str, store.Record]) -> bool:
+    """Whether a ranked game between two accounts moves their ratings: only the first
+    ``PAIR_RATED_A_DAY`` of the pair's games ending within a day do (decision 150), so that
+    two accounts playing each other over and over cannot pump one rating up. Read from the
+    record the end has read already (and is conditioned on), not from the history."""
+    side = ended.rules.sides[0]
+    opponent = _other_player(ended, side)
+    return len(_rated_with(read[side].data, opponent, ended.at)[opponent]) <= PAIR_RATED_A_DAY
+
+
+def _rated_with(data: Mapping[str, Any], opponent: str, at: datetime) -> dict[str, list[str]]:
+    """The account's rated games of the last day by opponent, this one (at ``at``) with
+    them: {opponent: [time keys]}, older entries dropped."""
+    since = time_key(at - PAIR_WINDOW)
+    kept = {
+        who: recent
+        for who, times in data.get("rated_with", {}).items()
+        if (recent := [t for t in times if t > since])
+    }
+    kept[opponent] = [*kept.get(opponent, []), time_key(at)]
+    return kept
 
 
 def _mu(rating: list[float] | None) -> float | None:

@@ -107,8 +107,13 @@ def set_pending_email(account: AccountItem, address: str) -> None:
 
 
 def set_preferences(account: AccountItem, preferences: dict[str, bool]) -> None:
-    actions = [AccountItem.preferences[key].set(bool(v)) for key, v in preferences.items()]
-    conditioned("set_preferences", lambda: account.update(actions=actions))
+    # The list is made anew for each attempt: PynamoDB appends the version's increment to it.
+    conditioned(
+        "set_preferences",
+        lambda: account.update(
+            actions=[AccountItem.preferences[key].set(bool(v)) for key, v in preferences.items()]
+        ),
+    )
 
 
 def set_mail_level(account: AccountItem, level: str) -> None:

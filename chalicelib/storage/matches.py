@@ -286,6 +286,8 @@ def commit_moves(
     records: Sequence[RecordWrite] = (),
     presence: Presence | None = None,
     unseen_since: Presence | None = None,
+    movers: frozenset[str] = frozenset(),
+    aborted: bool = False,
 ) -> None:
     """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
     transaction conditioned on that count: a second request that read the same count (a
@@ -293,7 +295,9 @@ def commit_moves(
     (played, or dropped by the end); ``hold_until`` holds the next answer; ``records``: the
     players' records after the game's end, written once with it. ``presence``: whose
     presence counts from now; ``unseen_since``: also conditioned on that side not having been
-    seen since (a loss for leaving, refused when the player came back meanwhile)."""
+    seen since (a loss for leaving, refused when the player came back meanwhile).
+    ``movers``: the sides these moves play for (投了 aside), added to the game's; ``aborted``:
+    the end is an abort (decision 150)."""
     read = int(meta.moves)
     actions: list[Action] = [
         MatchItem.moves.set(read + len(moves)),
@@ -306,8 +310,12 @@ def commit_moves(
         MatchItem.hold_until.set(hold_until) if hold_until else MatchItem.hold_until.remove(),
         MatchItem.held.remove(),
     ]
+    if movers:
+        actions.append(MatchItem.movers.add(set(movers)))
     if state == "ended":
         actions += [MatchItem.ended_at.set(now), *_unlisted()]
+        if aborted:
+            actions.append(MatchItem.aborted.set(True))
     condition = (MatchItem.moves == read) & (MatchItem.state == "running")
     if unseen_since is not None:
         condition &= MatchItem.presence["seen"] == time_key(unseen_since.seen)

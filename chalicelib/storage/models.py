@@ -20,6 +20,7 @@ from pynamodb.attributes import (
     NumberAttribute,
     TTLAttribute,
     UnicodeAttribute,
+    UnicodeSetAttribute,
     UTCDateTimeAttribute,
     VersionAttribute,
 )
@@ -390,6 +391,11 @@ class MatchItem(Item, discriminator="match"):
     # A live game between two people (decision 82): the side to move and its last sign of
     # life (its page's poll or load, or its turn's start), time-sortable text; none otherwise.
     presence: MapAttribute[str, Any] = MapAttribute(null=True)
+    # A ranked game's sides that have made a move (投了 is none), added by each write that
+    # plays one; absent until the first (DynamoDB stores no empty set). A ranked game that
+    # ends before both have is ``aborted``: unrated, no records (decision 150).
+    movers = UnicodeSetAttribute(null=True)
+    aborted = BooleanAttribute(null=True)
 
 
 class PlayerMatchItem(Item, discriminator="player_match"):

@@ -248,31 +248,30 @@ def claim_slot(
     meta = record.meta
     member = record.members[slot]
     pace = meta.pace
-    meta_actions: list[Action] = [VillageItem.occupied.add(1)]
-    if game is not None:  # the rule set keeps the join in its game (classic: join order)
-        meta_actions.append(VillageItem.game.set(game))
-    if open_seats is not None:
-        meta_actions.append(VillageItem.open_seats.set(open_seats))
-    member_actions: list[Action] = [
-        MemberItem.account_id.set(account.account_id),
-        MemberItem.joined_at.set(now),
-        MemberItem.last_access.set(now),
-        MemberItem.last_post_at.remove(),  # the pace and the acts are the new player's own
-    ]
-    if change.persona is not None:
-        member_actions.append(MemberItem.persona.set(change.persona))
-    member_actions.append(
-        MemberItem.speech_ban_until.set(change.speech_ban_until)
-        if change.speech_ban_until
-        else MemberItem.speech_ban_until.remove()
-    )
-    member_actions.append(
-        MemberItem.public_ban_until.set(change.public_ban_until)
-        if change.public_ban_until
-        else MemberItem.public_ban_until.remove()
-    )
 
     def write() -> None:
+        # Every action list is made anew for each attempt: PynamoDB appends the version's
+        # increment to the list an update of a versioned item is given (META, the account),
+        # so a list kept across a retry would set the version twice.
+        meta_actions: list[Action] = [VillageItem.occupied.add(1)]
+        if game is not None:  # the rule set keeps the join in its game (classic: join order)
+            meta_actions.append(VillageItem.game.set(game))
+        if open_seats is not None:
+            meta_actions.append(VillageItem.open_seats.set(open_seats))
+        member_actions: list[Action] = [
+            MemberItem.account_id.set(account.account_id),
+            MemberItem.joined_at.set(now),
+            MemberItem.last_access.set(now),
+            MemberItem.last_post_at.remove(),  # the pace and the acts are the new player's own
+            MemberItem.speech_ban_until.set(change.speech_ban_until)
+            if change.speech_ban_until
+            else MemberItem.speech_ban_until.remove(),
+            MemberItem.public_ban_until.set(change.public_ban_until)
+            if change.public_ban_until
+            else MemberItem.public_ban_until.remove(),
+        ]
+        if change.persona is not None:
+            member_actions.append(MemberItem.persona.set(change.persona))
         with transaction() as t:
             t.update(
                 meta,
@@ -308,11 +307,11 @@ def seat_computer(
     """A computer member takes a vacant seat: the member item and the count, conditioned as a
     join is, with no presence, no hold and no access times (it has no account and never idles).
     ``game``: the game with the join (classic: join order), or None."""
-    meta_actions: list[Action] = [VillageItem.occupied.add(1)]
-    if game is not None:
-        meta_actions.append(VillageItem.game.set(game))
 
     def write() -> None:
+        meta_actions: list[Action] = [VillageItem.occupied.add(1)]  # anew each attempt (META's
+        if game is not None:  # version is appended to it, as in ``claim_slot``)
+            meta_actions.append(VillageItem.game.set(game))
         with transaction() as t:
             t.update(
                 record.meta,
@@ -389,27 +388,6 @@ def vacate_slot(
     meta = record.meta
     member = record.members[slot]
     opening = record.state.value == "opening"
-    account_actions: list[Action] = []
-    if release_hold:
-        account_actions.append(AccountItem.holds[meta.pace].remove())
-    if lock is not None:
-        account_actions += [
-            AccountItem.departures.set(lock.departures),
-            AccountItem.lock_until.set(lock.until),
-        ]
-    member_actions: list[Action] = [
-        MemberItem.account_id.remove(),
-        MemberItem.speech_ban_until.remove(),
-        MemberItem.public_ban_until.remove(),
-        MemberItem.will.remove(),
-    ]
-    if opening:
-        member_actions.append(MemberItem.persona.remove())
-    meta_actions: list[Action] = [VillageItem.occupied.add(-1)]
-    if game is not None:  # the rule set's game after the departure (classic: start votes cleared)
-        meta_actions.append(VillageItem.game.set(game))
-    if open_seats is not None:
-        meta_actions.append(VillageItem.open_seats.set(open_seats))
     member_condition = MemberItem.account_id == account.account_id
     if idle:
         for attribute, read in (
@@ -418,7 +396,34 @@ def vacate_slot(
         ):
             member_condition &= attribute == read if read else attribute.does_not_exist()
 
+    def actions() -> tuple[list[Action], list[Action], list[Action]]:
+        """META's, the member's and the account's actions, made anew for each attempt (the
+        versioned items' lists get their version's increment appended, as in ``claim_slot``)."""
+        account_actions: list[Action] = []
+        if release_hold:
+            account_actions.append(AccountItem.holds[meta.pace].remove())
+        if lock is not None:
+            account_actions += [
+                AccountItem.departures.set(lock.departures),
+                AccountItem.lock_until.set(lock.until),
+            ]
+        member_actions: list[Action] = [
+            MemberItem.account_id.remove(),
+            MemberItem.speech_ban_until.remove(),
+            MemberItem.public_ban_until.remove(),
+            MemberItem.will.remove(),
+        ]
+        if opening:
+            member_actions.append(MemberItem.persona.remove())
+        meta_actions: list[Action] = [VillageItem.occupied.add(-1)]
+        if game is not None:  # the game after the departure (classic: start votes cleared)
+            meta_actions.append(VillageItem.game.set(game))
+        if open_seats is not None:
+            meta_actions.append(VillageItem.open_seats.set(open_seats))
+        return meta_actions, member_actions, account_actions
+
     def write() -> None:
+        meta_actions, member_actions, account_actions = actions()
         with transaction() as t:
             t.update(meta, actions=meta_actions)
             t.update(member, actions=member_actions, condition=member_condition)

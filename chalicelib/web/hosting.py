@@ -195,8 +195,9 @@ def move(ctx: Ctx, village_id: str) -> Response:
         if record.next_update is None:
             raise BadRequest("この村に次の予定はありません", 409)
         to = record.next_update + timedelta(hours=int(extend))
+        hosting.within_reach(to, ctx.now)  # before the preview shows it
     else:
-        moved = hosting.when(ctx.form.get("to", ""), "新しい時刻")
+        moved = hosting.when(ctx.form.get("to", ""), ctx.now, "新しい時刻")
         if moved is None:
             raise BadRequest("新しい時刻を入れてください")
         to = moved

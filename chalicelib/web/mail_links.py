@@ -34,7 +34,9 @@ def _link(ctx: Ctx, token: str) -> tuple[MemberLink, VillageRecord]:
     if link is None:
         raise BadRequest(EXPIRED, 400)
     record = ctx.unit.village(link.village_id)
-    if record is None or record.day != link.day:
+    # A one-tap choice is the day's: bound to it. A plain way in is bound by its signed
+    # deadline alone, which may lie past the day's end (an idle warning's departure).
+    if record is None or (link.key is not None and record.day != link.day):
         raise BadRequest(EXPIRED, 400)
     slot = record.slot_of(link.account_id)
     if slot is None:

@@ -6,7 +6,6 @@ side is shown comes from its rule set's view of that side. Handlers take ``(requ
 match_id)``.
 """
 
-import json
 import math
 import re
 from datetime import timedelta
@@ -16,7 +15,7 @@ from urllib.parse import urlencode
 
 from chalice import Response
 
-from .. import jobs, runtime
+from .. import bounded, jobs, runtime
 from ..links import match_scope, presence_token, read_match_token, read_presence_token
 from ..render import render
 from ..services import matches, reviews
@@ -25,6 +24,10 @@ from ..storage.errors import FAULTS
 from .http import BadRequest, html, json_response, redirect
 from .pages import Ctx, Request, json_api, log_fault, page
 
+ABORT_QUESTION = (
+    "対局を中止します。双方が最初の手を指す前なので、勝ち負けもレーティングもつきません。"
+    "よろしいですか？"
+)
 EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
 # A game's mail link lets its player in for this long from the tap, that game only: they may
 # move again with no new mail (an execution, then the night) days after the link's deadline.
@@ -32,6 +35,10 @@ PASS_SESSION_FOR = timedelta(days=7)
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 SHARE_TOKEN = MATCH_ID  # 12 random bytes, URL-safe
 NUMBER = re.compile(r"[0-9]{1,6}")
+# A structured move is a small object (the largest, B's night with its instructions, is a
+# few hundred characters, three levels deep): anything much larger is no move.
+MAX_MOVE_CHARS = 4000
+MAX_MOVE_DEPTH = 8
 
 
 def _check_id(match_id: str) -> None:
@@ -103,6 +110,8 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         origin=reviews.origin(match),
         ranked=match.ranked,
+        aborted=match.aborted,  # 中止: shown instead of who won (decision 150)
+        abortable=match.abortable,  # 投了 now would be 中止
         # Until when the answer due now is held (ランク戦), and — to the answering side only —
         # whether it has been given: the asking side's page is the same either way.
         hold_left=math.ceil((hold_until - ctx.now).total_seconds()) if hold_until else None,
@@ -167,7 +176,14 @@ def join(ctx: Ctx, match_id: str) -> Response:
     """The invited person sits (a guest without registering, or their account)."""
     _check_id(match_id)
     match = ctx.match(match_id)
-    matches.join(match, ctx.player(), ctx.now, jobs.watch_clock, jobs.hand_over_mail)
+    matches.join(
+        match,
+        ctx.player(),
+        ctx.now,
+        jobs.watch_clock,
+        jobs.hand_over_mail,
+        identities=ctx.players(match_id),
+    )
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
@@ -196,13 +212,15 @@ def _move(ctx: Ctx, match: matches.Match, side: str) -> tuple[Response, bool]:
     given = None
     if "move" in form:  # a structured move (JSON), as scripts and tests send it
         try:
-            given = json.loads(form["move"])
+            given = bounded.loads(form["move"], MAX_MOVE_CHARS, MAX_MOVE_DEPTH)
         except ValueError:
             raise BadRequest("手の形式が正しくありません") from None
         if not isinstance(given, dict):
             raise BadRequest("手はオブジェクトで指定してください")
     elif form.get("confirm") != "1":
         question = match.rules.confirmation(match.game, side, form)
+        if form.get("do") == "resign" and match.abortable:
+            question = ABORT_QUESTION
         if question is not None:
             fields = {k: v for k, v in form.items() if k != "csrf"}
             confirm = ctx.page(

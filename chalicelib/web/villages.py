@@ -111,12 +111,8 @@ def _village_page(
     )
     ctx.check_session(writes=due)
     account_id = ctx.member_account(village_id)
-    if (
-        due
-        and account_id is not None
-        and account_id == claimed
-        and not villages.touch(village_id, account_id, ctx.now, record)
-    ):
+    member = account_id is not None and account_id == claimed
+    if due and member and not villages.touch(village_id, str(account_id), ctx.now, record):
         message = message or villages.NOT_RECORDED
     viewer = posts.viewer_of(record, account_id)
     query = ctx.request.query
@@ -131,6 +127,13 @@ def _village_page(
         first=(_int(query.get("from"), "ページ") or 1) if query.get("cursor") else 1,
         speaker=query.get("who") or None,
     )
+    # Within the minute, a view that shows posts the member had not seen is their visit all
+    # the same (decision 152): the next visit's marks start after what this one showed. Its
+    # session was read as a page's is (a visit, not the player's act); a view with nothing
+    # new still writes nothing.
+    shown_new = not due and member and context["unread_count"] > 0
+    if shown_new and not villages.touch(village_id, str(account_id), ctx.now, record):
+        message = message or villages.NOT_RECORDED
     # A visitor's view shows what everyone may see (the rule set's visibility decides).
     public = ctx.request.method == "GET"
     return ctx.page(record.rules.page_template, status, public, message=message, **context, **extra)

@@ -20,6 +20,7 @@ from chalicelib.rulesets import match_rules
 from chalicelib.services import match_replies, matches, replies
 from chalicelib.storage import matches as store
 from chalicelib.storage import records as records_store
+from chalicelib.storage.models import MatchItem
 from tests.integration.conftest import make_account
 from tests.mail.conftest import Mail, sent_mails
 
@@ -284,6 +285,9 @@ def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
     """Decision duel 102: the game and the address's owner in one read, both accounts' records
     in one more, the transaction; the mail it owes goes to the mail workers (not counted)."""
     match_id = new_game(clock, ranked=True)
+    item = store.load_match(match_id)
+    assert item is not None
+    item.update(actions=[MatchItem.movers.set({"A", "B"})])  # both played: rated, not aborted
     mail = reply_as("alice@example.jp", to(match_id, "A"), "投了", clock)
     handed: list[str] = []
     with counting() as calls:

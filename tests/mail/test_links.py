@@ -220,6 +220,43 @@ def test_links_expire_at_the_update_and_are_refused_after_it(running, client, cl
     assert actions.own_choices(load_village(village), account) == {}
 
 
+def test_the_idle_warning_s_link_works_until_the_departure_it_announces(
+    running, client, clock, rng
+):
+    """The warning (decision 140) names a departure after the village's next update: its
+    link works until that departure, across the update (issue 38), and using it keeps the
+    seat; after the departure it is refused like any expired link."""
+    village, seated, _ = running
+    box = MailBox()
+    begin = load_village(village).meta.day_started_at
+    clock.now = begin + timedelta(minutes=46)  # the visits were at 1 min: due at 61 min
+    tick(clock, rng)
+    _, warned = split_idle_warnings(box.new())
+    by_account = {account_of(m): m for m in warned}
+    path = member_links(by_account[seated["guard_a"]])[(None, None)]
+    late = member_links(by_account[seated["guard_b"]])[(None, None)]
+    due = begin + timedelta(minutes=61)
+    update_at = load_village(village).meta.next_update
+    assert update_at < due
+    clock.now = update_at
+    tick(clock, rng)  # day 2 begins: the day the link was made for is over
+    assert load_village(village).game.day == 2
+    clock.now = update_at + timedelta(seconds=30)
+    phone = Phone(client)
+    assert phone.get(path).status_code == 200
+    done = phone.post(path)
+    assert done.status_code == 303, alert(done)
+    assert phone.get(f"/villages/{village}").status_code == 200
+    assert load_village(village).members["guard_a"].last_access == clock()
+    clock.now = due - timedelta(seconds=1)
+    assert Phone(client).get(late).status_code == 200  # until the departure it names
+    clock.now = due
+    tick(clock, rng)
+    assert load_village(village).members["guard_a"].account_id == seated["guard_a"]  # kept
+    expired = Phone(client).get(late)
+    assert expired.status_code == 400 and alert(expired) == EXPIRED
+
+
 def test_a_link_from_an_old_day_is_refused_even_with_a_valid_signature(running, client, clock):
     village, account, _ = seer(running)
     token = links.member_token(

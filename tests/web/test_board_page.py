@@ -112,14 +112,44 @@ def test_posts_since_the_member_s_last_visit_are_unread_with_a_link_to_the_first
     assert "未読" not in page(client, clock, vid)
 
 
+def test_the_unread_mark_starts_after_a_reload_within_the_minute(client, clock, game):
+    """A reload within a minute of the recorded visit that shows new posts is the member's
+    visit too (issue 38): the next visit marks only what came after it, and its link leads
+    to the first of those, not to a post the member has already read."""
+    vid, seated = game
+    reader = seated["guard_b"]
+    clock.advance(timedelta(minutes=1))
+    page(client, clock, vid, reader)  # the visit: recorded
+    write(vid, seated["seer_a"], "見た発言", clock)  # 2
+    clock.advance(timedelta(seconds=10))
+    assert unread_of(page(client, clock, vid, reader)) == [2]  # a reload: read here
+    clock.advance(timedelta(minutes=2))
+    write(vid, seated["seer_b"], "まだ見ていない発言", clock)  # 3
+    clock.advance(timedelta(minutes=1))
+    html = page(client, clock, vid, reader)
+    assert unread_of(html) == [3]
+    assert '<a class="unread-link" href="#p3">未読1件の最初へ</a>' in html
+
+
+def test_a_reload_that_shows_nothing_new_writes_nothing(client, clock, game):
+    vid, seated = game
+    reader = seated["guard_b"]
+    clock.advance(timedelta(minutes=1))
+    page(client, clock, vid, reader)
+    visited = load_village(vid).members["guard_b"].last_access
+    clock.advance(timedelta(seconds=20))
+    page(client, clock, vid, reader)
+    assert load_village(vid).members["guard_b"].last_access == visited
+
+
 def unread_of(html: str) -> list[int]:
     return [n for n, body in articles(html).items() if '<span class="new">未読</span>' in body]
 
 
 def test_the_page_after_a_post_marks_what_came_since_the_visit_before_it(client, clock, game):
     """A post is an access with no write of its own (decision 66): the page it leads to
-    still marks what others wrote while the member was writing, and the next visit starts
-    from the post."""
+    still marks what others wrote while the member was writing, and, having shown them,
+    is the member's visit (decision 152): the next visit starts from it."""
     vid, seated = game
     reader = seated["guard_b"]
     clock.advance(timedelta(minutes=1))
@@ -128,11 +158,12 @@ def test_the_page_after_a_post_marks_what_came_since_the_visit_before_it(client,
     clock.advance(timedelta(minutes=2))  # a while writing: a view now would be recorded
     write(vid, seated["seer_b"], "書いている間の発言", clock)  # 2
     write(vid, reader, "自分の発言", clock)  # 3: never unread
+    assert load_village(vid).members["guard_b"].last_access == visited  # the post wrote none
     after = page(client, clock, vid, reader)  # the page the post leads to
     assert unread_of(after) == [2]
-    assert load_village(vid).members["guard_b"].last_access == visited  # nothing written
+    assert load_village(vid).members["guard_b"].last_access == clock()  # shown: visited
     clock.advance(timedelta(seconds=30))
-    assert unread_of(page(client, clock, vid, reader)) == [2]  # within the minute, still so
+    assert unread_of(page(client, clock, vid, reader)) == []  # read on the page before
     write(vid, seated["medium_a"], "その後の発言", clock)  # 4
     clock.advance(timedelta(minutes=2))
     assert unread_of(page(client, clock, vid, reader)) == [4]  # from the post on

@@ -9,9 +9,11 @@ answered with the player's sentence.
 import html as html_lib
 import json
 import logging
+import random
 import re
 
 from chalicelib.rules.mobius import SLOTS
+from chalicelib.services import villages as village_service
 from chalicelib.storage import matches as match_store
 from chalicelib.storage import villages as village_store
 from chalicelib.storage.keys import board_pk
@@ -299,3 +301,43 @@ def test_a_throttled_join_of_an_invitation_is_a_503_not_the_seat_is_taken(
     assert "この対局にはもう空いている席がありません" not in text(response)
     dynamo_faults.faults.clear()
     assert friend.post(f"/matches/{match_id}/join").status_code == 303
+
+
+def test_a_post_that_meets_three_conflicts_in_a_row_is_a_503_that_keeps_the_text(
+    new_browser, clock, game, dynamo_faults
+):
+    vid, seated = game
+    browser = member(new_browser, seated, SLOTS[0])
+    browser.get(f"/villages/{vid}")
+    dynamo_faults.fail("UpdateItem", "TransactionConflictException", times=3)
+    response = browser.post(f"/villages/{vid}/posts", {"board": "public", "text": "三度目"})
+    assert is_busy(response), text(response)[:500]
+    assert kept_form(response)["text"] == "三度目"
+    assert "三度目" not in public_posts(vid)
+
+
+def test_a_village_join_that_meets_one_conflict_seats_and_one_that_keeps_conflicting_is_a_503(
+    new_browser, clock, dynamo_faults
+):
+    """A join's transaction (META and the account are versioned, decision 154): one conflict
+    is tried again and seats the player; conflicts that persist are the 503 page that keeps
+    the choice made, and nothing is written."""
+    vid = village_service.create_village(pace="short", name="村", now=clock(), rng=random.Random(5))
+    for name, slot, persona, conflicts in (
+        ("ann", "seer_a", "kaede", 1),
+        ("bob", "seer_b", "genzo", 99),
+    ):
+        make_account(name, clock())
+        browser = new_browser()
+        browser.login(name)
+        browser.get(f"/villages/{vid}")
+        dynamo_faults.faults.clear()
+        dynamo_faults.cancel(["TransactionConflict"], times=conflicts)
+        response = browser.post(f"/villages/{vid}/join", {"slot": slot, "persona": persona})
+        if conflicts == 1:
+            assert response.status_code == 303, text(response)[:300]
+            assert load_village(vid).members[slot].account_id == name
+        else:
+            assert is_busy(response)
+            assert kept_form(response) == {"csrf": browser.csrf, "slot": slot, "persona": persona}
+            assert load_village(vid).members[slot].account_id is None

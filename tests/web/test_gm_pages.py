@@ -246,6 +246,13 @@ def test_a_gm_builds_a_village_whose_computers_wait_for_the_start(browser, clock
         {"rules": "mobius", "pace": "weekly", "name": "村"},
         {"rules": "mobius", "pace": "short", "name": "村", "first_update": "2026-11-30T12:00"},
         {"rules": "mobius", "pace": "short", "name": "村", "first_update": "明日"},
+        # Beyond any sensible schedule, and past what a datetime holds once shown in JST or
+        # a day is added to it (issue 38): a sentence, never a 500.
+        {"rules": "mobius", "pace": "short", "name": "村", "first_update": "9999-12-31T23:59"},
+        {"rules": "mobius", "pace": "short", "name": "村", "first_update": "9999-12-31T23:59Z"},
+        {"rules": "mobius", "pace": "short", "name": "村", "first_update": "0001-01-01T00:00"},
+        {"rules": "mobius", "pace": "short", "name": "村", "first_update": "2027-03-02T18:00"},
+        {"rules": "classic", "pace": "long", "name": "村", "first_update": "9999-12-31T23:00"},
         {"rules": "mobius", "pace": "short", "name": "村", "character_set": "nope"},
     ],
 )
@@ -342,6 +349,48 @@ def test_extending_the_recruiting_time_asks_first_and_posts_the_notice(browser, 
     assert "管理人からのお知らせ: もう一日募集します" in text(browser.get(f"/villages/{vid}"))
     moved = [x for x in gm_log.recent(clock()) if x.action == "reschedule"]
     assert [(x.actor, x.target) for x in moved] == [("account:gamemaster", vid)]
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"to": "9999-12-31T23:59"},
+        {"to": "9999-12-31T23:59+00:00"},
+        {"to": "0001-01-01T00:00"},
+        {"to": "2027-03-02T18:00"},  # 91 days ahead
+        {"to": "2026-12-03T18:00" + "0" * 5000},
+    ],
+)
+def test_moving_an_update_years_ahead_is_refused_before_the_preview(browser, clock, form):
+    vid = new_village(clock)
+    make_gm("gamemaster", clock)
+    browser.login("gamemaster")
+    before = load_village(vid).meta
+    for confirm in ("", "yes"):
+        sent = {"seen": str(before.version), "notice": "延期", "confirm": confirm, **form}
+        response = browser.post(f"/gm/villages/{vid}/move", sent)
+        assert response.status_code == 400, text(response)[:300]
+        assert alert(response) in (
+            "日時は今から90日以内で指定してください",
+            "新しい時刻 は ISO 8601 の日時で指定してください",
+        )
+    assert load_village(vid).meta.next_update == before.next_update
+
+
+def test_an_update_extended_past_the_window_is_refused(browser, clock):
+    vid = new_village(clock)
+    make_gm("gamemaster", clock)
+    browser.login("gamemaster")
+    record = load_village(vid)
+    hosting.reschedule(vid, clock() + timedelta(days=89), "延期", "account:gamemaster", clock())
+    seen = str(load_village(vid).meta.version)
+    form = {"seen": seen, "extend": "48", "notice": "さらに延長"}
+    for confirm in ("", "yes"):
+        response = browser.post(f"/gm/villages/{vid}/move", {**form, "confirm": confirm})
+        assert response.status_code == 400
+        assert alert(response) == "日時は今から90日以内で指定してください"
+    assert load_village(vid).meta.next_update == clock() + timedelta(days=89)
+    assert record.meta.next_update != clock() + timedelta(days=89)
 
 
 # ----- player-built villages (an operator's option, off by default) -----

@@ -14,6 +14,8 @@ import pytest
 
 from chalicelib import jobs
 from chalicelib.rules.duel import Draws, Duel, preset
+from chalicelib.rules.duel.cpu import random_player
+from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rules.duel.questions import open_request
 from chalicelib.rulesets.duel.ruleset import ANSWER_HOLD, DUEL
 from chalicelib.services import matches
@@ -46,6 +48,21 @@ def ranked_game(browser, new_browser, clock, control="3m", preset_="std9"):
     assert "ランク戦" in text(bob.get(f"/matches/{match_id}"))  # the invitation says so
     assert bob.post(f"/matches/{match_id}/join").status_code == 303
     return match_id, bob
+
+
+def both_move(match_id: str, players: dict, clock, rng: random.Random) -> None:
+    """Random legal moves of whichever side is to move, until each side has made one (each
+    after the hold a ranked answer may have, so that it is played at once): a game that
+    then ends is rated, not aborted (decision 150)."""
+    while set(stored(match_id).movers or ()) != {"A", "B"}:
+        side = DUEL.to_move(Duel.from_json(stored(match_id).game))
+        assert side is not None, "the game ended before both sides moved"
+        clock.advance(timedelta(seconds=21))
+        players[side].get(f"/matches/{match_id}")
+        duel = Duel.from_json(stored(match_id).game)
+        move = random_player({}, legal_moves(duel, side), rng)
+        response = play_json(players[side], match_id, move)
+        assert response.status_code == 303, alert(response)
 
 
 def a_sees(browser, match_id: str, since: int) -> tuple[str, dict, dict]:
@@ -138,7 +155,8 @@ def test_ranked_the_answer_to_a_seer_request_shows_20_seconds_after_the_request(
     assert stored(match_id).moves == 1 and len(moves_of(match_id)) == 1
     bob_page = text(bob.get(f"/matches/{match_id}"))
     assert "あなたの回答は、あと15秒で A に公開されます" in bob_page
-    assert "回答する</button>" not in bob_page and "投了する" in bob_page
+    # Held, B's answer is not yet a move: ending now would abort the game (decision 150).
+    assert "回答する</button>" not in bob_page and "中止する</button>" in bob_page
     assert 'http-equiv="refresh"' in bob_page  # without JavaScript it waits for the showing
     clock.advance(timedelta(seconds=14))
     page, polled, view = a_sees(browser, match_id, 1)
@@ -180,10 +198,12 @@ def test_ranked_b_flags_counting_from_the_end_of_the_hold(browser, new_browser, 
     play_json(browser, match_id, {"do": "co", "roles": ["seer"]})
     stay(bob, match_id, clock, int(HOLD.total_seconds()) + 199)
     assert stored(match_id).state == "running"
-    assert text(browser.get(f"/matches/{match_id}")).count("時間切れ") == 0
+    assert "<h2>中止</h2>" not in text(browser.get(f"/matches/{match_id}"))
     clock.advance(timedelta(seconds=1))
-    assert "時間切れ" in text(browser.get(f"/matches/{match_id}"))
-    assert stored(match_id).state == "ended"
+    # B lost on time before its first move: the game is aborted (decision 150).
+    assert "<h2>中止</h2>" in text(browser.get(f"/matches/{match_id}"))
+    assert stored(match_id).state == "ended" and stored(match_id).aborted
+    assert Duel.from_json(stored(match_id).game).ending["at"] == "time"
 
 
 @pytest.mark.parametrize(
@@ -336,5 +356,7 @@ def test_ranked_bs_minute_away_counts_from_the_end_of_the_hold(browser, new_brow
     browser.get(f"/matches/{match_id}")
     assert stored(match_id).state == "running"
     clock.advance(timedelta(seconds=2))
-    assert "接続切れ" in text(browser.get(f"/matches/{match_id}"))
-    assert stored(match_id).state == "ended"
+    # B gone before its first move: the game is aborted (decision 150).
+    assert "<h2>中止</h2>" in text(browser.get(f"/matches/{match_id}"))
+    assert stored(match_id).state == "ended" and stored(match_id).aborted
+    assert Duel.from_json(stored(match_id).game).ending["at"] == "gone"

@@ -8,14 +8,16 @@ from datetime import timedelta
 
 from chalicelib import jobs
 from chalicelib.rules.duel import Draws, Duel, play, preset
+from chalicelib.rules.duel.cpu import random_player
+from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rulesets.duel.ruleset import DUEL
 from chalicelib.services import matches, records
 from chalicelib.storage import records as stored_records
 from chalicelib.storage.db import transaction
 from chalicelib.storage.models import MatchItem, RecordItem
 from tests.unit.duel.helpers import B12, STD9
-from tests.web.conftest import alert, make_account, text
-from tests.web.test_match_ranked import ranked_game
+from tests.web.conftest import alert, mail_text, make_account, sent_mails, text
+from tests.web.test_match_ranked import both_move, ranked_game
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
 
@@ -123,7 +125,8 @@ def test_a_fox_win_is_a_loss_for_both_and_a_draw_for_the_ratings(browser, new_br
         {"guard": [2], "fox_mode": ["latent"]},
     )
     item = stored(match_id)
-    item.update(actions=[MatchItem.game.set(duel.to_json())])
+    # The game as both sides played it to here (not aborted at its end).
+    item.update(actions=[MatchItem.game.set(duel.to_json()), MatchItem.movers.set({"A", "B"})])
     browser.get(f"/matches/{match_id}")
     response = browser.post(
         f"/matches/{match_id}/moves",
@@ -203,6 +206,7 @@ def test_two_ends_of_one_accounts_games_at_once_are_both_counted(
 
 def test_a_ranked_end_rates_both_players_overall_and_by_side_once(browser, new_browser, clock):
     match_id, bob = ranked_game(browser, new_browser, clock)
+    both_move(match_id, {"A": browser, "B": bob}, clock, random.Random(1))
     assert resign(bob, match_id).status_code == 303  # alice (A) wins
     model = records.MODEL
     [[win], [loss]] = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
@@ -221,11 +225,94 @@ def test_a_ranked_end_rates_both_players_overall_and_by_side_once(browser, new_b
     assert "ranked_win" in alice["achievements"]
     # A second game: the ratings go on from the first, the history grows.
     second, bob = ranked_game_again(browser, bob, clock)
+    both_move(second, {"A": browser, "B": bob}, clock, random.Random(2))
     assert resign(browser, second).status_code == 303  # alice resigns: bob wins
     assert record("alice")["ratings"]["all"][0] < win.mu
     history = stored_records.history("alice", "duel", 10)
     assert [h.match_id for h in history] == [second, match_id]
     assert history[0].ratings["before"]["all"] == win.mu
+
+
+# ----- aborted: a ranked game one side never played (decision 150) -----
+
+
+def test_a_ranked_game_resigned_before_any_move_is_aborted_unrated_and_uncounted(
+    browser, new_browser, clock
+):
+    match_id, bob = ranked_game(browser, new_browser, clock)
+    page = text(browser.get(f"/matches/{match_id}"))
+    assert "中止する</button>" in page and "投了する</button>" not in page
+    asked = browser.post(f"/matches/{match_id}/moves", {"moves": "0", "do": "resign"})
+    assert "対局を中止します。" in text(asked)  # asked once more, in its own words
+    mailed = len(sent_mails())
+    assert resign(browser, match_id).status_code == 303
+    [end] = sent_mails()[mailed:]  # bob, who was not on the page, is told
+    said = mail_text(end).replace("\n", "")  # wrapped at 78 octets
+    assert "対局は中止になりました" in said and "あなたの勝ち" not in said
+    assert stored(match_id).state == "ended" and stored(match_id).aborted is True
+    assert record("alice") == {} and record("bob") == {}  # no count, rating or achievement
+    assert stored_records.history("alice", "duel", 10) == []
+    for player in (browser, bob):
+        shown = text(player.get(f"/matches/{match_id}"))
+        assert "<h2>中止</h2>" in shown
+        assert "あなたの勝ち" not in shown and "あなたの負け" not in shown
+
+
+def test_a_ranked_game_ended_before_the_second_side_s_first_move_is_aborted(
+    browser, new_browser, clock
+):
+    rng = random.Random(7)
+    """A moved, B never did: B's resignation aborts the game, and so would B's flag."""
+    match_id, bob = ranked_game(browser, new_browser, clock)
+    move = random_player({}, legal_moves(Duel.from_json(stored(match_id).game), "A"), rng)
+    assert play_json(browser, match_id, move).status_code == 303
+    assert set(stored(match_id).movers) == {"A"}
+    assert "中止する</button>" in text(bob.get(f"/matches/{match_id}"))
+    assert resign(bob, match_id).status_code == 303
+    assert stored(match_id).aborted is True
+    assert record("alice") == {} and record("bob") == {}
+
+
+def test_a_ranked_game_lost_on_time_before_the_first_move_is_aborted(browser, new_browser, clock):
+    match_id, _bob = ranked_game(browser, new_browser, clock)
+    clock.advance(timedelta(minutes=10))
+    assert matches.look(match_id, 0, clock(), lambda *_: None)
+    assert stored(match_id).aborted is True
+    assert record("alice") == {} and record("bob") == {}
+
+
+def test_a_ranked_game_both_sides_moved_in_is_rated_when_it_ends(browser, new_browser, clock):
+    rng = random.Random(7)
+    match_id, bob = ranked_game(browser, new_browser, clock)
+    both_move(match_id, {"A": browser, "B": bob}, clock, rng)
+    assert "投了する</button>" in text(bob.get(f"/matches/{match_id}"))
+    assert resign(bob, match_id).status_code == 303
+    assert not stored(match_id).aborted
+    assert record("alice")["ranked"] == {"games": 1, "wins": 1}
+    assert record("alice")["ratings"]["all"][0] > records.MODEL.mu
+    assert "ranked_win" in record("alice")["achievements"]
+
+
+def test_the_same_two_accounts_ranked_games_are_rated_twice_a_day_at_most(
+    browser, new_browser, clock
+):
+    """Four games bob loses to alice in a day: the first two move the ratings, the next two
+    count as games played and move nothing; a day after the first, a game counts again."""
+    rng = random.Random(7)
+    match_id, bob = ranked_game(browser, new_browser, clock)
+    ratings = []
+    for n in range(5):
+        if n:
+            if n == 4:
+                clock.advance(timedelta(days=1))
+            match_id, bob = ranked_game_again(browser, bob, clock)
+        both_move(match_id, {"A": browser, "B": bob}, clock, rng)
+        assert resign(bob, match_id).status_code == 303
+        ratings.append(record("alice")["ratings"]["all"][0])
+    assert ratings[0] < ratings[1] == ratings[2] == ratings[3] < ratings[4]
+    assert record("alice")["ranked"] == {"games": 5, "wins": 5}
+    assert len(stored_records.history("alice", "duel", 10)) == 3
+    assert len(stored_records.history("bob", "duel", 10)) == 3
 
 
 def ranked_game_again(browser, bob, clock):
@@ -379,6 +466,7 @@ def test_an_achievement_keeps_the_time_it_was_first_earned(clock):
 
 def test_the_records_page_shows_the_logged_in_accounts_records_only(browser, new_browser, clock):
     match_id, bob = ranked_game(browser, new_browser, clock)
+    both_move(match_id, {"A": browser, "B": bob}, clock, random.Random(1))
     resign(bob, match_id)
     page = text(browser.get("/account/records", account="bob"))
     assert "戦績・実績" in page and "alice さん" in page and "bob さん" not in page

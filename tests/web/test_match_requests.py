@@ -17,7 +17,7 @@ from chalicelib.storage import outbox as mailbox
 from chalicelib.storage import records as stored_records
 from tests.web.conftest import make_account
 from tests.web.test_match_mail import two_people
-from tests.web.test_match_ranked import create, ranked_game
+from tests.web.test_match_ranked import both_move, create, ranked_game
 from tests.web.test_match_records import record
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
@@ -86,6 +86,7 @@ def test_the_move_that_ends_a_ranked_game_reads_both_records_in_one_request(
     browser, new_browser, clock, monkeypatch
 ):
     match_id, bob = ranked_game(browser, new_browser, clock)
+    both_move(match_id, {"A": browser, "B": bob}, clock, random.Random(1))  # not aborted
     handed: list[str] = []  # deployed, one SQS message to the mail workers: not DynamoDB's
     monkeypatch.setattr(jobs, "hand_over_mail", handed.append)
     calls = resigned(bob, match_id)
@@ -135,6 +136,8 @@ def test_two_ranked_games_of_one_account_ending_at_once_count_and_rate_both(
     second = MATCH_URL.search(response.headers["Location"]).group(1)  # alice resigns
     bob.get(f"/matches/{second}")
     assert bob.post(f"/matches/{second}/join").status_code == 303
+    for game in (first, second):  # played by both: rated at their end (decision 150)
+        both_move(game, {"A": browser, "B": bob}, clock, random.Random(3))
     resigner = {first: "a:bob", second: "a:alice"}
     outer, inner = (first, second) if interrupted == "first" else (second, first)
     real = stored_records.load_all

@@ -404,6 +404,20 @@ def test_an_invited_person_cannot_join_their_own_game(browser):
     assert stored(match_id).players.as_dict()["B"] == "open"
 
 
+def test_a_browser_that_invited_as_a_guest_cannot_take_the_other_seat_as_its_account(
+    browser, clock
+):
+    """Logging in keeps the guest id in the cookie: the browser plays the invitation's seat
+    as that guest, so its account may not sit on the other side (one person, both sides)."""
+    match_id = start(browser, opponent="invite")
+    make_account("twofaced", clock())
+    browser.login("twofaced")
+    response = browser.post(f"/matches/{match_id}/join")
+    assert response.status_code == 409
+    assert "自分の対局には参加できません" in text(response)
+    assert stored(match_id).players.as_dict()["B"] == "open"
+
+
 def test_a_visitor_acting_in_a_game_with_a_waiting_seat_is_refused_not_an_error(
     browser, new_browser
 ):
@@ -415,4 +429,21 @@ def test_a_visitor_acting_in_a_game_with_a_waiting_seat_is_refused_not_an_error(
     response = visitor.post(f"/matches/{match_id}/moves", {"moves": "0", "do": "resign"})
     assert response.status_code == 403
     assert visitor.post(f"/matches/{match_id}/chat", {"text": "やあ"}).status_code == 403
+    assert stored(match_id).moves == 0
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        "[" * 5000,  # deep enough to exhaust the parser's recursion
+        "[" * 5000 + "]" * 5000,
+        '{"do":' * 900 + '"resign"' + "}" * 900,  # short of the length bound, deep all the same
+        '{"do": "co", "roles": [' + '"seer", ' * 2000 + '"seer"]}',  # too long to be a move
+    ],
+)
+def test_a_move_nested_or_long_beyond_any_move_is_a_400_with_a_sentence(browser, sent):
+    match_id = start(browser)
+    response = browser.post(f"/matches/{match_id}/moves", {"moves": "0", "move": sent})
+    assert response.status_code == 400, text(response)[:300]
+    assert alert(response) == "手の形式が正しくありません"
     assert stored(match_id).moves == 0
