@@ -13,6 +13,7 @@ from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import format_datetime, getaddresses, make_msgid, parseaddr
+from functools import cache
 from html.parser import HTMLParser
 from typing import ClassVar
 
@@ -25,6 +26,7 @@ SUPERSETS = {
     "iso-2022-jp": "iso2022_jp_ext",
 }
 MAX_TEXT = 20_000  # characters of new text read: commands are a few short lines
+MAX_LINES = 40  # lines of new text kept: as many as the commands' readers read
 
 
 @dataclass(frozen=True)
@@ -205,6 +207,9 @@ class _Text(HTMLParser):
 
     BREAKS: ClassVar = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "table", "hr"}
     HIDDEN: ClassVar = {"style", "script", "head", "title", "blockquote"}
+    # A blockquote (the quoted original) stands as one ">" line, so that ``new_text`` reads
+    # on below it (bottom posting), as under a plain-text quote.
+    QUOTE = "\n>\n"
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -213,6 +218,8 @@ class _Text(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.HIDDEN:
+            if tag == "blockquote" and not self.hidden:
+                self.out.append(self.QUOTE)
             self.hidden += 1
         elif tag in self.BREAKS:
             self.out.append("\n")
@@ -241,45 +248,130 @@ def html_text(html: str) -> str:
     return "".join(parser.out).partition("\x00")[0]
 
 
-# Where the quoted original begins: each pattern matches a (joined, NFKC) line.
+# Where a quoted original begins. mail-parser-reply's patterns come first (its "On … wrote:"
+# and header blocks in 13 languages, decision 160); these add what it does not know: Japanese
+# clients and carriers, header lines in any case or bold (``*From:*``), decorated or
+# translated separators, and a head over several lines. Each matches one stripped NFKC line,
+# or two or three of them joined by a space, with its decoration (``-``, ``_``, ``*``, ``=``)
+# taken off.
+_WROTE = (
+    r"wrote|a écrit|schrieb|escribió|escreveu|scrisse|schreef|skrev|napisał|napsal|"
+    r"kirjoitti|написал\(а\)|написал|написала|yazdı"
+)
 QUOTE_HEADS = [
-    re.compile(r"^on .{0,300}wrote:?$", re.IGNORECASE),  # Gmail, Apple Mail, Thunderbird
-    re.compile(r"^.{0,300}(さん|様)は書きました[:：]?$"),  # Thunderbird, Becky! (Japanese)
+    # "On <date>, <name> <address> wrote:", in a dozen languages, colon or decoration
+    re.compile(
+        rf"^(on|am|le|el|il|op|den|d\.|em|dnia|в|el día)\b.{{0,300}}\b({_WROTE})\b.{{0,150}}$", re.I
+    ),
+    re.compile(rf"^.{{0,300}}\b({_WROTE})\s*[:：]$", re.I),  # "Bob <b@x> wrote:" (Thunderbird)
+    re.compile(r"^.{0,300}(さん|様|氏)?は書きました[:：]?$"),  # Thunderbird, Becky! (Japanese)
+    re.compile(r"^.{0,300}(さん|様|氏)?が書きました[:：]?$"),
     re.compile(r"^.{0,300}のメール[:：]$"),  # iPhone Mail (Japanese)
     re.compile(r"^\d{4}年\d{1,2}月\d{1,2}日.{0,300}[:：]$"),  # Gmail (Japanese)
     re.compile(r"^\d{4}/\d{1,2}/\d{1,2}.{0,300}[:：]$"),  # carriers
+    re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T,]+\d{1,2}:\d{2}\b.{0,300}$"),  # a dated head
     re.compile(
-        r"^-{2,}\s*(original message|元のメッセージ|forwarded message|転送メッセージ|"
-        r"転送されたメッセージ|返信元メッセージ)\s*-{2,}$",
-        re.IGNORECASE,
+        r"^(original message|元のメッセージ|オリジナルメッセージ|forwarded message|"
+        r"転送メッセージ|転送されたメッセージ|返信元メッセージ|元のメール|"
+        r"mensaje original|mensaje reenviado|message d'origine|message original|"
+        r"message transféré|ursprüngliche nachricht|originalnachricht|weitergeleitete nachricht|"
+        r"oorspronkelijk bericht|doorgestuurd bericht|originalmeddelande|opprinnelig melding|"
+        r"oprindelig meddelelse|messaggio originale|messaggio inoltrato|mensagem original|"
+        r"wiadomość oryginalna|původní zpráva|исходное сообщение|пересылаемое сообщение|"
+        r"원본 메시지|原始邮件|原始郵件|begin forwarded message)\s*[:：]?$",
+        re.I,
     ),
-    re.compile(r"^(begin forwarded message|転送されたメッセージ):?$", re.IGNORECASE),
-    re.compile(r"^(from|差出人|送信者)\s*:\s*.+"),  # Outlook's header block of the original
+    # the first line of a header block of the original: From, in any case and language
+    re.compile(
+        r"^(from|von|de|van|från|fra|da|od|от|差出人|送信者|送信元|発信者|送信元アドレス)\s*[:：]\s*\S",
+        re.I,
+    ),
     re.compile(r"^_{10,}$"),  # Outlook's rule above that block
 ]
-FOLDED = [QUOTE_HEADS[0], QUOTE_HEADS[3], QUOTE_HEADS[4]]  # lines that begin distinctly
-SIGNATURE = "-- "
+FOLDED = [QUOTE_HEADS[0], QUOTE_HEADS[5], QUOTE_HEADS[6]]  # heads that begin distinctly
+# A header block that starts with another header: two such lines in a row are the original.
+HEADER_LINE = re.compile(
+    r"^(from|date|sent|to|subject|cc|von|gesendet|an|betreff|datum|de|envoyé|à|objet|date|"
+    r"van|verzonden|aan|onderwerp|från|skickat|till|ämne|fra|sendt|til|emne|da|inviato|a|"
+    r"oggetto|enviado|para|asunto|assunto|od|wysłano|do|temat|от|отправлено|кому|тема|"
+    r"差出人|送信者|送信元|送信日時|日時|日付|宛先|件名|発信者)\s*[:：]",
+    re.I,
+)
+# A quoted line: ">" (and "> >"), "|", or Supercite's initials before ">" ("C> ").
+QUOTED = re.compile(r"^([A-Za-z]{1,3})?[>|]")
+_DECORATION = re.compile(r"^[-_*=~\s]+|[-_*=~\s]+$")
 # A phone's or a webmail's line under what was written: its signature, without ``-- ``.
-SENT_FROM = re.compile(r"^(sent from my .{1,40}|.{1,20}から送信)$", re.IGNORECASE)
+SENT_FROM = re.compile(r"^(sent from my .{1,40}|get outlook for .{1,40}|.{1,20}から送信)$", re.I)
+LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs", "ja", "ko", "zh"]
+
+
+@cache
+def _library_heads() -> "re.Pattern[str]":
+    """mail-parser-reply's quote headers for every language it knows, compiled once, on the
+    first reply read (its import is not paid by the functions that read none)."""
+    from mailparser_reply.parser import EmailMessage
+
+    return EmailMessage("", languages=LANGUAGES).HEADER_REGEX
+
+
+HEAD_LINES = 4  # lines a quote head may take (Outlook's block is longer: its first lines do)
+HEAD_WIDTH = 300  # characters of a line looked at for a head: the library's patterns are slow
+# on long lines (a minute on one 20,000-character line), and no head is longer
+
+
+def _head(lines: list[str], n: int) -> int | None:
+    """The last line of the quote head that begins on line ``n``, or None."""
+    window = "\n".join(line[:HEAD_WIDTH] for line in lines[n : n + HEAD_LINES])
+    found = _library_heads().match(window)
+    if found is not None and found.group().strip():
+        return n + found.group().rstrip().count("\n")
+    for span in (1, 2, 3):
+        # A head folded over lines: only those that begin distinctly, never over a blank.
+        patterns = QUOTE_HEADS if span == 1 else FOLDED
+        if n + span > len(lines) or not all(lines[n : n + span]):
+            break
+        joined = " ".join(line[:HEAD_WIDTH] for line in lines[n : n + span])
+        if any(p.match(j) for p in patterns for j in (joined, _DECORATION.sub("", joined))):
+            return n + span - 1
+    if HEADER_LINE.match(_strip_bold(lines[n])) and any(
+        HEADER_LINE.match(_strip_bold(below)) for below in lines[n + 1 : n + 3]
+    ):
+        return n
+    return None
+
+
+def _strip_bold(line: str) -> str:
+    return line.replace("*", "").strip()
 
 
 def new_text(text: str) -> str:
-    """Only what the person wrote: NFKC, cut at the first line that begins a quoted original
-    or a signature (``-- ``), without ``>`` lines."""
-    lines = unicodedata.normalize("NFKC", text[:MAX_TEXT]).replace("\r\n", "\n").split("\n")
+    """Only what the person wrote: NFKC, without quoted lines (``>``), up to a signature
+    (``-- ``) or a quoted original that is not marked (Outlook's header block), and at most
+    ``MAX_LINES`` lines of it. A quote head followed by ``>`` lines (bottom posting, answers
+    between quoted paragraphs) is skipped, and reading goes on below the quote."""
+    lines = [
+        line.strip()
+        for line in unicodedata.normalize("NFKC", text[:MAX_TEXT]).replace("\r\n", "\n").split("\n")
+    ]
     kept: list[str] = []
-    for n, raw in enumerate(lines):
-        line = raw.strip()
-        if raw == SIGNATURE or line == "--" or SENT_FROM.match(line):
+    n = 0
+    while n < len(lines) and len(kept) < MAX_LINES:
+        line = lines[n]
+        if line == "--" or SENT_FROM.match(line):  # a signature ("-- ", stripped)
             break
-        # Gmail folds a long "On … wrote:" (or its dated Japanese line) over two lines.
-        joined = f"{line} {lines[n + 1].strip()}" if n + 1 < len(lines) else line
-        if any(p.match(line) for p in QUOTE_HEADS) or any(p.match(joined) for p in FOLDED):
-            break
-        if line.startswith((">", "|")):
+        if not line or QUOTED.match(line):
+            n += 1
             continue
-        kept.append(line)
-    return "\n".join(kept).strip()
+        last = _head(lines, n)
+        if last is None:
+            kept.append(line)
+            n += 1
+            continue
+        below = next((m for m in range(last + 1, len(lines)) if lines[m]), len(lines))
+        if below == len(lines) or not QUOTED.match(lines[below]):
+            break
+        n = below
+    return "\n".join(kept)
 
 
 def as_sent_by(sender: str, to: str, text: str, at: datetime, message_id: str = "") -> bytes:
