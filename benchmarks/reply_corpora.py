@@ -111,8 +111,9 @@ def quote_start(lines: list[str], own: str | None) -> int | None:
     return min(starts) if starts else None
 
 
-def planted(lines: list[str], start: int) -> str:
-    """The reply with ``OWN`` on top and ``PLANTED`` as the quoted part's last line."""
+def planted(lines: list[str], start: int, below: bool = False) -> str:
+    """The reply with ``PLANTED`` as the quoted part's last line, and ``OWN`` on top or,
+    with ``below``, on the line under a ``>`` quote (bottom posting)."""
     end = len(lines)
     marked = next((n for n in range(start, min(start + 9, end)) if _marked(lines[n])), None)
     if marked is not None:  # a ">" quote (under its head): the quote is that block
@@ -122,8 +123,9 @@ def planted(lines: list[str], start: int) -> str:
         while not lines[end - 1].strip():  # its last ">" line, not the blanks below it
             end -= 1
     prefix = "> " if _marked(lines[end - 1]) else ""
-    body = [*lines[:end], prefix + PLANTED, *lines[end:]]
-    return "\n".join([OWN, "", *body])
+    if below:
+        return "\n".join([*lines[:end], prefix + PLANTED, "", OWN, "", *lines[end:]])
+    return "\n".join([OWN, "", *lines[:end], prefix + PLANTED, *lines[end:]])
 
 
 def _marked(line: str) -> bool:
@@ -131,27 +133,38 @@ def _marked(line: str) -> bool:
 
 
 def measure_replies(root: Path) -> dict[str, dict[str, int]]:
-    figures = {
-        name: {"replies": 0, "quoted_played": 0, "own_lost": 0, "crashes": 0} for name in READERS
-    }
+    """Per reader: replies read, quoted commands played, own commands lost (on top of the
+    reply), bottom-posted replies (``>`` quotes) and their own commands lost, crashes."""
+    names = ("replies", "quoted_played", "own_lost", "bottom_posted", "own_below_lost", "crashes")
+    figures = {reader: dict.fromkeys(names, 0) for reader in READERS}
     for _name, body, own in replies(root):
         lines = body.replace("\r\n", "\n").split("\n")
         start = quote_start(lines, own)
-        text = planted(lines, start) if start is not None else "\n".join([OWN, "", *lines])
+        texts = [planted(lines, start) if start is not None else "\n".join([OWN, "", *lines])]
+        if start is not None and any(_marked(line) for line in lines[start : start + 9]):
+            texts.append(planted(lines, start, below=True))
         for reader_name, reader in READERS.items():
             count = figures[reader_name]
-            count["replies"] += 1
-            try:
-                read = commands.read(reader(text), VOCABULARY)
-            except Exception:
-                count["crashes"] += 1
-                continue
-            # Read at all: understood, or refused as written twice (then the own one is too).
-            if any(line.text == PLANTED for line in read):
-                count["quoted_played"] += 1
-            if not any(line.key == "vote" and line.target == "alice" for line in read):
-                count["own_lost"] += 1
+            for n, text in enumerate(texts):
+                count["bottom_posted" if n else "replies"] += 1
+                try:
+                    read = commands.read(reader(text), VOCABULARY)
+                except Exception:
+                    count["crashes"] += 1
+                    continue
+                # Read at all: understood, or refused as written twice (the own one too).
+                if any(line.text == PLANTED for line in read):
+                    count["quoted_played"] += 1
+                if not any(line.key == "vote" and line.target == "alice" for line in read):
+                    count["own_below_lost" if n else "own_lost"] += 1
     return figures
+
+
+def measure_people(root: Path) -> dict[str, int]:
+    """Replies people wrote (talon's, whole messages with their headers): none is machine-made."""
+    paths = sorted((root / "mailgun+talon/tests/fixtures/standard_replies").glob("*.eml"))
+    wrong = [p.name for p in paths if message.read(p.read_bytes()).machine is not None]
+    return {"messages": len(paths), "taken_for_machines": len(wrong)}
 
 
 def measure_machine(root: Path) -> dict[str, int]:
@@ -175,7 +188,11 @@ def measure_machine(root: Path) -> dict[str, int]:
 
 def main(root: Path) -> None:
     started = time.perf_counter()
-    figures = {"replies": measure_replies(root), "machine": measure_machine(root)}
+    figures = {
+        "replies": measure_replies(root),
+        "machine": measure_machine(root),
+        "people": measure_people(root),
+    }
     figures["seconds"] = round(time.perf_counter() - started, 1)  # type: ignore[assignment]
     print(json.dumps(figures, ensure_ascii=False))
 

@@ -11,11 +11,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import message_from_bytes, policy
+from email.header import decode_header
 from email.message import EmailMessage, Message
 from email.utils import format_datetime, getaddresses, make_msgid, parseaddr
 from functools import cache
 from html.parser import HTMLParser
 from typing import ClassVar
+
+from ..labels import SITE_NAME
 
 # Japanese carriers label Shift_JIS and ISO-2022-JP mail with the base names, but write the
 # vendors' extensions (①, ㈱, IBM kanji): read each as its superset.
@@ -97,15 +100,35 @@ def read(raw: bytes) -> Incoming:
 
 
 def _header(message: Message, name: str) -> str:
+    """A header's text: RFC 2047 words decoded (Japanese charsets read as their supersets),
+    and raw 8-bit octets, which some clients and carriers send unencoded, read as UTF-8, else
+    Shift_JIS, else EUC-JP; a raw ISO-2022-JP one (7-bit escapes) as such."""
     value = message.get(name)
     if value is None:
         return ""
-    from email.header import decode_header, make_header
-
+    text = str(value)
+    if any("\udc80" <= char <= "\udcff" for char in text) or "\x1b$" in text:
+        return _text(
+            text.encode("ascii", "surrogateescape"), "iso-2022-jp" if "\x1b$" in text else ""
+        )
     try:
-        return str(make_header(decode_header(str(value))))
+        return "".join(
+            word if isinstance(word, str) else _text(word, charset or "")
+            for word, charset in decode_header(text)
+        )
     except (LookupError, UnicodeError, ValueError):
-        return str(value)
+        return text
+
+
+def _text(octets: bytes, charset: str) -> str:
+    """``octets`` in ``charset`` (its superset), else UTF-8, else Shift_JIS, else EUC-JP."""
+    charset = charset.lower()
+    for name in (SUPERSETS.get(charset, charset), "utf-8", "cp932", "euc_jp"):
+        try:
+            return octets.decode(name) if name else octets.decode("ascii")
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return octets.decode("utf-8", errors="replace")
 
 
 _MAILFROM = re.compile(r"(?:envelope-from|smtp\.mailfrom)=(?:[^@\s;]*@)?([\w.-]+)")
@@ -142,31 +165,86 @@ def verdicts(message: Message) -> Verdicts:
     )
 
 
+# A subject that says a program wrote the mail: a vacation notice, a bounce, a carrier's error
+# notice, a challenge/response "confirm you are human" mail. Looked for anywhere in the
+# subject, but only in what stands before our own subject (``【人狼ひろば…``) when the mail
+# quotes it: a village's name is the GM's, and may say anything.
 AUTO_SUBJECT = re.compile(
-    r"^(auto(matic)?[ -]?reply|out of (the )?office|自動応答|自動返信|不在)", re.IGNORECASE
+    r"auto(matic)?[ -]?(reply|response|antwort)|^auto:|out of (the )?office|"
+    r"自動応答|自動返信|自動送信|自動通知|不在|休暇|abwesenheit|absence|réponse automatique|"
+    r"respuesta automática|automatisch antwoord|autosvar|vacation|on leave|"
+    r"undeliver|undelivered|delivery (status )?notification|delivery fail|failure notice|"
+    r"returned mail|mail delivery|could not be delivered|non[- ]?delivery|"
+    r"配信不能|配送不能|配信エラー|配送エラー|送信エラー|エラー通知|メールエラー|宛先不明|"
+    r"challenge|please confirm|verify your (e-?mail|address|message)|認証してください|"
+    r"送信確認|受信確認|spam ?(arrest|filter)|whitelist|complaint about|abuse report",
+    re.IGNORECASE,
 )
+# Local parts that only programs send from.
+MACHINE_SENDERS = re.compile(
+    r"^(mailer[-_]?daemon|post[-_]?master|no[-_.]?reply|do[-_.]?not[-_.]?reply|"
+    r"bounces?|auto[-_]?(reply|responder|mailer)|mail[-_]?delivery[-_]?subsystem|"
+    r"owner-.+|.+-(request|bounces?|owner))([-+].*)?$",  # and mailing lists' own addresses
+    re.IGNORECASE,
+)
+# Headers only programs set: auto-replies, mailing lists, feedback loops, challenge/response
+# systems, SES's and SNS's own notices. Not X-Auto-Response-Suppress: Outlook puts it on
+# mail a person writes.
+MACHINE_HEADERS = (
+    "X-Autoreply",
+    "X-Autorespond",
+    "X-Auto-Reply",
+    "X-Autoreply-From",
+    "X-Vacation",
+    "List-Id",
+    "List-Unsubscribe",
+    "Mailing-List",
+    "X-Mailing-List",
+    "X-ML-Name",
+    "X-MLServer",
+    "X-Failed-Recipients",
+    "X-Loop",
+    "X-TMDA-Fingerprint",
+    "X-Delivery-Agent",
+    "X-Boxbe-Challenge",
+    "X-Spamarrest-Noauth",
+    "X-Challenge",
+    "Feedback-Type",
+    "X-Amz-Sns-Message-Id",
+)
+# Parts only bounces, delivery and read reports and abuse reports carry.
+REPORT_PARTS = {
+    "multipart/report",
+    "message/delivery-status",
+    "message/global-delivery-status",
+    "message/disposition-notification",
+    "message/feedback-report",
+    "text/rfc822-headers",
+}
 
 
 def machine_made(message: Message, sender: str) -> str | None:
-    """Why a program, not the member, wrote this mail (never answered), or None."""
+    """Why a program, not the member, wrote this mail (never answered, never a receipt, never
+    the member's access), or None."""
     auto = _header(message, "Auto-Submitted").strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
     precedence = _header(message, "Precedence").strip().lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
-    # Not X-Auto-Response-Suppress: Outlook puts it on mail a person writes.
-    for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
+    for name in MACHINE_HEADERS:
         if message[name] is not None:
             return name
-    if message.get_content_type() == "multipart/report" or sender.split("@")[0] in (
-        "mailer-daemon",
-        "postmaster",
-    ):
+    if "@" not in sender or MACHINE_SENDERS.match(sender.rpartition("@")[0]):
         return "bounce"
     if _header(message, "Return-Path").strip() == "<>":
         return "bounce"
-    if AUTO_SUBJECT.match(_header(message, "Subject").strip()):
+    kinds = {part.get_content_type() for part in message.walk()}
+    if kinds & REPORT_PARTS:
+        return "bounce"
+    subject = _header(message, "Subject")
+    own = subject.find(f"【{SITE_NAME}")
+    if AUTO_SUBJECT.search(subject[:own] if own >= 0 else subject):
         return "auto-reply subject"
     return None
 
@@ -175,13 +253,7 @@ def _decode(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
-    charset = (part.get_content_charset() or "us-ascii").lower()
-    for name in (SUPERSETS.get(charset, charset), "utf-8", "cp932"):
-        try:
-            return payload.decode(name)
-        except (LookupError, UnicodeDecodeError):
-            continue
-    return payload.decode("utf-8", errors="replace")
+    return _text(payload, part.get_content_charset() or "us-ascii")
 
 
 def body_text(message: Message) -> str:
@@ -258,18 +330,22 @@ _WROTE = (
     r"wrote|a écrit|schrieb|escribió|escreveu|scrisse|schreef|skrev|napisał|napsal|"
     r"kirjoitti|написал\(а\)|написал|написала|yazdı"
 )
-QUOTE_HEADS = [
+_DATED = r"^(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})"
+# Heads that begin distinctly, so that they may be folded over two or three lines.
+FOLDED = [
     # "On <date>, <name> <address> wrote:", in a dozen languages, colon or decoration
     re.compile(
         rf"^(on|am|le|el|il|op|den|d\.|em|dnia|в|el día)\b.{{0,300}}\b({_WROTE})\b.{{0,150}}$", re.I
     ),
+    # "<date> <name> <address>:" (Gmail in Japanese, carriers), "<date> <name> написал:"
+    re.compile(rf"{_DATED}.{{0,300}}(\b({_WROTE})|書きました|のメール)?\s*[:：]$", re.I),
+]
+QUOTE_HEADS = [
+    *FOLDED,
     re.compile(rf"^.{{0,300}}\b({_WROTE})\s*[:：]$", re.I),  # "Bob <b@x> wrote:" (Thunderbird)
-    re.compile(r"^.{0,300}(さん|様|氏)?は書きました[:：]?$"),  # Thunderbird, Becky! (Japanese)
-    re.compile(r"^.{0,300}(さん|様|氏)?が書きました[:：]?$"),
+    re.compile(r"^.{0,300}[はが]書きました[:：]?$"),  # 「〜さんは書きました:」Thunderbird, Becky!
     re.compile(r"^.{0,300}のメール[:：]$"),  # iPhone Mail (Japanese)
-    re.compile(r"^\d{4}年\d{1,2}月\d{1,2}日.{0,300}[:：]$"),  # Gmail (Japanese)
-    re.compile(r"^\d{4}/\d{1,2}/\d{1,2}.{0,300}[:：]$"),  # carriers
-    re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T,]+\d{1,2}:\d{2}\b.{0,300}$"),  # a dated head
+    re.compile(rf"{_DATED}[ T,(]+.{{0,12}}\d{{1,2}}:\d{{2}}\b.{{0,300}}$"),  # dated, timed
     re.compile(
         r"^(original message|元のメッセージ|オリジナルメッセージ|forwarded message|"
         r"転送メッセージ|転送されたメッセージ|返信元メッセージ|元のメール|"
@@ -288,7 +364,6 @@ QUOTE_HEADS = [
     ),
     re.compile(r"^_{10,}$"),  # Outlook's rule above that block
 ]
-FOLDED = [QUOTE_HEADS[0], QUOTE_HEADS[5], QUOTE_HEADS[6]]  # heads that begin distinctly
 # A header block that starts with another header: two such lines in a row are the original.
 HEADER_LINE = re.compile(
     r"^(from|date|sent|to|subject|cc|von|gesendet|an|betreff|datum|de|envoyé|à|objet|date|"
@@ -325,11 +400,11 @@ def _head(lines: list[str], n: int) -> int | None:
     found = _library_heads().match(window)
     if found is not None and found.group().strip():
         return n + found.group().rstrip().count("\n")
-    for span in (1, 2, 3):
+    for span in (3, 2, 1):  # the longest head first: a line may begin a folded one
         # A head folded over lines: only those that begin distinctly, never over a blank.
         patterns = QUOTE_HEADS if span == 1 else FOLDED
         if n + span > len(lines) or not all(lines[n : n + span]):
-            break
+            continue
         joined = " ".join(line[:HEAD_WIDTH] for line in lines[n : n + span])
         if any(p.match(j) for p in patterns for j in (joined, _DECORATION.sub("", joined))):
             return n + span - 1
@@ -345,32 +420,38 @@ def _strip_bold(line: str) -> str:
 
 
 def new_text(text: str) -> str:
-    """Only what the person wrote: NFKC, without quoted lines (``>``), up to a signature
-    (``-- ``) or a quoted original that is not marked (Outlook's header block), and at most
-    ``MAX_LINES`` lines of it. A quote head followed by ``>`` lines (bottom posting, answers
-    between quoted paragraphs) is skipped, and reading goes on below the quote."""
+    """Only what the person wrote: NFKC, without quoted lines (``>``), signatures (``-- ``,
+    "Sent from my iPhone", up to the next quote), nor a quoted original that is not marked
+    (Outlook's header block: the rest of the mail), at most ``MAX_LINES`` lines of it. A quote
+    head followed by ``>`` lines is skipped, and reading goes on below the quote (bottom
+    posting, answers between quoted paragraphs)."""
     lines = [
         line.strip()
         for line in unicodedata.normalize("NFKC", text[:MAX_TEXT]).replace("\r\n", "\n").split("\n")
     ]
     kept: list[str] = []
+    signed = False  # in a signature: nothing is read until a quote ends it
     n = 0
     while n < len(lines) and len(kept) < MAX_LINES:
         line = lines[n]
-        if line == "--" or SENT_FROM.match(line):  # a signature ("-- ", stripped)
-            break
         if not line or QUOTED.match(line):
             n += 1
             continue
         last = _head(lines, n)
         if last is None:
-            kept.append(line)
+            signed = signed or line == "--" or SENT_FROM.match(line) is not None
+            if not signed:
+                kept.append(line)
             n += 1
             continue
-        below = next((m for m in range(last + 1, len(lines)) if lines[m]), len(lines))
-        if below == len(lines) or not QUOTED.match(lines[below]):
+        # A head folded past what its patterns saw ("… <" then "address>:") ends where the
+        # ">" lines begin, if they begin within two lines.
+        below = [m for m in range(last + 1, len(lines)) if lines[m]][:3]
+        quoted = next((m for m in below if QUOTED.match(lines[m])), None)
+        if quoted is None:
             break
-        n = below
+        signed = False
+        n = quoted
     return "\n".join(kept)
 
 
