@@ -103,10 +103,10 @@ def _header(message: Message, name: str) -> str:
     """A header's text: RFC 2047 words decoded (Japanese charsets read as their supersets),
     and raw 8-bit octets, which some clients and carriers send unencoded, read as UTF-8, else
     Shift_JIS, else EUC-JP; a raw ISO-2022-JP one (7-bit escapes) as such."""
-    value = message.get(name)
-    if value is None:
+    # The raw value: ``get`` hands 8-bit octets back as replacement characters.
+    text = next((str(v) for k, v in message.raw_items() if k.lower() == name.lower()), None)
+    if text is None:
         return ""
-    text = str(value)
     if any("\udc80" <= char <= "\udcff" for char in text) or "\x1b$" in text:
         return _text(
             text.encode("ascii", "surrogateescape"), "iso-2022-jp" if "\x1b$" in text else ""
@@ -167,8 +167,8 @@ def verdicts(message: Message) -> Verdicts:
 
 # A subject that says a program wrote the mail: a vacation notice, a bounce, a carrier's error
 # notice, a challenge/response "confirm you are human" mail. Looked for anywhere in the
-# subject, but only in what stands before our own subject (``【人狼ひろば…``) when the mail
-# quotes it: a village's name is the GM's, and may say anything.
+# subject but in the game's part of ours when it quotes it (``【人狼ひろば・…】12番 <the
+# village's name>：``): a village's name is the GM's, and may say anything.
 AUTO_SUBJECT = re.compile(
     r"auto(matic)?[ -]?(reply|response|antwort)|^auto:|out of (the )?office|"
     r"自動応答|自動返信|自動送信|自動通知|不在|休暇|abwesenheit|absence|réponse automatique|"
@@ -180,6 +180,7 @@ AUTO_SUBJECT = re.compile(
     r"送信確認|受信確認|spam ?(arrest|filter)|whitelist|complaint about|abuse report",
     re.IGNORECASE,
 )
+OUR_SUBJECT = re.compile(rf"【{SITE_NAME}[^】]*】([^：]*：)?")
 # Local parts that only programs send from.
 MACHINE_SENDERS = re.compile(
     r"^(mailer[-_]?daemon|post[-_]?master|no[-_.]?reply|do[-_.]?not[-_.]?reply|"
@@ -243,8 +244,8 @@ def machine_made(message: Message, sender: str) -> str | None:
     if kinds & REPORT_PARTS:
         return "bounce"
     subject = _header(message, "Subject")
-    own = subject.find(f"【{SITE_NAME}")
-    if AUTO_SUBJECT.search(subject[:own] if own >= 0 else subject):
+    ours = OUR_SUBJECT.search(subject)  # the village's name in it is not read
+    if AUTO_SUBJECT.search(subject[: ours.start()] + subject[ours.end() :] if ours else subject):
         return "auto-reply subject"
     return None
 

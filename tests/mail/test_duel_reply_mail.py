@@ -85,9 +85,11 @@ def examples_in(mail: Mail) -> list[list[str]]:
     """The replies a turn's mail offers, each a list of lines."""
     found = EXAMPLES.search(mail.text)
     assert found, mail.text
-    return [
-        [line for line in block.split("\n") if line] for block in found.group(1).split("（または）")
-    ]
+    blocks = [[line for line in b.split("\n") if line] for b in found.group(1).split("（または）")]
+    # As the mail shows them, marked so that a quote of the mail plays nothing (issue 36);
+    # the player writes them without the mark.
+    assert all(line.startswith("・") for block in blocks for line in block)
+    return [[line.removeprefix("・") for line in block] for block in blocks]
 
 
 def test_a_turn_mail_carries_the_players_reply_address_for_that_move_and_replies_valid_now(
