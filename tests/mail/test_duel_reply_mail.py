@@ -22,6 +22,7 @@ from chalicelib.storage import matches as store
 from chalicelib.storage import records as records_store
 from tests.integration.conftest import make_account
 from tests.mail.conftest import Mail, sent_mails
+from tests.mail.test_quoted_game_mail import TEXT_STYLES
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
 # Each fixture's sender, who plays A.
@@ -296,3 +297,18 @@ def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
     assert calls == {"BatchGetItem": 2, "TransactWriteItems": 1}, calls
     assert handed and game(match_id).ending["at"] == "resign"
     assert records_store.load("bob", "duel").data["ranked"] == {"games": 1, "wins": 1}
+
+
+@pytest.mark.parametrize("style", ["pasted", "outlook_en", "outlook_bold", "iphone_ja", "docomo"])
+def test_a_reply_quoting_the_turn_mail_whole_plays_the_players_own_move_alone(clock, style):
+    """Issue 36: the turn mail quoted whole, recognised as a quote or pasted as it is, under
+    the player's 「CO要請 占い師」: the quoted examples (the same move and 「処刑 1」) would make
+    two moves, refused; the player's own is played."""
+    match_id = new_game(clock)
+    [turn] = mails_to("alice@example.jp")
+    body = f"CO要請 占い師\n\n{TEXT_STYLES[style](turn.text)}"
+    raw_reply = reply_as("alice@example.jp", turn.message["Reply-To"], body, clock)
+    assert receive(raw_reply, clock).outcome == "applied"
+    duel = game(match_id)
+    assert duel.phase == "B:answer" and duel.question["request"]["roles"] == ["seer"]
+    assert 1 in duel.alive and moves(match_id) == 1

@@ -19,6 +19,7 @@ from tests.integration import classic_helpers as classic
 from tests.integration.conftest import make_account
 from tests.integration.helpers import fill, to_update
 from tests.mail.conftest import sent_mails
+from tests.mail.test_quoted_game_mail import TEXT_STYLES
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
 # Who sends each fixture: the address it comes from and the seat its account plays.
@@ -449,3 +450,24 @@ def test_classic_a_whole_village_is_played_by_replying_to_its_mail_alone(clock, 
     assert g.village.ending is not None
     assert replied and set(replied) == {"applied"}
     assert not any(r.sudden for r in g.village.rounds)
+
+
+@pytest.mark.parametrize("style", ["pasted", "outlook_en", "outlook_lower", "au", "gmail_en"])
+def test_a_reply_quoting_the_days_mail_whole_saves_the_members_own_command_alone(
+    village, members, clock, style
+):
+    """Issue 36: the day's mail quoted whole, recognised as a quote or pasted as it is, under
+    the member's own copy of its example: the quoted example, read too, would make the same
+    choice twice (both refused); the member's own is saved."""
+    fill(village, [members[s] for s in SLOTS], clock)
+    to_update(village, clock)
+    outbox.deliver(clock())
+    start = [m for m in sent_mails() if m.to == "yamada.taro@gmail.com"][-1]
+    lines = start.text.split("\n")
+    own = lines[lines.index(EXAMPLE_LINE) + 1].removeprefix("例: ")
+    body = f"{own}\n\n{TEXT_STYLES[style](start.text)}"
+    reply = message.as_sent_by("yamada.taro@gmail.com", start.message["Reply-To"], body, clock())
+    assert replies.receive(reply, clock()).outcome == "applied"
+    assert len(choices(village, members["commoner_a"])) == 1
+    (receipt,) = receipts_to("yamada.taro@gmail.com")
+    assert f"保存しました: {own}" in receipt.text
