@@ -346,7 +346,11 @@ QUOTE_HEADS = [
     re.compile(rf"^.{{0,300}}\b({_WROTE})\s*[:：]$", re.I),  # "Bob <b@x> wrote:" (Thunderbird)
     re.compile(r"^.{0,300}[はが]書きました[:：]?$"),  # 「〜さんは書きました:」Thunderbird, Becky!
     re.compile(r"^.{0,300}のメール[:：]$"),  # iPhone Mail (Japanese)
-    re.compile(rf"{_DATED}[ T,(]+.{{0,12}}\d{{1,2}}:\d{{2}}\b.{{0,300}}$"),  # dated, timed
+    # dated, timed and naming a zone or an address: "2016-03-03 17:21 GMT+01:00 Some One"
+    re.compile(
+        rf"{_DATED}[ T,(]+.{{0,12}}\d{{1,2}}:\d{{2}}\b.{{0,300}}"
+        r"(GMT|UTC|JST|[+-]\d{2}:?\d{2}|[<@]).*$"
+    ),
     re.compile(
         r"^(original message|元のメッセージ|オリジナルメッセージ|forwarded message|"
         r"転送メッセージ|転送されたメッセージ|返信元メッセージ|元のメール|"
