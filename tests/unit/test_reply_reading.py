@@ -225,3 +225,11 @@ def test_a_persons_reply_is_not_machine_made():
     person's too."""
     person = mail("Auto-Submitted: no", "X-Auto-Response-Suppress: All", "Precedence: normal")
     assert message.machine_made(message_from_string(person), "a@gmail.com") is None
+
+
+@pytest.mark.parametrize(
+    "line", ["例: 祈り 霊能者A", "例：祈り 小夜", "・祈り 霊能者A", "・祈り:小夜"]
+)
+def test_a_line_as_the_mail_shows_it_is_no_command_and_says_how_to_write_it(line):
+    """Issue 36: the mail shows commands marked, so that a quote of it plays nothing."""
+    assert read(message.new_text(line)) == [(None, None, commands.AS_SHOWN)]
