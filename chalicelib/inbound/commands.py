@@ -11,6 +11,11 @@ from dataclasses import dataclass
 
 UNDECIDED = ("なし", "無し", "未定", "none", "undecided", "-")
 MAX_LINES = 40  # lines read as commands: a reply is a few of them
+# How mail shows a command (decision 161): 「例: 投票 ボブ」, 「・投票 ボブ」. Written so, the
+# line is no command: a quote of the mail, recognised as one or not, plays nothing.
+EXAMPLE = "例"
+BULLET = "・"
+AS_SHOWN = "メールの例の行のままです。「例:」や「・」を付けずに、行動と相手だけを書いてください"
 # "<word><spaces or a colon><target>": after NFKC a full-width colon or space is ASCII.
 _LINE = re.compile(r"(?P<word>[^\s:]+)\s*(?::|\s)\s*(?P<target>.+)")
 
@@ -66,6 +71,8 @@ def _line(line: str, vocabulary: Vocabulary) -> Line:
     if match is None:
         return Line(line, problem="読み取れませんでした（「行動 相手」の形で書いてください）")
     key = vocabulary.key(match["word"])
+    if key is None and (match["word"] == EXAMPLE or match["word"].startswith(BULLET)):
+        return Line(line, problem=AS_SHOWN)
     if key is None:
         return Line(line, problem="その行動はわかりませんでした")
     target = match["target"].strip()

@@ -11,10 +11,14 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import message_from_bytes, policy
+from email.header import decode_header
 from email.message import EmailMessage, Message
 from email.utils import format_datetime, getaddresses, make_msgid, parseaddr
+from functools import cache
 from html.parser import HTMLParser
 from typing import ClassVar
+
+from ..labels import SITE_NAME
 
 # Japanese carriers label Shift_JIS and ISO-2022-JP mail with the base names, but write the
 # vendors' extensions (①, ㈱, IBM kanji): read each as its superset.
@@ -25,6 +29,7 @@ SUPERSETS = {
     "iso-2022-jp": "iso2022_jp_ext",
 }
 MAX_TEXT = 20_000  # characters of new text read: commands are a few short lines
+MAX_LINES = 40  # lines of new text kept: as many as the commands' readers read
 
 
 @dataclass(frozen=True)
@@ -95,15 +100,35 @@ def read(raw: bytes) -> Incoming:
 
 
 def _header(message: Message, name: str) -> str:
-    value = message.get(name)
-    if value is None:
+    """A header's text: RFC 2047 words decoded (Japanese charsets read as their supersets),
+    and raw 8-bit octets, which some clients and carriers send unencoded, read as UTF-8, else
+    Shift_JIS, else EUC-JP; a raw ISO-2022-JP one (7-bit escapes) as such."""
+    # The raw value: ``get`` hands 8-bit octets back as replacement characters.
+    text = next((str(v) for k, v in message.raw_items() if k.lower() == name.lower()), None)
+    if text is None:
         return ""
-    from email.header import decode_header, make_header
-
+    if any("\udc80" <= char <= "\udcff" for char in text) or "\x1b$" in text:
+        return _text(
+            text.encode("ascii", "surrogateescape"), "iso-2022-jp" if "\x1b$" in text else ""
+        )
     try:
-        return str(make_header(decode_header(str(value))))
+        return "".join(
+            word if isinstance(word, str) else _text(word, charset or "")
+            for word, charset in decode_header(text)
+        )
     except (LookupError, UnicodeError, ValueError):
-        return str(value)
+        return text
+
+
+def _text(octets: bytes, charset: str) -> str:
+    """``octets`` in ``charset`` (its superset), else UTF-8, else Shift_JIS, else EUC-JP."""
+    charset = charset.lower()
+    for name in (SUPERSETS.get(charset, charset), "utf-8", "cp932", "euc_jp"):
+        try:
+            return octets.decode(name) if name else octets.decode("ascii")
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return octets.decode("utf-8", errors="replace")
 
 
 _MAILFROM = re.compile(r"(?:envelope-from|smtp\.mailfrom)=(?:[^@\s;]*@)?([\w.-]+)")
@@ -140,31 +165,87 @@ def verdicts(message: Message) -> Verdicts:
     )
 
 
+# A subject that says a program wrote the mail: a vacation notice, a bounce, a carrier's error
+# notice, a challenge/response "confirm you are human" mail. Looked for anywhere in the
+# subject but in the game's part of ours when it quotes it (``【人狼ひろば・…】12番 <the
+# village's name>：``): a village's name is the GM's, and may say anything.
 AUTO_SUBJECT = re.compile(
-    r"^(auto(matic)?[ -]?reply|out of (the )?office|自動応答|自動返信|不在)", re.IGNORECASE
+    r"auto(matic)?[ -]?(reply|response|antwort)|^auto:|out of (the )?office|"
+    r"自動応答|自動返信|自動送信|自動通知|不在|休暇|abwesenheit|absence|réponse automatique|"
+    r"respuesta automática|automatisch antwoord|autosvar|vacation|on leave|"
+    r"undeliver|undelivered|delivery (status )?notification|delivery fail|failure notice|"
+    r"returned mail|mail delivery|could not be delivered|non[- ]?delivery|"
+    r"配信不能|配送不能|配信エラー|配送エラー|送信エラー|エラー通知|メールエラー|宛先不明|"
+    r"challenge|please confirm|verify your (e-?mail|address|message)|認証してください|"
+    r"送信確認|受信確認|spam ?(arrest|filter)|whitelist|complaint about|abuse report",
+    re.IGNORECASE,
 )
+OUR_SUBJECT = re.compile(rf"【{SITE_NAME}[^】]*】([^：]*：)?")
+# Local parts that only programs send from.
+MACHINE_SENDERS = re.compile(
+    r"^(mailer[-_]?daemon|post[-_]?master|no[-_.]?reply|do[-_.]?not[-_.]?reply|"
+    r"bounces?|auto[-_]?(reply|responder|mailer)|mail[-_]?delivery[-_]?subsystem|"
+    r"owner-.+|.+-(request|bounces?|owner))([-+].*)?$",  # and mailing lists' own addresses
+    re.IGNORECASE,
+)
+# Headers only programs set: auto-replies, mailing lists, feedback loops, challenge/response
+# systems, SES's and SNS's own notices. Not X-Auto-Response-Suppress: Outlook puts it on
+# mail a person writes.
+MACHINE_HEADERS = (
+    "X-Autoreply",
+    "X-Autorespond",
+    "X-Auto-Reply",
+    "X-Autoreply-From",
+    "X-Vacation",
+    "List-Id",
+    "List-Unsubscribe",
+    "Mailing-List",
+    "X-Mailing-List",
+    "X-ML-Name",
+    "X-MLServer",
+    "X-Failed-Recipients",
+    "X-Loop",
+    "X-TMDA-Fingerprint",
+    "X-Delivery-Agent",
+    "X-Boxbe-Challenge",
+    "X-Spamarrest-Noauth",
+    "X-Challenge",
+    "Feedback-Type",
+    "X-Amz-Sns-Message-Id",
+)
+# Parts only bounces, delivery and read reports and abuse reports carry.
+REPORT_PARTS = {
+    "multipart/report",
+    "message/delivery-status",
+    "message/global-delivery-status",
+    "message/disposition-notification",
+    "message/feedback-report",
+    "text/rfc822-headers",
+}
 
 
 def machine_made(message: Message, sender: str) -> str | None:
-    """Why a program, not the member, wrote this mail (never answered), or None."""
+    """Why a program, not the member, wrote this mail (never answered, never a receipt, never
+    the member's access), or None."""
     auto = _header(message, "Auto-Submitted").strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
     precedence = _header(message, "Precedence").strip().lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"Precedence: {precedence}"
-    # Not X-Auto-Response-Suppress: Outlook puts it on mail a person writes.
-    for name in ("X-Autoreply", "X-Autorespond", "List-Id"):
+    for name in MACHINE_HEADERS:
         if message[name] is not None:
             return name
-    if message.get_content_type() == "multipart/report" or sender.split("@")[0] in (
-        "mailer-daemon",
-        "postmaster",
-    ):
+    if "@" not in sender or MACHINE_SENDERS.match(sender.rpartition("@")[0]):
         return "bounce"
     if _header(message, "Return-Path").strip() == "<>":
         return "bounce"
-    if AUTO_SUBJECT.match(_header(message, "Subject").strip()):
+    kinds = {part.get_content_type() for part in message.walk()}
+    if kinds & REPORT_PARTS:
+        return "bounce"
+    subject = _header(message, "Subject")
+    ours = OUR_SUBJECT.search(subject)  # the village's name in it is not read
+    if AUTO_SUBJECT.search(subject[: ours.start()] + subject[ours.end() :] if ours else subject):
         return "auto-reply subject"
     return None
 
@@ -173,13 +254,7 @@ def _decode(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
         return ""
-    charset = (part.get_content_charset() or "us-ascii").lower()
-    for name in (SUPERSETS.get(charset, charset), "utf-8", "cp932"):
-        try:
-            return payload.decode(name)
-        except (LookupError, UnicodeDecodeError):
-            continue
-    return payload.decode("utf-8", errors="replace")
+    return _text(payload, part.get_content_charset() or "us-ascii")
 
 
 def body_text(message: Message) -> str:
@@ -205,6 +280,9 @@ class _Text(HTMLParser):
 
     BREAKS: ClassVar = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "table", "hr"}
     HIDDEN: ClassVar = {"style", "script", "head", "title", "blockquote"}
+    # A blockquote (the quoted original) stands as one ">" line, so that ``new_text`` reads
+    # on below it (bottom posting), as under a plain-text quote.
+    QUOTE = "\n>\n"
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -213,6 +291,8 @@ class _Text(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.HIDDEN:
+            if tag == "blockquote" and not self.hidden:
+                self.out.append(self.QUOTE)
             self.hidden += 1
         elif tag in self.BREAKS:
             self.out.append("\n")
@@ -241,45 +321,143 @@ def html_text(html: str) -> str:
     return "".join(parser.out).partition("\x00")[0]
 
 
-# Where the quoted original begins: each pattern matches a (joined, NFKC) line.
-QUOTE_HEADS = [
-    re.compile(r"^on .{0,300}wrote:?$", re.IGNORECASE),  # Gmail, Apple Mail, Thunderbird
-    re.compile(r"^.{0,300}(さん|様)は書きました[:：]?$"),  # Thunderbird, Becky! (Japanese)
-    re.compile(r"^.{0,300}のメール[:：]$"),  # iPhone Mail (Japanese)
-    re.compile(r"^\d{4}年\d{1,2}月\d{1,2}日.{0,300}[:：]$"),  # Gmail (Japanese)
-    re.compile(r"^\d{4}/\d{1,2}/\d{1,2}.{0,300}[:：]$"),  # carriers
+# Where a quoted original begins. mail-parser-reply's patterns come first (its "On … wrote:"
+# and header blocks in 13 languages, decision 160); these add what it does not know: Japanese
+# clients and carriers, header lines in any case or bold (``*From:*``), decorated or
+# translated separators, and a head over several lines. Each matches one stripped NFKC line,
+# or two or three of them joined by a space, with its decoration (``-``, ``_``, ``*``, ``=``)
+# taken off.
+_WROTE = (
+    r"wrote|a écrit|schrieb|escribió|escreveu|scrisse|schreef|skrev|napisał|napsal|"
+    r"kirjoitti|написал\(а\)|написал|написала|yazdı"
+)
+_DATED = r"^(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})"
+# Heads that begin distinctly, so that they may be folded over two or three lines.
+FOLDED = [
+    # "On <date>, <name> <address> wrote:", in a dozen languages, colon or decoration
     re.compile(
-        r"^-{2,}\s*(original message|元のメッセージ|forwarded message|転送メッセージ|"
-        r"転送されたメッセージ|返信元メッセージ)\s*-{2,}$",
-        re.IGNORECASE,
+        rf"^(on|am|le|el|il|op|den|d\.|em|dnia|в|el día)\b.{{0,300}}\b({_WROTE})\b.{{0,150}}$", re.I
     ),
-    re.compile(r"^(begin forwarded message|転送されたメッセージ):?$", re.IGNORECASE),
-    re.compile(r"^(from|差出人|送信者)\s*:\s*.+"),  # Outlook's header block of the original
+    # "<date> <name> <address>:" (Gmail in Japanese, carriers), "<date> <name> написал:"
+    re.compile(rf"{_DATED}.{{0,300}}(\b({_WROTE})|書きました|のメール)?\s*[:：]$", re.I),
+]
+QUOTE_HEADS = [
+    *FOLDED,
+    re.compile(rf"^.{{0,300}}\b({_WROTE})\s*[:：]$", re.I),  # "Bob <b@x> wrote:" (Thunderbird)
+    re.compile(r"^.{0,300}[はが]書きました[:：]?$"),  # 「〜さんは書きました:」Thunderbird, Becky!
+    re.compile(r"^.{0,300}のメール[:：]$"),  # iPhone Mail (Japanese)
+    # dated, timed and naming a zone or an address: "2016-03-03 17:21 GMT+01:00 Some One"
+    re.compile(
+        rf"{_DATED}[ T,(]+.{{0,12}}\d{{1,2}}:\d{{2}}\b.{{0,300}}"
+        r"(GMT|UTC|JST|[+-]\d{2}:?\d{2}|[<@]).*$"
+    ),
+    re.compile(
+        r"^(original message|元のメッセージ|オリジナルメッセージ|forwarded message|"
+        r"転送メッセージ|転送されたメッセージ|返信元メッセージ|元のメール|"
+        r"mensaje original|mensaje reenviado|message d'origine|message original|"
+        r"message transféré|ursprüngliche nachricht|originalnachricht|weitergeleitete nachricht|"
+        r"oorspronkelijk bericht|doorgestuurd bericht|originalmeddelande|opprinnelig melding|"
+        r"oprindelig meddelelse|messaggio originale|messaggio inoltrato|mensagem original|"
+        r"wiadomość oryginalna|původní zpráva|исходное сообщение|пересылаемое сообщение|"
+        r"원본 메시지|原始邮件|原始郵件|begin forwarded message)\s*[:：]?$",
+        re.I,
+    ),
+    # the first line of a header block of the original: From, in any case and language
+    re.compile(
+        r"^(from|von|de|van|från|fra|da|od|от|差出人|送信者|送信元|発信者|送信元アドレス)\s*[:：]\s*\S",
+        re.I,
+    ),
     re.compile(r"^_{10,}$"),  # Outlook's rule above that block
 ]
-FOLDED = [QUOTE_HEADS[0], QUOTE_HEADS[3], QUOTE_HEADS[4]]  # lines that begin distinctly
-SIGNATURE = "-- "
+# A header block that starts with another header: two such lines in a row are the original.
+HEADER_LINE = re.compile(
+    r"^(from|date|sent|to|subject|cc|von|gesendet|an|betreff|datum|de|envoyé|à|objet|date|"
+    r"van|verzonden|aan|onderwerp|från|skickat|till|ämne|fra|sendt|til|emne|da|inviato|a|"
+    r"oggetto|enviado|para|asunto|assunto|od|wysłano|do|temat|от|отправлено|кому|тема|"
+    r"差出人|送信者|送信元|送信日時|日時|日付|宛先|件名|発信者)\s*[:：]",
+    re.I,
+)
+# A quoted line: ">" (and "> >"), "|", or Supercite's initials before ">" ("C> ").
+QUOTED = re.compile(r"^([A-Za-z]{1,3})?[>|]")
+_DECORATION = re.compile(r"^[-_*=~\s]+|[-_*=~\s]+$")
 # A phone's or a webmail's line under what was written: its signature, without ``-- ``.
-SENT_FROM = re.compile(r"^(sent from my .{1,40}|.{1,20}から送信)$", re.IGNORECASE)
+SENT_FROM = re.compile(r"^(sent from my .{1,40}|get outlook for .{1,40}|.{1,20}から送信)$", re.I)
+LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "sv", "da", "pl", "cs", "ja", "ko", "zh"]
+
+
+@cache
+def _library_heads() -> "re.Pattern[str]":
+    """mail-parser-reply's quote headers for every language it knows, compiled once, on the
+    first reply read (its import is not paid by the functions that read none)."""
+    from mailparser_reply.parser import EmailMessage
+
+    return EmailMessage("", languages=LANGUAGES).HEADER_REGEX
+
+
+HEAD_LINES = 4  # lines a quote head may take (Outlook's block is longer: its first lines do)
+HEAD_WIDTH = 300  # characters of a line looked at for a head: the library's patterns are slow
+# on long lines (a minute on one 20,000-character line), and no head is longer
+
+
+def _head(lines: list[str], n: int) -> int | None:
+    """The last line of the quote head that begins on line ``n``, or None."""
+    window = "\n".join(line[:HEAD_WIDTH] for line in lines[n : n + HEAD_LINES])
+    found = _library_heads().match(window)
+    if found is not None and found.group().strip():
+        return n + found.group().rstrip().count("\n")
+    for span in (3, 2, 1):  # the longest head first: a line may begin a folded one
+        # A head folded over lines: only those that begin distinctly, never over a blank.
+        patterns = QUOTE_HEADS if span == 1 else FOLDED
+        if n + span > len(lines) or not all(lines[n : n + span]):
+            continue
+        joined = " ".join(line[:HEAD_WIDTH] for line in lines[n : n + span])
+        if any(p.match(j) for p in patterns for j in (joined, _DECORATION.sub("", joined))):
+            return n + span - 1
+    if HEADER_LINE.match(_strip_bold(lines[n])) and any(
+        HEADER_LINE.match(_strip_bold(below)) for below in lines[n + 1 : n + 3]
+    ):
+        return n
+    return None
+
+
+def _strip_bold(line: str) -> str:
+    return line.replace("*", "").strip()
 
 
 def new_text(text: str) -> str:
-    """Only what the person wrote: NFKC, cut at the first line that begins a quoted original
-    or a signature (``-- ``), without ``>`` lines."""
-    lines = unicodedata.normalize("NFKC", text[:MAX_TEXT]).replace("\r\n", "\n").split("\n")
+    """Only what the person wrote: NFKC, without quoted lines (``>``), signatures (``-- ``,
+    "Sent from my iPhone", up to the next quote), nor a quoted original that is not marked
+    (Outlook's header block: the rest of the mail), at most ``MAX_LINES`` lines of it. A quote
+    head followed by ``>`` lines is skipped, and reading goes on below the quote (bottom
+    posting, answers between quoted paragraphs)."""
+    lines = [
+        line.strip()
+        for line in unicodedata.normalize("NFKC", text[:MAX_TEXT]).replace("\r\n", "\n").split("\n")
+    ]
     kept: list[str] = []
-    for n, raw in enumerate(lines):
-        line = raw.strip()
-        if raw == SIGNATURE or line == "--" or SENT_FROM.match(line):
-            break
-        # Gmail folds a long "On … wrote:" (or its dated Japanese line) over two lines.
-        joined = f"{line} {lines[n + 1].strip()}" if n + 1 < len(lines) else line
-        if any(p.match(line) for p in QUOTE_HEADS) or any(p.match(joined) for p in FOLDED):
-            break
-        if line.startswith((">", "|")):
+    signed = False  # in a signature: nothing is read until a quote ends it
+    n = 0
+    while n < len(lines) and len(kept) < MAX_LINES:
+        line = lines[n]
+        if not line or QUOTED.match(line):
+            n += 1
             continue
-        kept.append(line)
-    return "\n".join(kept).strip()
+        last = _head(lines, n)
+        if last is None:
+            signed = signed or line == "--" or SENT_FROM.match(line) is not None
+            if not signed:
+                kept.append(line)
+            n += 1
+            continue
+        # A head folded past what its patterns saw ("… <" then "address>:") ends where the
+        # ">" lines begin, if they begin within two lines.
+        below = [m for m in range(last + 1, len(lines)) if lines[m]][:3]
+        quoted = next((m for m in below if QUOTED.match(lines[m])), None)
+        if quoted is None:
+            break
+        signed = False
+        n = quoted
+    return "\n".join(kept)
 
 
 def as_sent_by(sender: str, to: str, text: str, at: datetime, message_id: str = "") -> bytes:

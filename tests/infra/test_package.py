@@ -22,6 +22,7 @@ def test_package_holds_app_chalicelib_and_templates(template):
     assert "app.py" in names
     assert "chalicelib/web/pages.py" in names
     assert "templates/village.html" in names
+    assert "mailparser_reply/parser.py" in names  # reply mail's quote heads (decision 160)
     assert "templates/mail/notice.txt" in names
     assert "templates/static/app.css" in names
     assert not any(name.startswith(("tests/", "devserver/", "moto/")) for name in names)

@@ -23,6 +23,7 @@ from chalicelib.storage import records as records_store
 from chalicelib.storage.models import MatchItem
 from tests.integration.conftest import make_account
 from tests.mail.conftest import Mail, sent_mails
+from tests.mail.test_quoted_game_mail import TEXT_STYLES
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
 # Each fixture's sender, who plays A.
@@ -86,9 +87,11 @@ def examples_in(mail: Mail) -> list[list[str]]:
     """The replies a turn's mail offers, each a list of lines."""
     found = EXAMPLES.search(mail.text)
     assert found, mail.text
-    return [
-        [line for line in block.split("\n") if line] for block in found.group(1).split("（または）")
-    ]
+    blocks = [[line for line in b.split("\n") if line] for b in found.group(1).split("（または）")]
+    # As the mail shows them, marked so that a quote of the mail plays nothing (issue 36);
+    # the player writes them without the mark.
+    assert all(line.startswith("・") for block in blocks for line in block)
+    return [[line.removeprefix("・") for line in block] for block in blocks]
 
 
 def test_a_turn_mail_carries_the_players_reply_address_for_that_move_and_replies_valid_now(
@@ -298,3 +301,18 @@ def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
     assert calls == {"BatchGetItem": 2, "TransactWriteItems": 1}, calls
     assert handed and game(match_id).ending["at"] == "resign"
     assert records_store.load("bob", "duel").data["ranked"] == {"games": 1, "wins": 1}
+
+
+@pytest.mark.parametrize("style", ["pasted", "outlook_en", "outlook_bold", "iphone_ja", "docomo"])
+def test_a_reply_quoting_the_turn_mail_whole_plays_the_players_own_move_alone(clock, style):
+    """Issue 36: the turn mail quoted whole, recognised as a quote or pasted as it is, under
+    the player's 「CO要請 占い師」: the quoted examples (the same move and 「処刑 1」) would make
+    two moves, refused; the player's own is played."""
+    match_id = new_game(clock)
+    [turn] = mails_to("alice@example.jp")
+    body = f"CO要請 占い師\n\n{TEXT_STYLES[style](turn.text)}"
+    raw_reply = reply_as("alice@example.jp", turn.message["Reply-To"], body, clock)
+    assert receive(raw_reply, clock).outcome == "applied"
+    duel = game(match_id)
+    assert duel.phase == "B:answer" and duel.question["request"]["roles"] == ["seer"]
+    assert 1 in duel.alive and moves(match_id) == 1

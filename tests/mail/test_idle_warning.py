@@ -16,7 +16,7 @@ from tests.integration.conftest import make_account
 from tests.integration.helpers import fill
 from tests.mail.helpers import MailBox, tick
 
-EXAMPLE_LINE = "このメールに返信しても決められます（1行に1つ）。例:"
+EXAMPLE_LINE = "「例:」の後ろの形で書いてください。"
 MORNING = re.compile("日目が始まりました|日目の朝になりました")
 WARNING = "まもなく自動で村から退出になります"
 TURN = TIMINGS[Pace.SHORT].turn
@@ -29,7 +29,9 @@ def reply(mail, text: str, clock) -> replies.Received:
 
 def example_of(mail) -> str | None:
     lines = mail.text.split("\n")
-    return lines[lines.index(EXAMPLE_LINE) + 1] if EXAMPLE_LINE in lines else None
+    if EXAMPLE_LINE not in lines:
+        return None
+    return lines[lines.index(EXAMPLE_LINE) + 1].removeprefix("例: ")
 
 
 def seated_village(village, clock) -> dict[str, str]:

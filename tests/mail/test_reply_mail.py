@@ -2,6 +2,7 @@
 receipt. Real-shaped raw messages (tests/fixtures/mail) through the SES inbound handler's
 service, against moto: who is answered, what is read, what is saved, what is said back."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from tests.integration import classic_helpers as classic
 from tests.integration.conftest import make_account
 from tests.integration.helpers import fill, to_update
 from tests.mail.conftest import sent_mails
+from tests.mail.test_quoted_game_mail import TEXT_STYLES
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
 # Who sends each fixture: the address it comes from and the seat its account plays.
@@ -137,7 +139,13 @@ def test_a_duplicate_of_a_reply_that_saved_nothing_is_not_answered_again(running
     assert len(receipts_to("yamada.taro@gmail.com")) == 1
 
 
-@pytest.mark.parametrize("name", ["autoreply", "bounce", "spoofed"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("autoreply", "bounce", "spoofed", "auto_lotus", "auto_raw_utf8", "auto_raw_sjis"),
+        *("au_error", "challenge"),
+    ],
+)
 def test_auto_replies_bounces_and_spoofed_senders_get_no_reply_and_change_nothing(
     running, members, clock, name
 ):
@@ -146,6 +154,24 @@ def test_auto_replies_bounces_and_spoofed_senders_get_no_reply_and_change_nothin
     assert received.outcome == "dropped"
     assert choices(running, members["commoner_a"]) == {}
     assert len(sent_mails()) == before
+
+
+@pytest.mark.parametrize(
+    "name", ["auto_lotus", "auto_raw_utf8", "auto_raw_sjis", "au_error", "challenge"]
+)
+def test_machine_made_mail_is_dropped_as_such_and_is_no_access(running, members, clock, name):
+    """Issue 36: Lotus Notes' 「AUTO:」, 【自動返信】 after our own subject in raw 8-bit UTF-8,
+    不在 in a raw Shift_JIS subject, au's メールエラー通知 from a no-reply sender, a
+    challenge/response mail: each dropped for what it is, before the member's access is
+    recorded (a loop of receipts otherwise, and an absent member kept in their seat)."""
+    before = load_village(running).members["commoner_a"].last_access
+    clock.advance(timedelta(minutes=10))
+    received = reply_from(name, running, clock, slot="commoner_a")
+    assert received.reason.startswith("written by a machine")
+    assert load_village(running).members["commoner_a"].last_access == before
+    # A person's reply at the same moment is access (the comparison above can fail).
+    reply_from("forwarded", running, clock)
+    assert load_village(running).members["commoner_a"].last_access != before
 
 
 def test_a_tampered_reply_address_gets_no_reply(running, members, clock):
@@ -217,7 +243,10 @@ def test_every_game_mail_has_the_members_reply_address_and_an_example_valid_toda
     record = load_village(village)
     assert start.message["Reply-To"] == reply_address(record, "commoner_a")
     lines = start.text.split("\n")
-    example = lines[lines.index("このメールに返信しても決められます（1行に1つ）。例:") + 1]
+    shown = lines[lines.index("「例:」の後ろの形で書いてください。") + 1]
+    # Shown after 「例: 」, so that a quote of the mail plays nothing (issue 36).
+    assert shown.startswith("例: ")
+    example = shown.removeprefix("例: ")
     assert example in start.html
     # The example, sent back as it is, is saved.
     reply = message.as_sent_by("yamada.taro@gmail.com", start.message["Reply-To"], example, clock())
@@ -314,7 +343,12 @@ def reads_back(village: str, account: str, wanted: dict[str, str | None], clock)
     if not heads:  # e.g. a classic villager's night
         assert wanted == {} and actions.own_choices(record, account) == {}
         return
-    block = "\n".join(lines[heads[0] + 1 : lines.index("", heads[0] + 1)])
+    shown = lines[heads[0] + 1 : lines.index("", heads[0] + 1)]
+    # As shown, marked 「・」: a quote of the receipt plays nothing (issue 36); the member
+    # writes them without the mark.
+    assert all(line.startswith("・") for line in shown)
+    assert all(line.key is None for line in commands.read("\n".join(shown), vocabulary(record)))
+    block = "\n".join(line.removeprefix("・") for line in shown)
     read = commands.read(block, vocabulary(record))
     assert all(line.key is not None for line in read)
     parsed = {line.key: line.target for line in read}
@@ -378,7 +412,7 @@ def test_property_classic_the_receipt_reads_back_as_the_members_choices(
     reads_back(vid, account, wanted, clock)
 
 
-EXAMPLE_LINE = "このメールに返信しても決められます（1行に1つ）。例:"
+EXAMPLE_LINE = "「例:」の後ろの形で書いてください。"
 
 
 def reply_with_the_example(mail, email: str, clock) -> str | None:
@@ -387,7 +421,7 @@ def reply_with_the_example(mail, email: str, clock) -> str | None:
     lines = mail.text.split("\n")
     if mail.message["Reply-To"] is None or EXAMPLE_LINE not in lines:
         return None
-    example = lines[lines.index(EXAMPLE_LINE) + 1]
+    example = lines[lines.index(EXAMPLE_LINE) + 1].removeprefix("例: ")
     raw = message.as_sent_by(email, mail.message["Reply-To"], example, clock())
     return replies.receive(raw, clock()).outcome
 
@@ -416,3 +450,24 @@ def test_classic_a_whole_village_is_played_by_replying_to_its_mail_alone(clock, 
     assert g.village.ending is not None
     assert replied and set(replied) == {"applied"}
     assert not any(r.sudden for r in g.village.rounds)
+
+
+@pytest.mark.parametrize("style", ["pasted", "outlook_en", "outlook_lower", "au", "gmail_en"])
+def test_a_reply_quoting_the_days_mail_whole_saves_the_members_own_command_alone(
+    village, members, clock, style
+):
+    """Issue 36: the day's mail quoted whole, recognised as a quote or pasted as it is, under
+    the member's own copy of its example: the quoted example, read too, would make the same
+    choice twice (both refused); the member's own is saved."""
+    fill(village, [members[s] for s in SLOTS], clock)
+    to_update(village, clock)
+    outbox.deliver(clock())
+    start = [m for m in sent_mails() if m.to == "yamada.taro@gmail.com"][-1]
+    lines = start.text.split("\n")
+    own = lines[lines.index(EXAMPLE_LINE) + 1].removeprefix("例: ")
+    body = f"{own}\n\n{TEXT_STYLES[style](start.text)}"
+    reply = message.as_sent_by("yamada.taro@gmail.com", start.message["Reply-To"], body, clock())
+    assert replies.receive(reply, clock()).outcome == "applied"
+    assert len(choices(village, members["commoner_a"])) == 1
+    (receipt,) = receipts_to("yamada.taro@gmail.com")
+    assert f"保存しました: {own}" in receipt.text

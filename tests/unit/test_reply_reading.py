@@ -134,7 +134,21 @@ def test_each_sign_of_a_machine_made_mail_alone_keeps_it_unanswered(header):
 
 @pytest.mark.parametrize(
     "subject",
-    ["自動応答: 不在です", "Out of Office: back Monday", "Automatic reply: Re: 村", "不在通知"],
+    [
+        "自動応答: 不在です",
+        "Out of Office: back Monday",
+        "Automatic reply: Re: 村",
+        "不在通知",
+        "AUTO: Taro Yamada is out of the office",  # Lotus Notes
+        "Re: 【人狼ひろば・メビウス】12番 春の村：朝になりました【自動返信】",
+        "【自動返信】Re: 【人狼ひろば・メビウス】12番 春の村：朝になりました",
+        "Re: お知らせ（山田は不在です）",
+        "メールエラー通知",  # au
+        "Undelivered Mail Returned to Sender",
+        "Please confirm your message",  # challenge/response
+        "Abwesenheitsnotiz: Re: Dorf",
+        "Réponse automatique : Re: village",
+    ],
 )
 def test_a_vacation_notice_is_known_by_its_subject(subject):
     assert message.machine_made(message_from_string(mail(subject=subject)), "a@gmail.com")
@@ -145,8 +159,77 @@ def test_bounces_are_known_by_their_sender():
         assert message.machine_made(message_from_string(mail()), sender.lower()) == "bounce"
 
 
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "Re: 【人狼ひろば・メビウス】12番 不在の村：2日目の朝になりました",  # the GM's name
+        "Re: 【人狼ひろば・メビウス】12番 春の村：まもなく自動で村から退出になります",
+        "Re: 【人狼ひろば】今日のパズル（12月2日）",
+        "Re: 【人狼ひろば・一夜の対決】対局「練習」：あなたの番です",
+    ],
+)
+def test_a_reply_to_our_own_subject_is_a_persons_whatever_the_village_is_called(subject):
+    assert message.machine_made(message_from_string(mail(subject=subject)), "a@gmail.com") is None
+
+
+@pytest.mark.parametrize(
+    ("header", "octets"),
+    [
+        ("Subject", "【自動返信】Re: お知らせ".encode()),  # raw UTF-8, no MIME words
+        ("Subject", "不在のお知らせ".encode("cp932")),  # raw Shift_JIS
+        ("Subject", "自動応答: お知らせ".encode("iso2022_jp")),  # raw ISO-2022-JP escapes
+    ],
+)
+def test_a_raw_8bit_subject_is_read_as_utf8_then_shift_jis_then_iso2022jp(header, octets):
+    raw = b"From: a@gmail.com\r\n" + header.encode() + b": " + octets + b"\r\n\r\npray\r\n"
+    assert message.read(raw).machine == "auto-reply subject"
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        *("no-reply@au.com", "noreply@example.jp", "do-not-reply@x.jp", "owner-list@x.jp"),
+        *("list-request@x.jp", "MAILER-DAEMON@x.jp", "post_master@x.jp", ""),
+    ],
+)
+def test_programs_sender_addresses_are_machine_made(sender):
+    assert message.machine_made(message_from_string(mail()), sender.lower()) == "bounce"
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "X-TMDA-Fingerprint: 5hY0e",  # challenge/response
+        "X-Boxbe-Challenge: yes",
+        "List-Unsubscribe: <mailto:u@x.jp>",
+        "X-ML-Name: neko",
+        "X-Failed-Recipients: a@x.jp",
+        "Feedback-Type: abuse",
+    ],
+)
+def test_headers_only_programs_set_keep_a_mail_unanswered(header):
+    assert message.machine_made(message_from_string(mail(header)), "a@gmail.com") is not None
+
+
+def test_a_report_part_anywhere_is_a_bounce():
+    report = (
+        "From: a@gmail.com\nSubject: Re: x\nMIME-Version: 1.0\n"
+        'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\nx\n'
+        "--b\nContent-Type: message/delivery-status\n\nStatus: 5.1.1\n--b--\n"
+    )
+    assert message.machine_made(message_from_string(report), "a@gmail.com") == "bounce"
+
+
 def test_a_persons_reply_is_not_machine_made():
     """Outlook sets X-Auto-Response-Suppress on a person's own mail; Auto-Submitted: no is a
     person's too."""
     person = mail("Auto-Submitted: no", "X-Auto-Response-Suppress: All", "Precedence: normal")
     assert message.machine_made(message_from_string(person), "a@gmail.com") is None
+
+
+@pytest.mark.parametrize(
+    "line", ["例: 祈り 霊能者A", "例：祈り 小夜", "・祈り 霊能者A", "・祈り:小夜"]
+)
+def test_a_line_as_the_mail_shows_it_is_no_command_and_says_how_to_write_it(line):
+    """Issue 36: the mail shows commands marked, so that a quote of it plays nothing."""
+    assert read(message.new_text(line)) == [(None, None, commands.AS_SHOWN)]
