@@ -363,15 +363,17 @@ def _owed(
     present: str | None,
     number: int,
     now: datetime,
+    turn: str = "turn",
 ) -> list[OutboxItem]:
     """The mail a write of the game owes (decision 56), keyed by the game's move count
     after it: the end to each player with an account who did not make the write (the one who
-    did was on the page), and, played by mail, the turn to the person now to move."""
+    did was on the page), and, played by mail, the ``turn`` to the person now to move (a
+    join's is "start": the other person sat, nobody moved)."""
     to_move = match.rules.to_move(game)
     if to_move is None:
         wanted = [(side, "end") for side in players if side != present]
     elif match.correspondence and to_move != present:
-        wanted = [(to_move, "turn")]
+        wanted = [(to_move, turn)]
     else:
         wanted = []
     return [
@@ -683,7 +685,7 @@ def join(
         now,
         match.ranked,
     )
-    mail = _owed(match, players, match.game, side, match.moves, now)
+    mail = _owed(match, players, match.game, side, match.moves, now, turn="start")
     presence = match.presence_after(players, match.game, now)
     try:
         store.take_seat(

@@ -27,6 +27,7 @@ SIDES = ("A", "B")
 # A player's mail, after the game's title (decision 56); the reminder's hours are the
 # platform's (services/matches.py REMIND_BEFORE).
 SUBJECTS = {
+    "start": "対局が始まりました（あなたの番です）",  # the invited person sat: nobody moved yet
     "turn": "あなたの番です",
     "reminder": "〆切が近づいています",
     "end": "対局が終わりました",
