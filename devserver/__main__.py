@@ -73,12 +73,14 @@ class LocalVillage:
     def advance_clock(self, minutes: int) -> None:
         with self.lock:
             self.offset += timedelta(minutes=minutes)
+            state.announce_clock(self.offset.total_seconds())
         self.tick()
 
     def advance_to(self, at: datetime) -> None:
         """Exactly to ``at`` (a village's next event), never backwards."""
         with self.lock:
             self.offset += max(timedelta(0), at - self.now())
+            state.announce_clock(self.offset.total_seconds())
         self.tick()
 
     def _collect(self) -> None:
@@ -237,6 +239,7 @@ def _serve(port: int, endpoint: str, saved: dict, secret: str) -> int:
     )
     village = LocalVillage(saved, secret, schedules(app))
     runtime.set_clock(village.now)
+    state.announce_clock(village.offset.total_seconds())
     runtime.set_dev_tools(village)
     _seed_village(village.now())
 
