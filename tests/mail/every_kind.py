@@ -202,7 +202,7 @@ def _account(clock, box: MailBox) -> dict[str, list[Mail]]:
 
 
 def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
-    """A game played by mail (1手1日) between two accounts: its start, a reminder, a turn, the end."""
+    """A game by mail (1手1日) between two accounts: its start, a reminder, a turn, the end."""
 
     def hand_over(owner: str) -> None:
         scheduler.send_owed_mail(owner, clock())

@@ -49,7 +49,8 @@ def test_correspondence_the_person_to_move_is_mailed_their_turn_with_a_signed_li
     match_id, _friend = two_people(browser, new_browser, clock)
     # bob sat: A (alice) is to move and away. Nobody has moved: the game has begun.
     [first] = mails_to("alice")
-    assert subject(first) == f"{BRAND}スタンダード9人 A(村人陣営)：対局が始まりました（あなたの番です）"
+    begun = "対局が始まりました（あなたの番です）"
+    assert subject(first) == f"{BRAND}スタンダード9人 A(村人陣営)：{begun}"
     said = mail_text(first)
     assert "相手が席に着き、対局が始まりました" in said and "相手が指しました" not in said
     assert mails_to("bob") == []
