@@ -91,11 +91,13 @@ class LocalVillage:
             message = email.message_from_string(raw.raw_data)
             parts = {p.get_content_type(): p for p in message.walk() if not p.is_multipart()}
             text = parts.get("text/plain")
+            html = parts.get("text/html")  # the one-tap links: /dev/outbox shows it too
             self.sent.append(
                 {
                     "to": message["To"],
                     "subject": str(make_header(decode_header(message["Subject"]))),
                     "text": text.get_payload(decode=True).decode("utf-8") if text else "",
+                    "html": html.get_payload(decode=True).decode("utf-8") if html else "",
                     "sent_at": self.now().isoformat(timespec="seconds"),
                 }
             )
