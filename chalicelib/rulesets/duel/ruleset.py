@@ -372,7 +372,8 @@ def _log(seen: Mapping[str, Any]) -> list[tuple[int, list[list[str]]]]:
     next), newest day first."""
     days: dict[int, list[list[str]]] = {}
     for event in seen["events"]:
-        days.setdefault(event["day"], []).append(labels.event_lines(event))
+        if lines := labels.event_lines(event):
+            days.setdefault(event["day"], []).append(lines)
     return sorted(days.items(), reverse=True)
 
 
