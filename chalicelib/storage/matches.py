@@ -481,14 +481,16 @@ def adopt_seat(
     ensure_configured()
     if meta.expires_at is not None:
         for item in Item.query(match_pk(meta.match_id)):
-            if item.expires_at is not None:
+            # The META's goes with the seat, in the transaction below.
+            if item.expires_at is not None and not isinstance(item, MatchItem):
                 item.update(actions=[Item.expires_at.remove()])
         if meta.share:
             with suppress(DoesNotExist):
                 ShareItem.get(share_pk(str(meta.share)), SHARE_SK).update(
                     actions=[ShareItem.expires_at.remove()]
                 )
-    condition = MatchItem.players[side] == guest
+    # As read: a move since (an end, whose records were counted without this account) refuses.
+    condition = (MatchItem.players[side] == guest) & (MatchItem.moves == meta.moves)
     for other in plain(meta.players):
         if other != side:
             condition &= MatchItem.players[other] != account

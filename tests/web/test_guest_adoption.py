@@ -43,3 +43,32 @@ def test_a_game_against_the_account_itself_is_never_adopted(browser, new_browser
     browser.login("bob")
     assert stored(match_id).players.as_dict() == {"A": guest, "B": "a:bob"}
     assert listed(guest) == [match_id] and listed("a:bob") == [match_id]
+
+
+def test_a_move_between_the_read_and_the_adoption_leaves_it_to_the_next_login(
+    browser, clock, monkeypatch
+):
+    """The adoption is conditioned on the game as read: a move in between (here, the guest's
+    own resignation from another tab) refuses it, and the next login adopts the game, now
+    ended, records and all."""
+    from chalicelib.services import matches
+    from tests.web.test_match_records import resign as resign_in
+
+    match_id = start(browser)
+    real = store.load_match
+
+    def read_then_move(wanted: str):
+        item = real(wanted)
+        if wanted == match_id and item is not None and item.state != "ended":
+            monkeypatch.setattr(store, "load_match", real)
+            resign_in(browser, match_id)  # the write that comes first
+        return item
+
+    make_account("alice", clock())
+    monkeypatch.setattr(store, "load_match", read_then_move)
+    browser.login("alice")
+    assert stored(match_id).players.as_dict()["A"].startswith("g:")
+    assert stored(match_id).state == "ended"
+    guest = stored(match_id).players.as_dict()["A"].removeprefix("g:")
+    assert matches.adopt(guest, "alice", clock()) == 1
+    assert stored_records.load("alice", "duel").data["sides"] == {"A": {"games": 1, "losses": 1}}
