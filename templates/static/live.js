@@ -26,8 +26,9 @@
     fetch(window.location.pathname, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (page) {
+        if (!page) { live.dataset.chats = 0; return; }  // the next answer tries again
         var shown = document.getElementById("chat-log");
-        var fresh = page && new DOMParser().parseFromString(page, "text/html").getElementById("chat-log");
+        var fresh = new DOMParser().parseFromString(page, "text/html").getElementById("chat-log");
         if (!shown || !fresh) return;
         shown.replaceWith(document.importNode(fresh, true));
         var told = document.getElementById("chat-new");
