@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
 from . import rulesets, runtime
-from .clock import jst
+from .clock import jst, system_clock
 from .labels import PACE_LABELS, STATE_LABELS
 from .personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET
 from .rulesets.options import Option
@@ -32,6 +32,7 @@ from .storage import db
 STATES = ("opening", "running", "ending", "ended", "abandoned")
 ACTIVE = ("opening", "running", "ending")
 LOCAL_SERVER = Path(".local/server.json")  # written by ``make run`` while it serves
+LOCAL_CLOCK = Path(".local/clock.json")  # its clock's offset from real time (/dev/clock)
 CHALICE_CONFIG = Path(".chalice/config.json")
 COLUMNS = ("番号", "ルール", "種類", "状態", "人数", "次の予定（日本時間）", "村の名前")
 
@@ -86,6 +87,10 @@ def _table(stage: str | None) -> str:
                 "ローカルのサーバーが見つかりません（make run を先に起動してください）。"
                 "AWS の村を扱うときは --stage dev のようにステージを指定してください"
             )
+        if LOCAL_CLOCK.exists():  # the villages there run on the local clock: so does the GM
+            offset = json.loads(LOCAL_CLOCK.read_text(encoding="utf-8"))["offset_seconds"]
+            shift = timedelta(seconds=float(offset))
+            runtime.set_clock(lambda: system_clock() + shift)
         config = db.configure()
         return f"ローカル（{endpoint} のテーブル {config.table_name}）"
     if os.environ.get("DYNAMODB_ENDPOINT"):

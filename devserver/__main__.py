@@ -73,12 +73,14 @@ class LocalVillage:
     def advance_clock(self, minutes: int) -> None:
         with self.lock:
             self.offset += timedelta(minutes=minutes)
+            state.announce_clock(self.offset.total_seconds())
         self.tick()
 
     def advance_to(self, at: datetime) -> None:
         """Exactly to ``at`` (a village's next event), never backwards."""
         with self.lock:
             self.offset += max(timedelta(0), at - self.now())
+            state.announce_clock(self.offset.total_seconds())
         self.tick()
 
     def _collect(self) -> None:
@@ -89,11 +91,13 @@ class LocalVillage:
             message = email.message_from_string(raw.raw_data)
             parts = {p.get_content_type(): p for p in message.walk() if not p.is_multipart()}
             text = parts.get("text/plain")
+            html = parts.get("text/html")  # the one-tap links: /dev/outbox shows it too
             self.sent.append(
                 {
                     "to": message["To"],
                     "subject": str(make_header(decode_header(message["Subject"]))),
                     "text": text.get_payload(decode=True).decode("utf-8") if text else "",
+                    "html": html.get_payload(decode=True).decode("utf-8") if html else "",
                     "sent_at": self.now().isoformat(timespec="seconds"),
                 }
             )
@@ -237,6 +241,7 @@ def _serve(port: int, endpoint: str, saved: dict, secret: str) -> int:
     )
     village = LocalVillage(saved, secret, schedules(app))
     runtime.set_clock(village.now)
+    state.announce_clock(village.offset.total_seconds())
     runtime.set_dev_tools(village)
     _seed_village(village.now())
 

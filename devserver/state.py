@@ -10,6 +10,7 @@ import boto3
 STATE_DIR = Path(".local")
 STATE_FILE = STATE_DIR / "state.json"
 SERVER_FILE = STATE_DIR / "server.json"  # read by the GM command line (chalicelib/gm.py)
+CLOCK_FILE = STATE_DIR / "clock.json"  # the local clock's offset, read there too
 
 
 def load() -> dict[str, Any]:
@@ -33,6 +34,15 @@ def announce_server(server: dict[str, str] | None) -> None:
         return
     STATE_DIR.mkdir(exist_ok=True)
     SERVER_FILE.write_text(json.dumps(server), encoding="utf-8")
+
+
+def announce_clock(offset_seconds: float) -> None:
+    """The local clock's offset from real time, each time it moves: the GM command line runs
+    on it too, so its log and its 村建て share the villages' time (issue 37)."""
+    STATE_DIR.mkdir(exist_ok=True)
+    temporary = CLOCK_FILE.with_suffix(".tmp")
+    temporary.write_text(json.dumps({"offset_seconds": offset_seconds}), encoding="utf-8")
+    os.replace(temporary, CLOCK_FILE)
 
 
 def dump_table(table: str, client) -> list[dict[str, Any]]:

@@ -465,7 +465,7 @@ class MatchRules(Protocol):
     def review(
         self, position: Any, final: Any, steps: Sequence[tuple[str, Any]], number: int
     ) -> dict[str, Any]: ...
-    # A player's mail of ``kind`` ("turn", "reminder", "end"), from the side's view only.
+    # A player's mail of ``kind`` ("start", "turn", "reminder", "end"), from the side's view only.
     def notice(self, game: Any, side: str, kind: str) -> NoticeText: ...
     # In a ranked game, seconds the answer due now is held from the side that asked (its
     # answerer's clock stopped meanwhile); 0: shown at once.

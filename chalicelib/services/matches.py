@@ -12,7 +12,7 @@ The computer plays through the same rule set with its own randomness
 
 import random
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -395,15 +395,17 @@ def _owed(
     present: str | None,
     number: int,
     now: datetime,
+    turn: str = "turn",
 ) -> list[OutboxItem]:
     """The mail a write of the game owes (decision 56), keyed by the game's move count
     after it: the end to each player with an account who did not make the write (the one who
-    did was on the page), and, played by mail, the turn to the person now to move."""
+    did was on the page), and, played by mail, the ``turn`` to the person now to move (a
+    join's is "start": the other person sat, nobody moved)."""
     to_move = match.rules.to_move(game)
     if to_move is None:
         wanted = [(side, "end") for side in players if side != present]
     elif match.correspondence and to_move != present:
-        wanted = [(to_move, "turn")]
+        wanted = [(to_move, turn)]
     else:
         wanted = []
     return [
@@ -413,9 +415,17 @@ def _owed(
     ]
 
 
-def _ending_records(match: Match, game: Any, now: datetime, aborted: bool) -> list[RecordWrite]:
+def _ending_records(
+    match: Match,
+    game: Any,
+    now: datetime,
+    aborted: bool,
+    players: Mapping[str, str] | None = None,
+    sides: Collection[str] | None = None,
+) -> list[RecordWrite]:
     """What a write that ends the game adds for its players' records (none before the end,
-    none for an aborted game: decision 150)."""
+    none for an aborted game: decision 150); ``players`` and ``sides``: the seats' players
+    after an adoption, and only the adopted."""
     setup = plain(match.item.setup)
     # A what-if (its setup names the game it continues) starts from a position chosen in
     # hindsight: its end is no game won or lost (decision duel 73).
@@ -425,15 +435,47 @@ def _ending_records(match: Match, game: Any, now: datetime, aborted: bool) -> li
         records.Ended(
             rules=match.rules,
             match_id=match.match_id,
-            players=match.players,
+            players=players or match.players,
             preset=setup.get("preset"),
             strength=match.item.strength,
             ranked=match.ranked,
             correspondence=match.correspondence,
             game=game,
             at=now,
-        )
+        ),
+        sides,
     )
+
+
+# The guest games a login takes over, newest first: a guest's list is what its cookie kept.
+ADOPTED_AT_MOST = 100
+
+
+def adopt(guest: str, account_id: str, now: datetime) -> int:
+    """The browser's guest games become the account's when it logs in or signs up there
+    (decision 192): each seat the guest holds, unless the account holds the game's other
+    seat (no game against itself: that game stays the guest's, still open to this browser);
+    an ended game enters the account's records then. A game whose write comes first (a move,
+    a second login) is left to the next login. Returns how many were adopted."""
+    player, account = f"g:{guest}", f"a:{account_id}"
+    adopted = 0
+    for listed in store.matches_of(player, ADOPTED_AT_MOST):
+        try:
+            match = loaded(store.load_match(str(listed.match_id)))
+        except NotFound:
+            continue  # past its TTL
+        side = str(listed.side)
+        if match.players.get(side) != player or account in match.players.values():
+            continue
+        players = {**match.players, side: account}
+        at = match.item.updated_at or now
+        counted = _ending_records(match, match.game, at, match.aborted, players, {side})
+        try:
+            store.adopt_seat(match.item, side, player, account, counted)
+        except Refused:
+            continue
+        adopted += 1
+    return adopted
 
 
 ENDING_TRIES = 3  # a game's end refused only by a record another end wrote since the read
@@ -729,7 +771,7 @@ def join(
         now,
         match.ranked,
     )
-    mail = _owed(match, players, match.game, side, match.moves, now)
+    mail = _owed(match, players, match.game, side, match.moves, now, turn="start")
     presence = match.presence_after(players, match.game, now)
     try:
         store.take_seat(

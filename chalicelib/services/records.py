@@ -10,7 +10,7 @@ rating. A win for neither side (a third party's, the duel's fox) is a draw betwe
 """
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -58,12 +58,17 @@ def opponent_key(player: str, strength: str | None) -> str:
     return player if account_of(player) else "guest"
 
 
-def ending(ended: Ended) -> list[store.RecordWrite]:
+def ending(ended: Ended, sides: Collection[str] | None = None) -> list[store.RecordWrite]:
     """What the end writes for each seat an account plays (every account's record read
     consistently in one request: the write is conditioned on these versions, so a concurrent
-    end of the same account's other game refuses it and it is made again from fresh reads)."""
+    end of the same account's other game refuses it and it is made again from fresh reads).
+    ``sides``: only these seats' (a guest's seat its account adopts after the end)."""
     rules = ended.rules
-    accounts = {s: a for s, p in ended.players.items() if (a := account_of(p)) is not None}
+    accounts = {
+        s: a
+        for s, p in ended.players.items()
+        if (a := account_of(p)) is not None and (sides is None or s in sides)
+    }
     stored = store.load_all(list(accounts.values()), rules.name)
     read = {s: stored[a] for s, a in accounts.items()}
     results = {s: rules.outcome(ended.game, s) or "loss" for s in rules.sides}

@@ -7,6 +7,7 @@ append-only item, written in the same transaction as the META it advances.
 
 import secrets
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -473,6 +474,51 @@ def cancel(meta: MatchItem, player: str, side: str) -> None:
                 t.delete(MoveItem(match_pk(meta.match_id), move_sk(number)))
 
     conditioned("the seat was taken, or a move came", write)
+
+
+def adopt_seat(
+    meta: MatchItem, side: str, guest: str, account: str, records: Sequence[RecordWrite] = ()
+) -> None:
+    """A guest's seat becomes its account's (the guest logged in on that browser, decision
+    192): the seat, if still the guest's and if the account holds no other seat of the game
+    (never a game against itself); the game on the account's list and off the guest's; the
+    game kept as an account's games are (no TTL left on any of its items); ``records``: an
+    ended game's place in the account's records, in the same transaction. The TTLs go first,
+    each its own idempotent write: a refused adoption leaves a game kept, never one adopted
+    whose moves still expire. ``Refused``: a move, or another login, came first."""
+    ensure_configured()
+    if meta.expires_at is not None:
+        for item in Item.query(match_pk(meta.match_id)):
+            # The META's goes with the seat, in the transaction below.
+            if item.expires_at is not None and not isinstance(item, MatchItem):
+                item.update(actions=[Item.expires_at.remove()])
+        if meta.share:
+            with suppress(DoesNotExist):
+                ShareItem.get(share_pk(str(meta.share)), SHARE_SK).update(
+                    actions=[ShareItem.expires_at.remove()]
+                )
+    # As read: a move since (an end, whose records were counted without this account) refuses.
+    condition = (MatchItem.players[side] == guest) & (MatchItem.moves == meta.moves)
+    for other in plain(meta.players):
+        if other != side:
+            condition &= MatchItem.players[other] != account
+    kept = Kept(game=None, guests=meta.created_at)  # an account's place in its list: no TTL
+
+    def write() -> None:
+        with transaction() as t:
+            t.update(
+                meta,
+                actions=[MatchItem.players[side].set(account), MatchItem.expires_at.remove()],
+                condition=condition,
+            )
+            listed_at = player_match_sk(meta.created_at, meta.match_id)
+            t.delete(PlayerMatchItem(player_pk(guest), listed_at))
+            t.save(
+                _listed(meta, side, account, kept), condition=PlayerMatchItem.pk.does_not_exist()
+            )
+            write_records(t, records)
+
+    conditioned("the seat is no longer the guest's, or the account holds the other", write)
 
 
 def share(meta: MatchItem, token: str, now: datetime) -> None:

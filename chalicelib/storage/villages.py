@@ -79,10 +79,14 @@ def post_item(
     slot: str | None = None,
     author: str | None = None,
     owner: str | None = None,
+    order: str | None = None,
 ) -> PostItem:
-    """``owner``: the account of a personal board (each member's own partition)."""
-    # The random suffix keeps two posts of the same microsecond apart.
-    sk = f"{post_sk_prefix(day)}{time_key(now)}#{secrets.token_hex(4)}"
+    """``owner``: the account of a personal board (each member's own partition); ``order``:
+    a step's post's place (``_system``), else a random suffix keeps two posts of the same
+    microsecond apart, after any step's posts of that microsecond (what was said then answers
+    the update: a computer member's turn is taken at the moment of the step it follows)."""
+    suffix = order if order is not None else f"r{secrets.token_hex(4)}"
+    sk = f"{post_sk_prefix(day)}{time_key(now)}#{suffix}"
     return PostItem(
         board_pk(village_id, board, owner),
         sk,
@@ -98,6 +102,18 @@ def post_item(
 
 def _system(village_id: str, post: SystemPost) -> PostItem:
     return post_item(village_id, post.board, post.day, post.text, post.at)
+
+
+def _stepped(village_id: str, post: SystemPost, step: Step, version: int, index: int) -> PostItem:
+    """A step's post, sorted by the step's moment, the village's version and its place in
+    the step: steps taken at one moment (a late look: a round closed at its deadline, then
+    the re-vote the computers closed at once) read in the order they were taken (issue 37).
+    It shows its own time."""
+    item = post_item(
+        village_id, post.board, post.day, post.text, step.at, order=f"0{version:010d}{index:04d}"
+    )
+    item.created_at = post.at
+    return item
 
 
 def owed_items(record: VillageRecord, day: int, kind: str, now: datetime) -> list[OutboxItem]:
@@ -581,8 +597,8 @@ def commit_step(
                 )
             if step.open_day is not None:
                 t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
-            for post in step.posts:
-                t.save(_system(vid, post))
+            for index, post in enumerate(step.posts):
+                t.save(_stepped(vid, post, step, int(record.meta.version or 0), index))
             _release_holds(t, record, step.release, step.locks, lock_for, finished)
             if step.mail is not None:
                 for account_id in owed_to:

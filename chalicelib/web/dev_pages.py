@@ -15,7 +15,7 @@ from ..clock import jst
 from ..inbound import message
 from ..inbound.words import reply_address
 from ..notify import match_notices
-from ..rulesets.base import Ahead, State
+from ..rulesets.base import Ahead, State, is_computer
 from ..services import accounts, matches, replies, villages
 from ..services.errors import Conflict, NotFound
 from ..storage.models import VillageItem
@@ -44,10 +44,20 @@ def _sent_at(value: str) -> str:
 @page
 def outbox(ctx: Ctx) -> Response:
     mails = [
-        {**mail, "sent_at_jst": _sent_at(mail.get("sent_at"))}
+        {**mail, "sent_at_jst": _sent_at(mail.get("sent_at")), "framed": _framed(mail)}
         for mail in reversed(_tools().mails())
     ]
     return ctx.page("dev_outbox.html", mails=mails)
+
+
+def _framed(mail: dict) -> str | None:
+    """A mail's HTML part as the outbox's sandboxed frame shows it (no script, no access to
+    this page): its links open in the window itself, as a mail client's open the browser,
+    so a one-tap link works as it would from the mail."""
+    html = mail.get("html")
+    if not html:
+        return None
+    return html.replace("<head>", '<head><base target="_top">', 1)
 
 
 @dataclass(frozen=True)
@@ -157,14 +167,15 @@ MAX_RAW = 200_000  # octets of a pasted message
 
 
 def _seats(ctx: Ctx) -> list[dict[str, str]]:
-    """Every played seat of the local villages, for the inbox's choice of sender."""
+    """Every seat a person plays in the local villages, for the inbox's choice of sender (a
+    computer member reads no mail: it is never offered, nor chosen first)."""
     seats = []
     for village in _villages(ctx.now):
         record = ctx.unit.village(village.meta.village_id)
         if record is None:
             continue
         for slot, seat in record.seats().items():
-            if seat.account_id:
+            if seat.account_id and not is_computer(seat.account_id):
                 seats.append(
                     {
                         "value": f"{record.village_id}:{slot}",
@@ -183,7 +194,9 @@ def _game_sides(ctx: Ctx) -> list[dict[str, str]]:
     logged in, for the inbox's choice of sender (a duel played by mail, issue 27)."""
     players = [f"a:{a}" for a in (*_test_accounts(), ctx.account_id) if a]
     sides = []
-    for listed in matches.games_of(list(dict.fromkeys(players))):
+    games = matches.games_of(list(dict.fromkeys(players)))
+    # A game two of these accounts play is on both their lists: its sides are offered once.
+    for listed in {g.match_id: g for g in games}.values():
         try:
             match = ctx.unit.match(listed.match_id)
         except NotFound:

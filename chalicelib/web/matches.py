@@ -101,6 +101,9 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         moves=match.moves,
         ended=match.ended,
         clocks=match.clocks(ctx.now),
+        # 1手1日 is a date to meet, not seconds to count: its page names the deadline.
+        correspondence=match.correspondence,
+        deadline=None if match.ended else match.item.flag_at,
         opponent=match.opponent,
         room=match.room,
         chat_open=match.between_people,

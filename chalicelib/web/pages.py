@@ -18,7 +18,7 @@ from pynamodb.exceptions import PynamoDBException
 from .. import runtime
 from ..links import match_scope
 from ..render import render
-from ..services import sessions
+from ..services import matches, sessions
 from ..services.errors import ServiceError
 from ..services.matches import Match
 from ..services.unit import Unit
@@ -157,12 +157,15 @@ class Ctx:
     def login_as(
         self, account_id: str | None, until: datetime | None = None, reset: bool = False
     ) -> None:
-        """A new session (and CSRF token) on every change of who is logged in."""
+        """A new session (and CSRF token) on every change of who is logged in; a login takes
+        over this browser's guest games (decision 192)."""
         self._replace(
             sessions.open_session(account_id, self.now, until=until, reset=reset)
             if account_id
             else None
         )
+        if account_id and self.session.guest:
+            matches.adopt(self.session.guest, account_id, self.now)
 
     def village_pass(
         self, account_id: str, village_id: str, until: datetime, renew: bool = False

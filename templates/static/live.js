@@ -2,9 +2,9 @@
 // when the other side has moved or the game has ended. Every 2 s while waiting for the other
 // side, every 15 s on your own move (a second tab, a fallen flag), every 10 s on your own
 // move in a live game between people (the asking says you are here). Counts the running clock
-// down between answers. A chat message from the other player only shows a link to it (a
-// reload would lose a move half filled in). Without JavaScript the page refreshes itself
-// while waiting.
+// down between answers. A chat message from the other player is shown where the chat is, read
+// from the page fetched anew (a reload would lose a move half filled in), and announced above
+// the board. Without JavaScript the page refreshes itself while waiting.
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -16,21 +16,27 @@
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (answer) {
         if (answer && answer.new) { window.location.reload(); return; }
-        var told = document.getElementById("chat-new");
-        if (answer && told && answer.chats > Number(live.dataset.chats)) { told.hidden = false; }
+        if (answer && answer.chats > Number(live.dataset.chats)) { showChats(answer.chats); }
         window.setTimeout(ask, every);
       })
       .catch(function () { window.setTimeout(ask, every * 2); });
   }
-  window.setTimeout(ask, every);
-  var told = document.getElementById("chat-new");
-  if (told) {  // the same address with #chat would only scroll: load the page again
-    told.querySelector("a").addEventListener("click", function (event) {
-      event.preventDefault();
-      window.location.hash = "chat";
-      window.location.reload();
-    });
+  function showChats(count) {
+    live.dataset.chats = count;  // asked once per new message, however the fetch goes
+    fetch(window.location.pathname, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (page) {
+        if (!page) { live.dataset.chats = 0; return; }  // the next answer tries again
+        var shown = document.getElementById("chat-log");
+        var fresh = new DOMParser().parseFromString(page, "text/html").getElementById("chat-log");
+        if (!shown || !fresh) return;
+        shown.replaceWith(document.importNode(fresh, true));
+        var told = document.getElementById("chat-new");
+        if (told) { told.hidden = false; }
+      })
+      .catch(function () { live.dataset.chats = 0; });  // the next answer tries again
   }
+  window.setTimeout(ask, every);
   var held = document.getElementById("hold");  // a ranked game's hold: gone when it ends
   if (held) { window.setTimeout(function () { held.hidden = true; }, Number(held.dataset.left) * 1000); }
   var running = document.querySelector(".clock.running");

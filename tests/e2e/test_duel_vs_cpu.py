@@ -205,15 +205,19 @@ def test_two_phones_play_a_private_game_live(phone):
     expect(page_b.locator("#turn")).to_contain_text("あなたの番")
     expect(page_b.locator("#form-answer")).to_be_visible()
     b.check("answer")
-    # Chat (decision 61): A's message is announced on B's page by its poll (15 s on B's move).
+    # Chat (decision 61): A's message shows on B's page by its poll (15 s on B's move), in the
+    # chat itself and announced above the board (issue 37), with no reload: B's half-written
+    # message stays.
+    page_b.locator("#chat textarea").fill("書きかけ")
     a.page.locator("#chat textarea").fill("よろしくお願いします")
     a.page.locator("#chat").get_by_role("button", name="発言する").click()
     a.page.wait_for_load_state("load")
     page_b.clock.fast_forward(15_000)  # B's next poll is due now, not in up to 15 s
+    expect(page_b.locator("#chat-log")).to_contain_text("よろしくお願いします")
     expect(page_b.locator("#chat-new")).to_be_visible()
+    assert page_b.locator("#chat textarea").input_value() == "書きかけ"
     page_b.locator("#chat-new a").click()
-    page_b.wait_for_load_state("load")
-    expect(page_b.locator("#chat")).to_contain_text("よろしくお願いします")
+    expect(page_b.locator("#chat")).to_be_in_viewport()
     b.check("chat")
     # 投了, then 棋譜を共有 (decision 62): the link opens logged out on another phone.
     page_b.get_by_role("button", name="投了する").click()

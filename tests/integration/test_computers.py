@@ -211,3 +211,34 @@ def test_computers_read_a_persons_seer_claim_and_answer_a_question_naming_them(c
     for seat in villagers:
         if seat != target and seat in computers(vid):
             assert votes[seat]["vote@0"] == target
+
+
+def test_posts_of_steps_taken_at_one_moment_read_in_the_order_they_were_taken(clock, rng):
+    """Issue 37: a person who never votes, looked at every 3 minutes: a round closes at its
+    deadline (a sudden death), the computers vote again at that same moment and close the
+    re-vote early, and the game may end there too. Each day's board reads as it happened:
+    the morning first, the rounds in their order, the ending before the computers' farewells
+    (a post made at a step's moment answers it)."""
+    vid = practice(clock, rng)
+    person, _free = join_person(vid, clock)
+    scheduler.process_village(vid, clock())
+    actions.prologue(vid, person, "start", None, clock())
+    for _ in range(200):
+        if load_village(vid).state.value != "running":
+            break
+        clock.now += timedelta(minutes=3)
+        scheduler.process_village(vid, clock())
+    record = load_village(vid)
+    engine = game(vid).village
+    assert engine is not None and engine.ending is not None
+    reader = posts.viewer_of(record, person)
+    boards = {d: posts.read(record, reader, "public", d, clock()).posts for d in range(1, 9)}
+    said = [p for d in sorted(boards) for p in boards[d]]
+    rounds = [p.text.split("回投票")[0] for p in said if p.slot is None and "回投票" in p.text]
+    assert rounds == [f"{r.day}日目・第{r.round}" for r in engine.rounds]
+    for day, shown in boards.items():
+        if day >= 2 and shown:
+            assert "日目の朝になりました" in shown[0].text, [p.text for p in shown]
+    ending = next(i for i, p in enumerate(said) if p.text.startswith("ゲームが終わりました"))
+    moment = said[ending].created_at.replace(microsecond=0)  # the ending step's moment
+    assert not [p.text for p in said[:ending] if p.slot and p.created_at >= moment]

@@ -202,7 +202,7 @@ def _account(clock, box: MailBox) -> dict[str, list[Mail]]:
 
 
 def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
-    """A game played by mail (1手1日) between two accounts: a turn, a reminder, the end."""
+    """A game by mail (1手1日) between two accounts: its start, a reminder, a turn, the end."""
 
     def hand_over(owner: str) -> None:
         scheduler.send_owed_mail(owner, clock())
@@ -211,18 +211,21 @@ def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
     given = {"preset": "17A", "side": "A", "strength": "normal", "clock": "day"}
     match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{a}", clock())
     matches.join(matches.load(match_id), f"a:{b}", clock(), hand_over=hand_over)
-    turn = box.new()  # A's turn (A is away: B sat)
+    begun = box.new()  # the game begins on A's move (A is away: B sat)
     clock.advance(timedelta(hours=21, minutes=1))
     matches.look(match_id, 0, clock(), lambda *_: None, hand_over)
     reminder = box.new()
     # A replies to the reminder (a move, a line that is no move), then to the turn's mail again.
-    for mail, text in ((reminder[0], "CO要請 占い師\nよろしく"), (turn[0], "処刑 1")):
+    for mail, text in ((reminder[0], "CO要請 占い師\nよろしく"), (begun[0], "処刑 1")):
         sent = message.as_sent_by(mail.to, mail.message["Reply-To"], text, clock())
         replies.receive(sent, clock(), match_hand_over=hand_over)
-    answered = [m for m in box.new() if "返信" in m.subject]
+    after = box.new()
+    answered = [m for m in after if "返信" in m.subject]
+    turn = [m for m in after if m not in answered]  # B's turn: A moved
     game = matches.load(match_id)
     matches.move(game, [f"a:{b}"], 1, {"do": "resign"}, None, clock(), hand_over=hand_over)
     return {
+        "duel:start": begun,
         "duel:turn": turn,
         "duel:reminder": reminder,
         "duel:end": box.new(),

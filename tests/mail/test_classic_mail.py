@@ -10,9 +10,11 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import links
+from chalicelib.clock import jst
 from chalicelib.rules.classic import NPC, Role
 from chalicelib.rulesets.base import Viewer
-from chalicelib.services import accounts, actions
+from chalicelib.services import accounts, actions, scheduler
+from chalicelib.services.outbox import Delivery
 from chalicelib.storage.repository import load_village
 from tests.integration.classic_helpers import (
     account_of,
@@ -321,3 +323,49 @@ def test_a_re_vote_mail_says_why_the_vote_is_redone_and_shows_sunset_beside_its_
     mail = next(m for m in box.new() if "投票をやり直します" in m.subject)
     reason = f"2日目・第2回投票で、投票しなかった {names[silent]} が突然死しました。"
     assert reason in mail.joined and "投票をやり直します（第2回）" in mail.joined
+
+
+def test_s2_3_4_a_re_vote_mail_sent_late_is_one_mail_that_still_holds(
+    classic, clock, rng, monkeypatch
+):
+    """Issue 37: the mail worker ran only after two re-votes (a tie, then a sudden death).
+    Each living member gets one mail, the open round's, with its reason and deadline; the
+    member who died for not voting is told so and never called to vote; the round closed
+    since is not mailed at all (it would read like the open one)."""
+    vid, box = classic
+    clock.now = load_village(vid).meta.next_update
+    tick(clock, rng)  # day 2
+    names = {s: m.name for s, m in load_village(vid).seats().items()}
+    a, b, c, d, e = living_seats(vid)
+    box.new()
+    with monkeypatch.context() as held:  # the mail worker is late
+        held.setattr(scheduler.outbox, "deliver", lambda *args, **kwargs: Delivery())
+        for voter, target in {a: b, b: a, c: a, d: b, e: c}.items():
+            actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+        tick(clock, rng)  # round 1 closed early: a tie, a re-vote owed
+        wolf = seat_of_role(vid, Role.WEREWOLF)
+        silent = next(s for s in (a, b, c, d, e) if s != wolf)
+        for voter in (a, b, c, d, e):
+            if voter != silent:
+                target = next(s for s in (a, b, c, d, e) if s not in (voter, silent))
+                actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+        clock.now = load_village(vid).meta.next_update
+        tick(clock, rng)  # round 2: the silent one dies, round 2 again
+        assert load_village(vid).state.value == "running" and box.new() == []
+    scheduler.send_owed_mail(vid, clock())
+    mails = box.new()
+    by_member = {
+        s: [m for m in mails if m.to.startswith(account_of(vid, s))] for s in (a, b, c, d, e)
+    }
+    assert all(len(got) == 1 for got in by_member.values()), mails
+    [died] = by_member[silent]
+    assert died.subject.endswith("投票しなかったため突然死しました（2日目）")
+    assert "あなたは投票しなかったため突然死しました" in died.text
+    assert "投票をやり直します" not in died.joined and "締め切り" not in died.joined
+    reason = f"2日目・第2回投票で、投票しなかった {names[silent]} が突然死しました。"
+    deadline = jst(load_village(vid).next_update)
+    for seat in {a, b, c, d, e} - {silent}:
+        [mail] = by_member[seat]
+        assert mail.subject.endswith("2日目の投票をやり直します")
+        assert reason in mail.joined and "同数" not in mail.joined  # round 1's is stale
+        assert f"{deadline}までに投票してください" in mail.joined

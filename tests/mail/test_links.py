@@ -121,6 +121,9 @@ def test_the_personal_link_shows_a_page_on_get_and_signs_in_on_post(running, cli
     assert page.status_code == 200
     assert f"{account} さんとして村に入ります" in body_of(page)
     assert f'action="{path}"' in body_of(page)
+    # The mail said 「村を開く（ログイン不要）」: the button says the same, not 「ログインして…」.
+    assert '<button type="submit">村を開く</button>' in body_of(page)
+    assert "ログイン" not in body_of(page).split("<main")[-1]
     # A GET (a mail scanner) signs nobody in and records no access.
     assert session_account(page) is None
     assert load_village(village).members["guard_a"].last_access == before

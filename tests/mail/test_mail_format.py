@@ -53,7 +53,7 @@ def mails(clock, rng) -> dict[str, list[bytes]]:
 
 
 def test_every_kind_of_mail_is_checked(mails):
-    assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3 and len(DUEL_KINDS) == 3
+    assert len(CLASSIC_KINDS) == 7 and len(ACCOUNT_KINDS) == 3 and len(DUEL_KINDS) == 4
     assert len(REPLY_KINDS) == 2 and PUZZLE_KINDS == ("puzzle:daily",)
     assert len(DUEL_REPLY_KINDS) == 2 and len(IDLE_KINDS) == 2
     assert set(mails) == set(KINDS)

@@ -3,11 +3,13 @@
 anything."""
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from chalicelib import gm
+from chalicelib import gm, runtime
+from chalicelib.clock import system_clock
 from chalicelib.storage import db
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,3 +69,18 @@ def test_make_run_s_server_is_found_from_its_state(fresh_process):
     assert db.configured() == db.TableConfig(
         "mobius-local", "ap-northeast-1", "http://127.0.0.1:5099"
     )
+
+
+def test_on_make_run_s_server_the_gm_runs_on_its_local_clock(fresh_process, monkeypatch):
+    """Issue 37: /dev/clock moved the villages 3 days ahead: the GM's log and 村建て share
+    that time, not the real one."""
+    monkeypatch.setattr(runtime, "_clock", runtime._clock)  # restored after: the command sets it
+    local = fresh_process / ".local"
+    local.mkdir()
+    server = {"endpoint": "http://127.0.0.1:5099", "table": "t", "region": "ap-northeast-1"}
+    (local / "server.json").write_text(json.dumps(server), encoding="utf-8")
+    (local / "clock.json").write_text(json.dumps({"offset_seconds": 3 * 86400}), "utf-8")
+    gm._table(None)
+    real = system_clock()
+    ahead = runtime.now() - real
+    assert timedelta(days=3) <= ahead < timedelta(days=3, minutes=1)

@@ -125,6 +125,8 @@ def test_will_can_be_written_and_rewritten(clock, new_browser):
     assert b.post(f"/villages/{vid}/will", {"text": "二通目"}).status_code == 303
     page = text(b.get(f"/villages/{vid}"))
     assert "二通目" in page
+    # The talk comes first: the box to write in, then the will (issue 37).
+    assert page.index('<section id="write"') < page.index('<section id="will"')
     response = b.post(f"/villages/{vid}/will", {"text": "あ" * 1001})
     assert response.status_code == 400
 

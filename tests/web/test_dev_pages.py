@@ -1,5 +1,6 @@
 """The local-only pages: sent mail with clickable links, and a clock to move forward."""
 
+import html as html_module
 import random
 import re
 from datetime import datetime, timedelta
@@ -29,7 +30,14 @@ class LocalVillage:
                 "subject": "【人狼ひろば】メールアドレスの確認",
                 "text": "下のリンクを開いてください。\nhttp://127.0.0.1:8000/verify?token=abc\n",
                 "sent_at": "2026-12-01T12:00:00+09:00",
-            }
+            },
+            {
+                "to": "bob@example.jp",
+                "subject": "【人狼ひろば・人狼BBS式】1番 村：2日目の朝になりました",
+                "text": "村を開く（ログイン不要）:\nhttp://127.0.0.1:8000/m/abc\n",
+                "html": '<html><head><title>t</title></head><body><p><a href="http://127.0.0.1:8000/m/vote">B</a></p></body></html>',
+                "sent_at": "2026-12-01T12:01:00+09:00",
+            },
         ]
 
     def advance_clock(self, minutes: int) -> None:
@@ -66,6 +74,24 @@ def test_the_outbox_lists_sent_mail_with_clickable_links(browser, local_village)
     # Sent at 12:00 JST, shown in JST as every time is.
     assert "alice@example.jp・2026年12月1日 12:00" in page
     assert "2026-12-01T" not in page
+
+
+def test_the_outbox_shows_a_mails_html_part_in_a_sandboxed_frame_whose_links_work(
+    browser, local_village
+):
+    """Issue 37: the one-tap choices live in the HTML part. It is shown as the mail client
+    shows it, in a frame without scripts or this page's origin, its links opening in the
+    window (the confirmation page, as from the mail); a text-only mail has no frame."""
+    page = text(browser.get("/dev/outbox"))
+    frames = re.findall(r"<iframe[^>]*>", page)
+    assert len(frames) == 1
+    [frame] = frames
+    assert 'sandbox="allow-top-navigation-by-user-activation"' in frame
+    assert "allow-scripts" not in frame and "allow-same-origin" not in frame
+    srcdoc = html_module.unescape(re.search(r'srcdoc="([^"]*)"', frame).group(1))
+    assert '<head><base target="_top">' in srcdoc
+    assert '<a href="http://127.0.0.1:8000/m/vote">B</a>' in srcdoc
+    assert '<a href="http://127.0.0.1:8000/m/vote">' not in page.replace(frame, "")
 
 
 def test_the_clock_moves_forward_by_the_minutes_chosen(browser, local_village):
@@ -254,3 +280,36 @@ def test_the_inbox_sends_a_reply_as_a_correspondence_duels_player_and_the_move_i
     assert len(sent_mails()) == before + 2
     gone = browser.post("/dev/inbox", {"seat": "M:nosuchgame00000:A", "text": "処刑 1"})
     assert gone.status_code == 400
+
+
+def test_the_inbox_offers_each_game_once_and_only_the_seats_people_play(
+    browser, new_browser, clock, local_village
+):
+    """Issue 37: a game between two test accounts is on both their lists: its sides are
+    offered once each; a practice village's computer members read no mail: never offered
+    (nor preselected as the first option)."""
+    from chalicelib.services import villages
+    from tests.web.test_matches import start
+
+    for name in ("test01", "test02"):
+        make_account(name, clock())
+    browser.login("test01")
+    match_id = start(browser, clock="day", opponent="invite")
+    friend = new_browser()
+    friend.login("test02")
+    friend.get(f"/matches/{match_id}")
+    assert friend.post(f"/matches/{match_id}/join").status_code == 303
+    vid = villages.create_village(
+        pace="short",
+        name="練習村",
+        now=clock(),
+        rng=random.Random(1),
+        rules="classic",
+        cpu_members=4,
+        practice=True,
+    )
+    page = text(browser.get("/dev/inbox"))
+    assert page.count(f'<option value="M:{match_id}:A">') == 1
+    assert page.count(f'<option value="M:{match_id}:B">') == 1
+    assert f'<option value="{vid}:' not in page  # only CPUs sit there yet
+    assert "（CPU）" not in page and "cpu:" not in page

@@ -10,6 +10,7 @@ from email.header import decode_header, make_header
 from urllib.parse import urlparse
 
 from chalicelib import jobs
+from chalicelib.clock import jst
 from chalicelib.labels import SITE_NAME
 from chalicelib.services import accounts, matches, scheduler
 from chalicelib.storage import outbox as mailbox
@@ -46,9 +47,12 @@ def test_correspondence_the_person_to_move_is_mailed_their_turn_with_a_signed_li
     browser, new_browser, clock
 ):
     match_id, _friend = two_people(browser, new_browser, clock)
-    # bob sat: A (alice) is to move and away.
-    [turn] = mails_to("alice")
-    assert subject(turn) == f"{BRAND}スタンダード9人 A(村人陣営)：あなたの番です"
+    # bob sat: A (alice) is to move and away. Nobody has moved: the game has begun.
+    [first] = mails_to("alice")
+    begun = "対局が始まりました（あなたの番です）"
+    assert subject(first) == f"{BRAND}スタンダード9人 A(村人陣営)：{begun}"
+    said = mail_text(first)
+    assert "相手が席に着き、対局が始まりました" in said and "相手が指しました" not in said
     assert mails_to("bob") == []
     assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
     [turn] = mails_to("bob")
@@ -177,9 +181,9 @@ def test_a_turn_played_before_its_mail_left_is_not_mailed(browser, new_browser, 
     for owner in held:
         scheduler.send_owed_mail(owner, clock())
     # alice's turn came back to her before the worker ran: her first notice is stale, bob's
-    # too (he answered); her second one (move 2) is sent.
+    # too (he answered); her second one (move 2) is sent, and says bob moved.
     [turn] = mails_to("alice")
-    assert "あなたの番です" in mail_text(turn) and mails_to("bob") == []
+    assert "相手が指しました" in mail_text(turn) and mails_to("bob") == []
 
 
 def test_preferences_switch_match_mail_off(browser, new_browser, clock):
@@ -198,3 +202,31 @@ def test_preferences_switch_match_mail_off(browser, new_browser, clock):
     matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
     [reminder] = mails_to("alice")  # reminders are a preference of their own
     assert "〆切" in subject(reminder)
+
+
+def test_correspondence_page_names_the_deadline_in_jst_not_seconds(browser, new_browser, clock):
+    """1手1日 (issue 37): the page shows the day and time to move by, in JST, never a bank
+    of 0 and a countdown of 86,400 seconds."""
+    match_id, friend = two_people(browser, new_browser, clock)
+    deadline = clock() + timedelta(days=1)
+    when = jst(deadline)
+    page = text(browser.get(f"/matches/{match_id}"))
+    assert f"あなたの〆切は <strong>{when}</strong>(日本時間)です" in page
+    assert "秒読み" not in page and "持ち時間 0分" not in page
+    assert 'class="clock running"' not in page  # nothing for the live script to count down
+    assert f"相手の〆切は <strong>{when}</strong>" in text(friend.get(f"/matches/{match_id}"))
+
+
+def test_the_pages_name_the_opponent_naturally(browser, new_browser, clock):
+    """The inviter waits (招待中), then both play a person: never 「相手は招待した人」."""
+    make_account("alice", clock())
+    browser.login("alice")
+    match_id = start(browser, clock="day", opponent="invite")
+    page = text(browser.get(f"/matches/{match_id}"))
+    assert "招待中・相手を待っています" in page and "〆切は相手が席に着いてから決まります" in page
+    friend = new_browser()
+    friend.get(f"/matches/{match_id}")
+    assert friend.post(f"/matches/{match_id}/join").status_code == 303
+    for who in (browser, friend):
+        page = text(who.get(f"/matches/{match_id}"))
+        assert "人との対局" in page and "招待した人" not in page

@@ -359,7 +359,7 @@ def test_a_private_game_is_joined_by_its_link_once_and_played_live_by_two_people
 
     match_id = start(browser, preset="std9", side="B", clock="3m", opponent="invite")
     page = text(browser.get(f"/matches/{match_id}"))
-    assert "相手の参加待ち" in page and f"/matches/{match_id}" in page
+    assert "招待中・相手を待っています" in page and f"/matches/{match_id}" in page
     assert 'http-equiv="refresh"' in page  # B waits for A's first move
     assert stored(match_id).flag_at is None  # no clock runs before both sit
     friend = new_browser()

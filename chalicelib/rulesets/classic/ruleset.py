@@ -60,6 +60,8 @@ SUBJECTS = {
     "ending": "ゲームが終わりました",
     "abandoned": "廃村になりました",
 }
+# A re-vote's mail to the member whose sudden death opened it: their news, no call to vote.
+SUDDEN_DEATH_SUBJECT = "投票しなかったため突然死しました（{day}日目）"
 # Reminders (the issue): before sunset, 2 h (long) / 10 min (short); the same before a night closes.
 REMINDER_LEAD = {Pace.LONG: timedelta(hours=2), Pace.SHORT: timedelta(minutes=10)}
 FOREVER = timedelta(days=3650)
@@ -740,7 +742,9 @@ class Classic:
         concerns = kind != "morning" or bool(
             morning and (morning["news"] or context["name"] in morning["dead"])
         )
-        return NoticeText(SUBJECTS[kind].format(day=game_day), context, concerns)
+        died = kind == "round" and (context.get("round") or {}).get("died")
+        subject = SUDDEN_DEATH_SUBJECT if died else SUBJECTS[kind]
+        return NoticeText(subject.format(day=game_day), context, concerns)
 
     def labels(self) -> dict[str, Any]:
         return {

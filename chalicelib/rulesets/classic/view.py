@@ -476,12 +476,26 @@ def notice(
                 [],
             ),
         }
+    today = [r for r in engine.rounds if r.day == day]
+    cause = today[closed_today - 1] if 0 < closed_today <= len(today) else None
+    character_names = seats.character_names(
+        game, {s: seat.name for s, seat in village.seats().items()}
+    )
+    if kind == "round":
+        if cause is not None and character in cause.sudden:
+            # Died for not voting (§2.3.4, public news): told so, never called to vote.
+            context["round"] = {
+                "reason": report.revote_reason(cause, character_names),
+                "died": True,
+            }
+            return context
+        # A re-vote is news only to the living while it is open: a round closed since (its
+        # mail sent late, after a later round or the ending) or a dead member's call is not
+        # sent, so one event is one mail that says what happened.
+        still_open = engine.voting and engine.day == day and len(today) == closed_today
+        if character in engine.deaths or not still_open:
+            return None
     if kind in ("round", "reminder") and engine.voting:
-        today = [r for r in engine.rounds if r.day == day]
-        cause = today[closed_today - 1] if 0 < closed_today <= len(today) else None
-        character_names = seats.character_names(
-            game, {s: seat.name for s, seat in village.seats().items()}
-        )
         context["round"] = {
             "reason": report.revote_reason(cause, character_names)
             if kind == "round" and cause is not None

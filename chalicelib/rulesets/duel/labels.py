@@ -80,7 +80,7 @@ def claim_text(claim: dict[str, Any]) -> str:
 
 
 def event_lines(event: dict[str, Any]) -> list[str]:
-    """One public event (RULES-DUEL §9) as the log's lines."""
+    """One public event (RULES-DUEL §9) as the log's lines (none: it says nothing)."""
     kind = event["type"]
     if kind == "first_victim":
         return ["初日犠牲者 #0 が亡くなりました(欠けあり)"]
@@ -137,7 +137,7 @@ def event_lines(event: dict[str, Any]) -> list[str]:
             lines.append(
                 f"GJならCO: {card(event['gj_co']['card'])}({roles(event['gj_co']['roles'])})"
             )
-        return lines
+        return lines if len(lines) > 1 else []  # a night nobody gave orders for: no heading
     if kind == "morning":
         dead = event["dead"]
         lines = [

@@ -27,6 +27,7 @@ SIDES = ("A", "B")
 # A player's mail, after the game's title (decision 56); the reminder's hours are the
 # platform's (services/matches.py REMIND_BEFORE).
 SUBJECTS = {
+    "start": "対局が始まりました（あなたの番です）",  # the invited person sat: nobody moved yet
     "turn": "あなたの番です",
     "reminder": "〆切が近づいています",
     "end": "対局が終わりました",
@@ -371,7 +372,8 @@ def _log(seen: Mapping[str, Any]) -> list[tuple[int, list[list[str]]]]:
     next), newest day first."""
     days: dict[int, list[list[str]]] = {}
     for event in seen["events"]:
-        days.setdefault(event["day"], []).append(labels.event_lines(event))
+        if lines := labels.event_lines(event):
+            days.setdefault(event["day"], []).append(lines)
     return sorted(days.items(), reverse=True)
 
 
