@@ -64,6 +64,12 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+@app.route("/favicon.ico")
+def favicon() -> Response:
+    """The address browsers ask for an icon by themselves (pages link the hashed one)."""
+    return static.serve(static.ICON)
+
+
 @app.route("/static/{name}")
 def static_file(name: str) -> Response:
     return static.serve(name)

@@ -42,7 +42,11 @@ log = logging.getLogger("mobius.web")
 # AWS failed (after the SDK's retries): nothing the player did, and nothing they sent is lost.
 BUSY = "混み合っています。少し待ってからもう一度お試しください"
 RETRY_AFTER = "10"  # seconds: a throttle or a conflict has cleared by then
-SECRET_FIELDS = ("password", "old", "new")  # never sent back, even to their owner
+SECRET_FIELDS = ("password", "old", "new")
+WRONG_METHOD = (
+    "このアドレスはフォームの送り先なので、ページとしては開けません"
+    "（送ったあとの再読み込みや「戻る」でも、ここに来ます）。下のリンクから続けてください"
+)  # never sent back, even to their owner
 
 
 @dataclass(frozen=True)
@@ -286,7 +290,27 @@ def log_fault(where: str, error: Exception) -> None:
 
 
 def not_found(request: Request) -> Response:
-    return page(lambda ctx: ctx.page("error.html", 404, message="ページが見つかりません"))(request)
+    """The 404 page, under the visitor's session (a favicon or a mistyped address must not
+    log anyone out nor lose a guest's games)."""
+
+    def answer(ctx: Ctx) -> Response:
+        return ctx.page("error.html", 404, message="ページが見つかりません")
+
+    answer.__name__ = "not_found"
+    return page(answer, csrf=False)(request)
+
+
+def wrong_method(request: Request, allowed: list[str], above: str) -> Response:
+    """The 405 page: a form's address opened as a page (a reload or Back after sending it),
+    with a link to the page above it."""
+
+    def answer(ctx: Ctx) -> Response:
+        response = ctx.page("error.html", 405, message=WRONG_METHOD, above=above)
+        response.headers["Allow"] = ", ".join(allowed)
+        return response
+
+    answer.__name__ = "wrong_method"
+    return page(answer, csrf=False)(request)
 
 
 def require_login(ctx: Ctx) -> str:
