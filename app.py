@@ -9,6 +9,7 @@ from chalicelib.web import (
     accounts,
     dev_pages,
     front,
+    guides,
     hosting,
     mail_links,
     matches,
@@ -78,6 +79,16 @@ def static_file(name: str) -> Response:
 @app.route("/")
 def lounge() -> Response:
     return villages.lounge(_request())
+
+
+@app.route("/howto", methods=["GET"])
+def howto() -> Response:
+    return guides.guide(_request())
+
+
+@app.route("/howto/{name}", methods=["GET"])
+def howto_page(name: str) -> Response:
+    return guides.guide(_request(), name)
 
 
 @app.route("/register", methods=["GET"])

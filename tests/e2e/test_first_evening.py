@@ -10,7 +10,7 @@ import pytest
 from chalicelib import runtime
 from chalicelib.services import matches
 
-from .conftest import WIDTH, Phone, make_player
+from .conftest import AXE, PHONE, WAIT_MS, WIDTH, Phone, make_player
 
 pytestmark = pytest.mark.browser
 
@@ -172,3 +172,39 @@ def test_a_mistyped_address_the_favicon_and_a_reloaded_form_keep_a_guest_s_game(
     me.goto(f"/matches/{match_id}")
     expect(page.locator("#board")).to_be_visible()
     assert "対局者ではありません" not in page.locator("main").inner_text()
+
+
+def axe_violations(page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document)).violations")
+    return [f"{v['id']}: {node['target']}" for v in found for node in v["nodes"]]
+
+
+@pytest.mark.axe
+def test_the_guides_read_on_a_phone_and_a_form_s_term_opens_its_sense(server, chromium, request):
+    from playwright.sync_api import expect
+
+    # axe is injected as a script: the context lets it past the pages' CSP (tests only).
+    context = chromium.new_context(**PHONE, bypass_csp=True)
+    context.set_default_timeout(WAIT_MS)
+    try:
+        me = Phone(context.new_page(), server.url, f"{request.node.name}-guides")
+        page = me.page
+        for name in ("", "/duel", "/mobius", "/classic", "/terms"):
+            me.goto(f"/howto{name}")
+            me.check(f"howto{name.replace('/', '-')}")
+            assert axe_violations(page) == [], name
+
+        # The top page's start form names its guide.
+        me.goto("/")
+        page.locator("#vs-cpu form").get_by_role("link", name="遊び方").click()
+        expect(page.locator("h1")).to_have_text("2人で遊ぶ人狼の遊び方")
+
+        # A form's term opens its sense in the glossary, in view.
+        start_against_cpu(me)
+        page.locator("#form-co h3").get_by_role("link", name="CO要請").click()
+        expect(page).to_have_url(re.compile(r"/howto/terms#co-request$"))
+        expect(page.locator("dt#co-request")).to_be_in_viewport()
+        expect(page.locator("dt#co-request + dd")).to_contain_text("A の質問")
+    finally:
+        context.close()
