@@ -119,3 +119,33 @@ def test_a_classic_village_and_its_join_form_link_its_guide(browser, clock):
     page = text(browser.get(f"/villages/{village_id}"))
     assert 'href="/howto/classic">遊び方</a>' in page
     assert "start-vote" in linked_terms(page, anchors(browser))  # the prologue's count
+
+
+def test_a_game_against_the_beginner_cpu_hints_each_move_and_others_do_not(browser):
+    known = anchors(browser)
+    learning = start(browser, strength="beginner")
+    page = text(browser.get(f"/matches/{learning}"))
+    assert 'id="hint"' in page and "ヒント（入門）" in page
+    assert "co-request" in linked_terms(page[page.index('id="hint"') :], known)  # ask first
+    # Once claims are out, the day's hint turns to comparing them.
+    played = play_json(browser, learning, {"do": "co", "roles": ["seer", "medium"]})
+    assert played.status_code == 303
+    assert "報告をくらべましょう" in text(browser.get(f"/matches/{learning}"))
+    normal = start(browser, strength="normal")
+    assert 'id="hint"' not in text(browser.get(f"/matches/{normal}"))
+
+
+def test_b_s_hints_against_the_beginner_cpu(browser):
+    learning = start(browser, side="B", strength="beginner")
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(200):
+        phase = game_of(learning).phase
+        if phase == "end":
+            break
+        page = text(browser.get(f"/matches/{learning}"))
+        if phase.startswith("B:"):
+            assert 'id="hint"' in page, phase
+            seen.add(phase)
+        play_json(browser, learning, random_legal(learning, rng))
+    assert {"B:answer", "B:night"} <= seen
