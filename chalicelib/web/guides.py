@@ -12,6 +12,7 @@ from .http import BadRequest
 from .pages import Ctx, page
 
 NAME = re.compile(r"[a-z]{1,20}")
+STYLE = "howto.css"  # the drawings and the glossary: inline on these pages only
 
 
 @page
@@ -19,7 +20,7 @@ def guide(ctx: Ctx, name: str = "index") -> Response:
     template = f"howto_{name}.html"
     if NAME.fullmatch(name) is None or not _exists(template):
         raise BadRequest("ページが見つかりません", 404)
-    return ctx.page(template, public=True)
+    return ctx.page(template, public=True, own_style=STYLE)
 
 
 def _exists(template: str) -> bool:

@@ -125,11 +125,18 @@ class Ctx:
         return self.grant.account_id if self.grant and self.grant.acts_in(village_id) else None
 
     def page(
-        self, template: str, status: int = 200, public: bool = False, **context: Any
+        self,
+        template: str,
+        status: int = 200,
+        public: bool = False,
+        own_style: str | None = None,
+        **context: Any,
     ) -> Response:
         """The page; ``public``: a kind with nothing private on it, which a visitor (nobody
-        logged in, no mail link's session) may get back from the back/forward cache."""
+        logged in, no mail link's session) may get back from the back/forward cache;
+        ``own_style``: a second static stylesheet only this kind of page carries, inline too."""
         stylesheet = static.files()["app.css"]
+        extra = static.files()[own_style] if own_style else None
         body = render(
             template,
             csrf=self.session.csrf,
@@ -138,11 +145,13 @@ class Ctx:
             now=self.now,
             dev_tools=runtime.dev_tools() is not None,
             stylesheet=stylesheet.body,
+            own_style=extra.body if extra else None,
             static_url=static.url,  # content-hashed: /static/live.<hash>.js
             **context,
         )
         cache = PUBLIC if public and status == 200 and self.grant is None else "no-store"
-        return html(body, status, self.set_cookie, f" {stylesheet.inline_source}", cache)
+        styles = f" {stylesheet.inline_source}" + (f" {extra.inline_source}" if extra else "")
+        return html(body, status, self.set_cookie, styles, cache)
 
     def busy(self) -> Response:
         """The 503 page; for a POST, what the player sent (but its passwords) ready to send

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from chalicelib.services import villages
+from chalicelib.web import guides, static
 from chalicelib.web.http import PUBLIC
 
 from .conftest import header, text
@@ -149,3 +150,13 @@ def test_b_s_hints_against_the_beginner_cpu(browser):
             seen.add(phase)
         play_json(browser, learning, random_legal(learning, rng))
     assert {"B:answer", "B:night"} <= seen
+
+
+def test_the_guides_carry_their_own_styles_inline_and_other_pages_do_not(browser):
+    own = static.files()[guides.STYLE]
+    guide = browser.get("/howto/duel")
+    assert f"<style>{own.body}</style>" in text(guide)
+    assert own.inline_source in header(guide, "Content-Security-Policy")
+    lounge = browser.get("/")
+    assert own.body not in text(lounge)
+    assert own.inline_source not in header(lounge, "Content-Security-Policy")
