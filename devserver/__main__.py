@@ -145,6 +145,7 @@ def _not_found_handler():
                 response["body"],
             )
 
+        # The base class bound its own _generic_handle to these names when it was made.
         do_GET = do_PUT = do_POST = do_HEAD = do_DELETE = do_PATCH = do_OPTIONS = _generic_handle
 
         def _send_http_response(self, code, headers, body) -> None:

@@ -42,11 +42,12 @@ log = logging.getLogger("mobius.web")
 # AWS failed (after the SDK's retries): nothing the player did, and nothing they sent is lost.
 BUSY = "混み合っています。少し待ってからもう一度お試しください"
 RETRY_AFTER = "10"  # seconds: a throttle or a conflict has cleared by then
-SECRET_FIELDS = ("password", "old", "new")
+SECRET_FIELDS = ("password", "old", "new")  # never sent back, even to their owner
+# The 405 page: a form's address opened as a page (a reload or Back after sending it).
 WRONG_METHOD = (
     "このアドレスはフォームの送り先なので、ページとしては開けません"
     "（送ったあとの再読み込みや「戻る」でも、ここに来ます）。下のリンクから続けてください"
-)  # never sent back, even to their owner
+)
 
 
 @dataclass(frozen=True)
