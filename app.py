@@ -9,6 +9,7 @@ from chalicelib.web import (
     accounts,
     dev_pages,
     front,
+    guides,
     hosting,
     mail_links,
     matches,
@@ -66,6 +67,12 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
+@app.route("/favicon.ico")
+def favicon() -> Response:
+    """The address browsers ask for an icon by themselves (pages link the hashed one)."""
+    return static.serve(static.ICON)
+
+
 @app.route("/static/{name}")
 def static_file(name: str) -> Response:
     return static.serve(name)
@@ -74,6 +81,16 @@ def static_file(name: str) -> Response:
 @app.route("/")
 def lounge() -> Response:
     return villages.lounge(_request())
+
+
+@app.route("/howto", methods=["GET"])
+def howto() -> Response:
+    return guides.guide(_request())
+
+
+@app.route("/howto/{name}", methods=["GET"])
+def howto_page(name: str) -> Response:
+    return guides.guide(_request(), name)
 
 
 @app.route("/register", methods=["GET"])

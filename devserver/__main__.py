@@ -17,6 +17,7 @@ import signal
 import threading
 from datetime import UTC, datetime, timedelta
 from email.header import decode_header, make_header
+from urllib.parse import urlsplit
 
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.server import ThreadedMotoServer
@@ -121,22 +122,35 @@ class LocalVillage:
 
 
 def _not_found_handler():
-    from chalice.local import ChaliceRequestHandler, ForbiddenError
+    from chalice.local import ChaliceRequestHandler
 
-    from chalicelib.web import compression, pages
+    from chalicelib.web import compression, front, pages
 
     class Handler(ChaliceRequestHandler):
-        """API Gateway answers unknown paths with 403; we give players a 404 page."""
+        """What no route takes gets the app's 404 or 405 page, as behind the HTTP API in AWS
+        (chalice local answers API Gateway's 403 and Chalice's JSON 405), under the
+        visitor's own session: its Cookie header goes with it."""
 
-        def _send_error_response(self, error) -> None:
-            if isinstance(error, ForbiddenError) and b"Missing Authentication Token" in (
-                error.body or b""
-            ):
-                request = pages.Request("GET", self.path, {}, {}, None, {})
-                response = pages.not_found(request).to_dict()
-                self._send_http_response(404, response["headers"], response["body"])
+        def _generic_handle(self) -> None:
+            app = self.local_gateway._app_object
+            path = urlsplit(self.path).path
+            if self.command in front.allowed_methods(app, path):
+                super()._generic_handle()
                 return
-            super()._send_error_response(error)
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            context = {"identity": {"sourceIp": self.client_address[0]}}
+            request = pages.Request(self.command, path, headers, {}, None, context)
+            response = front.unrouted(app, request).to_dict()
+            length = int(self.headers.get("content-length") or 0)
+            self.rfile.read(length)  # the connection is kept alive: leave no body unread
+            self._send_http_response(
+                response["statusCode"],
+                {**response["headers"], **response.get("multiValueHeaders", {})},
+                response["body"],
+            )
+
+        # The base class bound its own _generic_handle to these names when it was made.
+        do_GET = do_PUT = do_POST = do_HEAD = do_DELETE = do_PATCH = do_OPTIONS = _generic_handle
 
         def _send_http_response(self, code, headers, body) -> None:
             """Gzips as API Gateway does in AWS (text of 1 KB or more, when accepted)."""

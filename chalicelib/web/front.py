@@ -4,15 +4,20 @@ An HTTP API with payload format 1.0 sends the REST API's proxy event and reads t
 answer, so the routes run unchanged. Two things the REST API did in front of the Lambda are
 done here instead (docs/decisions.md):
 
-- Unknown paths and methods come through the ``$default`` route: they get the 404 page
-  (the REST API answered them with its gateway response).
+- Unknown paths and methods come through the ``$default`` route: an unknown path gets the 404
+  page, a known path asked with another method (a reload of a form's answer: ``GET /matches``)
+  the 405 page (the REST API answered both with its gateway response). The local runner answers
+  them through ``unrouted`` too, so that both keep the visitor's session.
 - Text of 1 KB or more is gzipped when the client accepts it: HTTP APIs do not compress.
 """
 
 import base64
+import re
+from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
-from chalice import Chalice
+from chalice import Chalice, Response
 
 from . import compression, pages
 
@@ -21,12 +26,58 @@ def handle(app: Chalice, event: dict[str, Any], context: Any) -> dict[str, Any]:
     context_ = event.get("requestContext") or {}
     route = _route(app, event)
     if route is None:
-        response = pages.not_found(_request(event)).to_dict()
+        response = unrouted(app, _request(event)).to_dict()
     else:
         # Chalice finds the view by the route's path in requestContext.resourcePath.
         event = {**event, "requestContext": {**context_, "resourcePath": route}}
         response = app(event, context)
     return _gzipped(response, _header(event, "accept-encoding"))
+
+
+def unrouted(app: Chalice, request: pages.Request) -> Response:
+    """The page for a request no route takes, under the visitor's own session: 405 (with
+    ``Allow``) when the path has routes for other methods, else 404."""
+    allowed = allowed_methods(app, request.path)
+    if not allowed:
+        return pages.not_found(request)
+    return pages.wrong_method(request, allowed, _page_above(app, request.path))
+
+
+def _page_above(app: Chalice, path: str) -> str:
+    """The nearest page above a form's address: ``/villages/12/posts`` -> ``/villages/12``,
+    ``/matches`` (the start form's) -> ``/``."""
+    parts = urlsplit(path).path.rstrip("/").split("/")
+    while len(parts) > 1:
+        parts.pop()
+        above = "/".join(parts) or "/"
+        if "GET" in allowed_methods(app, above):
+            return above
+    return "/"
+
+
+def allowed_methods(app: Chalice, path: str) -> list[str]:
+    """The methods the app's routes take at ``path`` (none: no route has that path). A
+    ``{parameter}`` matches one non-empty path segment, as API Gateway matches it."""
+    path = urlsplit(path).path
+    return sorted(
+        method
+        for route, pattern in _patterns(tuple(app.routes)).items()
+        if pattern.fullmatch(path)
+        for method in app.routes[route]
+    )
+
+
+@cache
+def _patterns(routes: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
+    return {
+        route: re.compile(
+            "".join(
+                "[^/]+" if part.startswith("{") else re.escape(part)
+                for part in re.split(r"(\{\w+\})", route)
+            )
+        )
+        for route in routes
+    }
 
 
 def _route(app: Chalice, event: dict[str, Any]) -> str | None:

@@ -121,6 +121,8 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         answered=match.held is not None and match.held["side"] == side,
         here=here,
         poll=_poll_url(match, here),
+        # A hint for each move against the 入門 CPU, the strength for learning (decision 175).
+        hints=match.item.strength == "beginner",
         **context,
         **extra,
     )

@@ -43,6 +43,11 @@ log = logging.getLogger("mobius.web")
 BUSY = "混み合っています。少し待ってからもう一度お試しください"
 RETRY_AFTER = "10"  # seconds: a throttle or a conflict has cleared by then
 SECRET_FIELDS = ("password", "old", "new")  # never sent back, even to their owner
+# The 405 page: a form's address opened as a page (a reload or Back after sending it).
+WRONG_METHOD = (
+    "このアドレスはフォームの送り先なので、ページとしては開けません"
+    "（送ったあとの再読み込みや「戻る」でも、ここに来ます）。下のリンクから続けてください"
+)
 
 
 @dataclass(frozen=True)
@@ -121,11 +126,18 @@ class Ctx:
         return self.grant.account_id if self.grant and self.grant.acts_in(village_id) else None
 
     def page(
-        self, template: str, status: int = 200, public: bool = False, **context: Any
+        self,
+        template: str,
+        status: int = 200,
+        public: bool = False,
+        own_style: str | None = None,
+        **context: Any,
     ) -> Response:
         """The page; ``public``: a kind with nothing private on it, which a visitor (nobody
-        logged in, no mail link's session) may get back from the back/forward cache."""
+        logged in, no mail link's session) may get back from the back/forward cache;
+        ``own_style``: a second static stylesheet only this kind of page carries, inline too."""
         stylesheet = static.files()["app.css"]
+        extra = static.files()[own_style] if own_style else None
         body = render(
             template,
             csrf=self.session.csrf,
@@ -134,11 +146,13 @@ class Ctx:
             now=self.now,
             dev_tools=runtime.dev_tools() is not None,
             stylesheet=stylesheet.body,
+            own_style=extra.body if extra else None,
             static_url=static.url,  # content-hashed: /static/live.<hash>.js
             **context,
         )
         cache = PUBLIC if public and status == 200 and self.grant is None else "no-store"
-        return html(body, status, self.set_cookie, f" {stylesheet.inline_source}", cache)
+        styles = f" {stylesheet.inline_source}" + (f" {extra.inline_source}" if extra else "")
+        return html(body, status, self.set_cookie, styles, cache)
 
     def busy(self) -> Response:
         """The 503 page; for a POST, what the player sent (but its passwords) ready to send
@@ -289,7 +303,27 @@ def log_fault(where: str, error: Exception) -> None:
 
 
 def not_found(request: Request) -> Response:
-    return page(lambda ctx: ctx.page("error.html", 404, message="ページが見つかりません"))(request)
+    """The 404 page, under the visitor's session (a favicon or a mistyped address must not
+    log anyone out nor lose a guest's games)."""
+
+    def answer(ctx: Ctx) -> Response:
+        return ctx.page("error.html", 404, message="ページが見つかりません")
+
+    answer.__name__ = "not_found"
+    return page(answer, csrf=False)(request)
+
+
+def wrong_method(request: Request, allowed: list[str], above: str) -> Response:
+    """The 405 page: a form's address opened as a page (a reload or Back after sending it),
+    with a link to the page above it."""
+
+    def answer(ctx: Ctx) -> Response:
+        response = ctx.page("error.html", 405, message=WRONG_METHOD, above=above)
+        response.headers["Allow"] = ", ".join(allowed)
+        return response
+
+    answer.__name__ = "wrong_method"
+    return page(answer, csrf=False)(request)
 
 
 def require_login(ctx: Ctx) -> str:

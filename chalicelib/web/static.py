@@ -26,6 +26,7 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".js": "text/javascript; charset=utf-8",
 }
+ICON = "icon.svg"  # the site's icon, also served at /favicon.ico
 IMMUTABLE = "public, max-age=31536000, immutable"
 SHORT = "public, max-age=3600"
 HASHED_NAME = re.compile(r"(?P<stem>[\w-]+)\.(?P<digest>[0-9a-f]{12})(?P<suffix>\.\w+)")

@@ -250,7 +250,7 @@ class Phone:
             self.errors.append(f"console: {message.text} ({message.location.get('url')})")
 
     def _response(self, response) -> None:
-        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+        if response.status >= 400:
             self.errors.append(f"HTTP {response.status} {response.request.method} {response.url}")
 
     def goto(self, path: str):

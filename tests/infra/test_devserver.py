@@ -116,6 +116,10 @@ def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
         status, missing = get(port, "/no/such/page")
         assert status == 404
         assert "ページが見つかりません" in missing
+        # A form's address opened as a page (a reload of 人狼の配置) is the Japanese 405 page.
+        status, form_address = get(port, "/matches")
+        assert status == 405 and "フォームの送り先" in form_address
+        assert get(port, "/favicon.ico")[0] == 200
         # Gzip as API Gateway in AWS: pages of 1 KB or more, when the browser accepts it.
         encoding, body = get_gzip(port, "/")
         assert encoding == "gzip"

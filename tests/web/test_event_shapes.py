@@ -77,13 +77,71 @@ def test_login_posts_a_form_with_its_cookie_and_csrf_and_redirects_with_a_new_co
 
 
 def test_unknown_paths_and_methods_get_the_404_page(shape, clock):
-    for method, path in [("GET", "/no/such/page"), ("GET", "/logout"), ("DELETE", "/")]:
+    for method, path in [("GET", "/no/such/page"), ("POST", "/no/such/page"), ("GET", "/a/")]:
         missing = invoke(shape, method, path, BROWSER)
         assert missing.status == 404
         assert missing.header("Content-Type") == "text/html; charset=utf-8"
         assert "ページが見つかりません" in missing.text
     # A route whose village does not exist is the app's own 404.
     assert_page(invoke(shape, "GET", "/villages/999", BROWSER), 404)
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow", "above"),
+    [
+        ("GET", "/matches", "POST", None),  # a reload or Back on the 人狼の配置 page
+        ("GET", "/logout", "POST", None),
+        ("GET", "/villages/12/posts", "POST", "/villages/12"),
+        ("GET", "/matches/abc/moves", "POST", "/matches/abc"),
+        ("DELETE", "/", "GET", None),
+    ],
+)
+def test_a_form_s_address_opened_as_a_page_is_the_405_page_with_a_way_on(
+    shape, clock, method, path, allow, above
+):
+    reply = invoke(shape, method, path, BROWSER)
+    if shape == "rest":  # the REST API's gateway answers every unrouted request with its page
+        assert reply.status == 404 and "ページが見つかりません" in reply.text
+        return
+    assert_page(reply, 405)
+    assert reply.header("Allow") == allow
+    assert "MethodNotAllowed" not in reply.text
+    assert "フォームの送り先なので、ページとしては開けません" in reply.text
+    if above:
+        assert f'href="{above}">元のページへ' in reply.text
+    else:  # the page above is the lounge, linked already
+        assert "元のページへ" not in reply.text
+    assert 'href="/">ラウンジへ戻る' in reply.text
+
+
+def test_the_404_the_405_and_the_favicon_keep_the_visitor_s_session(shape, clock):
+    make_account("alice", clock())
+    form = invoke(shape, "GET", "/login", BROWSER)
+    body = urlencode(
+        {"account_id": "alice", "password": "correct horse battery", "csrf": csrf_of(form)}
+    )
+    headers = {**BROWSER, **FORM, "Cookie": session_of(form)}
+    logged_in = session_of(invoke(shape, "POST", "/login", headers, body.encode()))
+    pages = ["/no/such/page", "/matches"] if shape == "http" else []  # else the gateway's
+    for path in [*pages, "/favicon.ico"]:
+        reply = invoke(shape, "GET", path, {**BROWSER, "Cookie": logged_in})
+        assert reply.status in (404, 405, 200), path
+        assert reply.header("Set-Cookie") is None, path  # no new session: nobody logged out
+        if path in pages:
+            assert 'class="account" href="/account">alice<' in reply.text
+    still = invoke(shape, "GET", "/account", {**BROWSER, "Cookie": logged_in})
+    assert_page(still)
+    assert "alice" in still.text
+
+
+def test_the_favicon_is_the_site_s_icon_which_every_page_links(shape, clock):
+    icon = invoke(shape, "GET", "/favicon.ico", {"Accept": "image/*,*/*;q=0.8"})
+    assert icon.status == 200
+    assert icon.header("Content-Type") == "image/svg+xml"
+    assert icon.body == static.files()[static.ICON].body.encode("utf-8")
+    page = invoke(shape, "GET", "/login", BROWSER)
+    assert f'<link rel="icon" href="{static.url(static.ICON)}" type="image/svg+xml">' in page.text
+    assert invoke(shape, "GET", static.url(static.ICON)).body == icon.body
 
 
 def test_static_files_are_versioned_and_cached_for_a_year(shape):

@@ -157,7 +157,10 @@ ACCOUNT_FORM = {
 }
 ROUTES = [
     Route("GET", "/healthz"),
+    Route("GET", "/favicon.ico"),
     Route("GET", "/static/{name}"),
+    Route("GET", "/howto"),
+    Route("GET", "/howto/{name}"),
     Route("GET", "/", query={"state": ("opening", "running", "ended"), "cursor": ()}),
     Route("GET", "/register"),
     Route(
@@ -423,7 +426,7 @@ def test_odd_input_never_gives_a_server_error(
         path = path.replace("{match_id}", path_part(value, data.draw(st.booleans())))
     parts = (
         ("token", tokens.get(route.path, ())),
-        ("name", ("app.css", "x.svg")),
+        ("name", ("app.css", "x.svg", "duel", "terms")),  # a static file, a guide
         ("moves", ("0", "1", "2")),
         ("day", ("2026-12-01", "2026-11-30", "2026-12-02")),
     )
