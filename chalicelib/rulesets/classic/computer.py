@@ -156,7 +156,8 @@ def turn(
         return ComputerTurn()
     names = seats.names(game, {s: m.name for s, m in members.items()})
     posts = [
-        {"seat": h.slot, "board": h.board, "text": h.text, "at": h.at.isoformat()} for h in heard
+        {"seat": h.slot, "board": h.board, "text": h.text, "at": h.at.isoformat(), "n": h.n}
+        for h in heard
     ]
     seen = seat_view(
         game, slot, names, village.saved(engine.day), members[slot].last_post_at, now, posts
