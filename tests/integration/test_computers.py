@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.personas import YAMAZATO
+from chalicelib.personas import YAMAZATO, persona
 from chalicelib.rules.classic import Cause
 from chalicelib.rulesets.base import VISITOR, is_computer
 from chalicelib.services import actions, outbox, posts, scheduler, villages
@@ -211,3 +211,42 @@ def test_computers_read_a_persons_seer_claim_and_answer_a_question_naming_them(c
     for seat in villagers:
         if seat != target and seat in computers(vid):
             assert votes[seat]["vote@0"] == target
+
+
+def test_decision181_a_mobius_cpu_answers_its_given_name_and_an_anchor_to_its_post(clock, rng):
+    """Issue 37: a question calling a CPU by its character's given name (「権六さん」), or
+    anchoring its post (>>N, as the page numbers it), is answered at its next look."""
+    vid = practice(clock, rng, cpus=12, rules="mobius")
+    person, free = join_person(vid, clock, "asker")
+    clock.now = load_village(vid).next_update
+    scheduler.process_village(vid, clock())  # day 1: the update and the CPUs' morning posts
+    record = load_village(vid)
+    assert record.state.value == "running"
+    said = posts.read(record, posts.viewer_of(record, person), "public", 1, clock()).posts
+    numbered = {p.slot: n for n, p in enumerate(said, start=1) if p.slot in computers(vid)}
+    by_name, by_anchor = list(numbered)[:2]
+    given = persona(record.meta.character_set, record.seats()[by_name].persona or "")
+    mine = persona(record.meta.character_set, record.seats()[free].persona or "")
+    assert given is not None and mine is not None
+    clock.now += timedelta(minutes=3)
+    posts.post(vid, person, "public", f"{given.name}さん、どう思いますか？", clock())
+    clock.now += timedelta(seconds=6)
+    posts.post(vid, person, "public", f">>{numbered[by_anchor]} それはなぜですか？", clock())
+    asked_at = clock.now
+    answered: set[str] = set()
+    for _ in range(12):  # the CPUs' next looks through the day
+        record = load_village(vid)
+        if record.look_at is None or record.look_at >= record.next_update:
+            break
+        clock.now = max(clock.now, record.look_at)
+        scheduler.process_village(vid, clock())
+        record = load_village(vid)
+        said = posts.read(record, posts.viewer_of(record, person), "public", 1, clock()).posts
+        answered = {
+            p.slot
+            for p in said
+            if p.created_at >= asked_at and p.text.startswith(f"{mine.name}さん、")
+        }
+        if {by_name, by_anchor} <= answered:
+            break
+    assert {by_name, by_anchor} <= answered
