@@ -340,8 +340,9 @@ def _post(
     # It listens through the day for a question or an accusation naming it.
     shares = [*(k / LISTENS for k in range(1, LISTENS)), LAST_LISTEN]
     listen = [_moment(view, share) for share in shares]
-    later = [at for at in (reply_at, vote_at, *listen) if at is not None and at > now]
-    if later and plan.again is None:
+    # (Before its vote it still listens: the vote's moment does not put off an answer.)
+    later = [at for at in (reply_at, vote_at, *listen, plan.again) if at is not None and at > now]
+    if later:
         plan.again = min(later)
 
 

@@ -3,7 +3,7 @@ its seat may not see. Pure: games are driven through the same seat view and stra
 computer member (``rulesets.classic.computer``), without storage."""
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -126,8 +126,15 @@ def test_issue24_a_seer_votes_for_the_wolf_it_found_and_claims_it_in_the_morning
     result = f"{NAMES[game.seats[wolf]]}さんを占った結果は人狼でした。"
     assert plan.posts in [[("public", claim + result)] for claim in cpu.CLAIM_LINES["seer"]]
     assert "vote" not in plan.choices and plan.again is not None  # it hears the claims first
-    later = view_of(game, game.seats[seer], {}, plan.again, now)
-    assert cpu.turn(later, random.Random(0)).choices["vote"] == game.seats[wolf]
+    at = plan.again
+    for _ in range(cpu.LISTENS):  # it listens at its moments, and votes at a third of the talk
+        later = cpu.turn(view_of(game, game.seats[seer], {}, at, now), random.Random(0))
+        if "vote" in later.choices:
+            break
+        assert later.again is not None
+        at = later.again
+    assert later.choices["vote"] == game.seats[wolf]
+    assert at == START + (datetime.fromisoformat(seen["sunset"]) - START) * cpu.VOTE_POST_AT
 
 
 def test_issue24_posts_are_paced_at_most_one_a_turn_two_a_day_in_public_and_a_wolf_whispers():
