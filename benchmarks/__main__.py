@@ -1,5 +1,6 @@
 """``make bench``: every benchmark, one after another, each announced on stderr as it starts
-and ends (with its time); the last line printed is one JSON object of every figure.
+and ends (with its wall time and this process's CPU time: on a shared machine the wall clock
+measures the neighbours); the last line printed is one JSON object of every figure.
 
 A benchmark that fails (a refusal, a fault) is reported with its traceback and its figure
 says so; the others still run, and the exit status is 1 when any failed.
@@ -57,23 +58,31 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Every benchmark, or those named (``python -m benchmarks talk scheduler``)."""
+    names = sys.argv[1:] if argv is None else argv
+    unknown = [name for name in names if name not in BENCHMARKS]
+    if unknown:
+        _say(f"no such benchmark: {', '.join(unknown)} (known: {', '.join(BENCHMARKS)})")
+        return 2
+    chosen = {name: run for name, run in BENCHMARKS.items() if not names or name in names}
     figures: dict[str, Any] = {}
     failed = []
-    began = time.perf_counter()
-    for n, (name, run) in enumerate(BENCHMARKS.items(), start=1):
-        _say(f"[{n}/{len(BENCHMARKS)}] {name} …")
-        started = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
+    for n, (name, run) in enumerate(chosen.items(), start=1):
+        _say(f"[{n}/{len(chosen)}] {name} …")
+        started, started_cpu = time.perf_counter(), time.process_time()
         try:
             figures[name] = run()
         except Exception as error:  # one benchmark's failure must not hide the others'
             traceback.print_exc(file=sys.stderr)
             figures[name] = {"failed": f"{type(error).__name__}: {error}"}
             failed.append(name)
-        took = time.perf_counter() - started
+        took, cpu = time.perf_counter() - started, time.process_time() - started_cpu
         outcome = "FAILED" if name in failed else "done"
-        _say(f"[{n}/{len(BENCHMARKS)}] {name} {outcome} in {took:.0f} s")
-    _say(f"make bench: {time.perf_counter() - began:.0f} s; failed: {', '.join(failed) or 'none'}")
+        _say(f"[{n}/{len(chosen)}] {name} {outcome} in {took:.0f} s ({cpu:.0f} s of CPU)")
+    took, cpu = time.perf_counter() - began, time.process_time() - began_cpu
+    _say(f"make bench: {took:.0f} s ({cpu:.0f} s of CPU); failed: {', '.join(failed) or 'none'}")
     print(json.dumps(figures, ensure_ascii=False))
     return 1 if failed else 0
 
