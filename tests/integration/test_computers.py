@@ -8,8 +8,10 @@ import pytest
 
 from chalicelib.personas import YAMAZATO, persona
 from chalicelib.rules.classic import Cause
-from chalicelib.rulesets.base import VISITOR, is_computer
+from chalicelib.rulesets.base import VISITOR, ComputerTurn, State, is_computer
+from chalicelib.rulesets.mobius.ruleset import Mobius
 from chalicelib.services import actions, outbox, posts, scheduler, villages
+from chalicelib.services import computers as computers_module
 from chalicelib.services.errors import InvalidInput
 from chalicelib.storage.models import PresenceItem
 from chalicelib.storage.repository import load_account, load_village
@@ -250,3 +252,33 @@ def test_decision181_a_mobius_cpu_answers_its_given_name_and_an_anchor_to_its_po
         if {by_name, by_anchor} <= answered:
             break
     assert {by_name, by_anchor} <= answered
+
+
+def test_decision182_a_turn_whose_save_ends_the_game_says_nothing_after_it(clock, rng, monkeypatch):
+    """The third oni-side resignation ends the game with its save (RULES §7): what the turn
+    meant to say was for a running day, and the platform does not write it into the ending."""
+    vid = practice(clock, rng, cpus=12, rules="mobius")
+    join_person(vid, clock, "watcher")
+    clock.now = load_village(vid).next_update
+    scheduler.process_village(vid, clock())  # day 1
+    record = load_village(vid)
+    oni_side = [s for s in computers(vid) if record.game.sides[s] != "human"][:3]
+    assert len(oni_side) == 3
+    clock.now += timedelta(minutes=1)
+    for slot in oni_side[:2]:
+        actions.save_actions(vid, record.seats()[slot].account_id, {"resign": slot}, clock())
+    last = oni_side[2]
+    original = Mobius.computer_turn
+
+    def speaking(self, village, slot, now, rng, heard=()):  # a turn that still means to talk
+        if village.state is State.RUNNING and slot == last:
+            return ComputerTurn({"resign": slot}, (("public", "今日は様子を見ます。"),))
+        return original(self, village, slot, now, rng, heard)
+
+    monkeypatch.setattr(Mobius, "computer_turn", speaking)
+    clock.now += timedelta(minutes=1)
+    computers_module.play(vid, clock())
+    record = load_village(vid)
+    assert record.state.value == "ending"
+    said = posts.read(record, VISITOR, "public", 1, clock()).posts
+    assert not [p for p in said if p.slot == last and p.text == "今日は様子を見ます。"]
