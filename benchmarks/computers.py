@@ -1,8 +1,9 @@
 """Computer members (issue 24): their strength in CPU-only classic villages against the balance
 simulator, their decision time per member per update, and the DynamoDB requests one adds.
 
-- ``strength``: win rates by side of CPU-only villages (at four sizes) (``rulesets.classic.practice``: the same
-  seat views and strategy as a CPU member) next to ``rules.classic.simulate``'s random play.
+- ``strength``: win rates by side of CPU-only villages at four sizes
+  (``rulesets.classic.practice``: the same seat views and strategy as a CPU member) next to
+  ``rules.classic.simulate``'s random play.
 - ``decision``: ``RuleSet.computer_turn`` on the loaded village (the seat's view built through
   the visibility module, and the strategy), timed for every CPU at every look of a whole short
   classic village of one person and four CPUs on moto; p95 and max in ms.
