@@ -305,14 +305,16 @@ def _pray(seat: _Seat, oni: list[str], named: list[str], unknown: list[str]) -> 
 
 def _lean(seat: _Seat, options: Sequence[str]) -> tuple[str, str | None]:
     """With no reason of its own: now and then the prayer the board's announced prayers gather
-    on (and it says so: ``follow``), else one of the first three of the village's order of the
-    day, the first most often — a village's talk converges, but not every voice agrees
-    (decision 180)."""
-    gathered = _announced(seat, options)
+    on among the first three of the village's order of the day (and it says so: ``follow``),
+    else one of those three, the first most often — a village's talk converges, but not every
+    voice agrees (decision 183)."""
+    order = _consensus(seat, options, len(LEANINGS))
+    # Only a gathering on one it would consider itself: the oni side announces prayers for
+    # humans, and a village that followed any gathering would follow them.
+    gathered = _announced(seat, order)
     if gathered and seat.rng.random() < FOLLOW_RATE:
         most = max(gathered.values())
         return _consensus(seat, [s for s, n in gathered.items() if n == most])[0], "follow"
-    order = _consensus(seat, options, len(LEANINGS))
     return seat.rng.choices(order, weights=LEANINGS[: len(order)])[0], None
 
 
