@@ -377,7 +377,9 @@ def _asked(view: Mapping[str, Any], posted: datetime | None) -> dict[str, str] |
             return None
         if post["board"] != "public" or post["seat"] == me:
             continue
-        if talk.addressed(names, me, numbers, post["text"], view["day"], ASK_WORDS):
+        # Sentence by sentence: 「Xさんに投票します。…教えてください」 asks X nothing.
+        sentences = post["text"].replace("\n", "。").replace("！", "。").split("。")
+        if any(talk.addressed(names, me, numbers, s, view["day"], ASK_WORDS) for s in sentences):
             return dict(post)
     return None
 
