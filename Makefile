@@ -39,7 +39,7 @@ test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks $(ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

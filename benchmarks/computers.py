@@ -1,8 +1,9 @@
 """Computer members (issue 24): their strength in CPU-only classic villages against the balance
 simulator, their decision time per member per update, and the DynamoDB requests one adds.
 
-- ``strength``: win rates by side of CPU-only villages (``rulesets.classic.practice``: the same
-  seat views and strategy as a CPU member) next to ``rules.classic.simulate``'s random play.
+- ``strength``: win rates by side of CPU-only villages at four sizes
+  (``rulesets.classic.practice``: the same seat views and strategy as a CPU member) next to
+  ``rules.classic.simulate``'s random play.
 - ``decision``: ``RuleSet.computer_turn`` on the loaded village (the seat's view built through
   the visibility module, and the strategy), timed for every CPU at every look of a whole short
   classic village of one person and four CPUs on moto; p95 and max in ms.
@@ -30,7 +31,10 @@ from devserver.moto_local import like_dynamodb
 
 from .requests import counting, fake_aws, verified_accounts
 
-SIZES = tuple(range(4, 17))  # every size of RULES-CLASSIC §1
+# A size at each step of RULES-CLASSIC §1's deck (one wolf; a medium, a madman and two wolves;
+# masons and a fox; three wolves): every size took most of `make bench`'s time for figures
+# README's larger runs give (decision 184).
+SIZES = (5, 9, 13, 16)
 GAMES = 300
 SIMULATED = 3000
 START = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)

@@ -60,7 +60,7 @@ def scenario_lines(lines: int = 2000) -> float:
     return lines / timed_main(lambda: scenario.main([]), scenario_input(lines))[0]
 
 
-def runner_against_lean(games: int = 3000, rounds: int = 7) -> dict[str, float]:
+def runner_against_lean(games: int = 3000, rounds: int = 3) -> dict[str, float]:
     """The runner's time over the lean reference resolver's on the same games (issue #14).
 
     CPU seconds of this process, the best of alternating rounds: on a shared machine the

@@ -4,6 +4,7 @@ village is looked at and what moving its next look writes."""
 import math
 import random
 import time
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 
 import boto3
@@ -15,6 +16,7 @@ from chalicelib import runtime
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import accounts, actions, scheduler, villages
+from chalicelib.services.errors import Forbidden
 from chalicelib.storage import db
 from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_village
@@ -97,7 +99,10 @@ def mails_per_village_day(level: str = "all") -> dict[str, float]:
                         record.slot_of(account)
                         and record.slot_of(account) not in record.game.deaths
                     ):
-                        actions.save_actions(village, account, {}, clock[0])
+                        # A visit to keep the seat; after the day's deadline a save is refused,
+                        # as a person's is (the day's saves have kept every seat until then).
+                        with suppress(Forbidden):
+                            actions.save_actions(village, account, {}, clock[0])
             before = record.game.day
             scheduler.process_village(village, clock[0])
             if load_village(village).game.day > before:

@@ -54,7 +54,11 @@ def _environment(moto_port: int, port: int, secret: str) -> str:
 
 
 class LocalVillage:
-    """The clock, the mail log and the saved state; lent to the app as its dev tools."""
+    """The clock, the mail log and the saved state; lent to the app as its dev tools.
+
+    Two locks: ``ticking`` keeps ticks one at a time (a tick may run for a minute: the day's
+    puzzles, a practice village's CPUs); ``lock`` guards the mail log and the clock, held only
+    for moments, so that a snapshot (and Ctrl-C's last one) never waits for a tick."""
 
     def __init__(self, saved: dict, secret: str, scheduled: list[Scheduled]) -> None:
         self.scheduled = scheduled  # app.py's schedules and their jobs
@@ -62,6 +66,7 @@ class LocalVillage:
         self.offset = timedelta(seconds=saved.get("clock_offset_seconds", 0))
         self.sent = list(saved.get("mails", []))
         self.lock = threading.RLock()
+        self.ticking = threading.Lock()
 
     def now(self) -> datetime:
         return datetime.now(UTC) + self.offset
@@ -104,11 +109,15 @@ class LocalVillage:
             )
 
     def tick(self) -> None:
-        with self.lock:
+        with self.ticking:
             run_due(self.scheduled, self.now(), lambda name: log.exception("%s failed", name))
+        with self.lock:
             self._collect()
 
     def snapshot(self, client) -> None:
+        """The table, the mail and the clock on disk. A tick running meanwhile is not waited
+        for: what it has written is in the table, and what it has not yet done is still due
+        at the next start's first tick (the steps are idempotent)."""
         with self.lock:
             self._collect()
             state.save(
@@ -280,9 +289,10 @@ def _serve(port: int, endpoint: str, saved: dict, secret: str) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        # Ctrl-C stops at once: the ticker (a daemon thread) is not waited for, and the last
+        # snapshot does not wait for a tick it may be in the middle of.
         state.announce_server(None)
         stop.set()
-        ticker.join(timeout=10)
         village.snapshot(client)
     return 0
 

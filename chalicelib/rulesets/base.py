@@ -228,6 +228,7 @@ class Heard:
     slot: str  # the writer's seat
     text: str
     at: datetime
+    n: int | None = None  # its number on its board and day, as pages show it (``>>n``)
 
 
 @dataclass(frozen=True)

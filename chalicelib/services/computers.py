@@ -12,6 +12,7 @@ computer is asked again at the next look.
 import random
 import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
@@ -41,42 +42,59 @@ def play(village_id: str, now: datetime, unit: Unit | None = None) -> datetime |
     unit = unit or Unit()
     again: list[datetime] = []
     record = unit.village(village_id)
-    heard = _heard(record, now) if record is not None else []
+    talk = _heard(record, now) if record is not None else _Talk([], {})
     for _ in range(MAX_ROUNDS):
-        if not _round(village_id, now, unit, again, heard):
+        if not _round(village_id, now, unit, again, talk):
             break
     return min(again, default=None)
 
 
-def _heard(record: VillageRecord, now: datetime) -> list[Heard]:
+@dataclass
+class _Talk:
+    """The day's talk as the computers hear it during one look: the members' posts, oldest
+    first, each numbered as the board's page numbers it; and how many posts each board holds
+    today, so that a computer's own post gets its number too (``>>n`` answers it)."""
+
+    heard: list[Heard]
+    count: dict[str, int]
+
+    def add(self, board: str, slot: str, text: str, at: datetime) -> None:
+        self.count[board] = self.count.get(board, 0) + 1
+        self.heard.append(Heard(board, slot, text, at, self.count[board]))
+
+
+def _heard(record: VillageRecord, now: datetime) -> _Talk:
     """Today's members' posts on the shared boards some computer member may read now, read
     once for the look (one query a board): each rule set keeps, for each seat, only what
     that seat may read. Nothing before the game, nor for a village without computers."""
     if record.state is not State.RUNNING:
-        return []
+        return _Talk([], {})
     rules = record.rules
     boards: set[str] = set()
     for slot, seat in record.seats().items():
         if seat.computer:
             readable = rules.readable_boards(record, Viewer(seat.account_id, slot), now)
             boards |= {b for b in readable if not rules.personal_board(b)}
-    posts = [
-        post
-        for board in sorted(boards)
-        for post in store.read_board(
-            board_pk(record.village_id, board), record.day, HEARD_LIMIT, None
-        ).items
-        if post.slot is not None
-    ]
-    posts.sort(key=lambda post: post.created_at)
-    return [Heard(post.board, post.slot, post.text, post.created_at) for post in posts]
+    heard: list[Heard] = []
+    count: dict[str, int] = {}
+    for board in sorted(boards):
+        traces = posts.traces(record, board)
+        items = store.read_board(board_pk(record.village_id, board), record.day, HEARD_LIMIT, None)
+        # Numbered as the page numbers them: the village's own posts count, traces do not.
+        numbered = [post for post in items.items if not (post.slot is None and post.text in traces)]
+        count[board] = len(numbered)
+        heard += [
+            Heard(post.board, post.slot, post.text, post.created_at, n)
+            for n, post in enumerate(numbered, start=1)
+            if post.slot is not None
+        ]
+    heard.sort(key=lambda post: post.at)
+    return _Talk(heard, count)
 
 
-def _round(
-    village_id: str, now: datetime, unit: Unit, again: list[datetime], heard: list[Heard]
-) -> bool:
+def _round(village_id: str, now: datetime, unit: Unit, again: list[datetime], talk: _Talk) -> bool:
     """One turn of every computer member, one after another (each sees what the ones before
-    it did: their posts are added to ``heard``). Returns whether any of them wrote."""
+    it did: their posts are added to ``talk``). Returns whether any of them wrote."""
     record = unit.village(village_id)
     if record is None:
         return False
@@ -90,25 +108,37 @@ def _round(
             continue
         account = member.account_id
         rng = random.Random(secrets.randbits(64))
-        turn = record.rules.computer_turn(record, slot, now, rng, tuple(heard))
+        turn = record.rules.computer_turn(record, slot, now, rng, tuple(talk.heard))
         if turn.again is not None:
             again.append(turn.again)
         wrote = False
         for action, target in turn.prologue:
             wrote |= _try(partial(actions.prologue, village_id, account, action, target, now, unit))
+        said = turn.posts
         if turn.choices:
-            wrote |= _try(
-                partial(actions.save_actions, village_id, account, turn.choices, now, unit)
-            )
-        for board, text in turn.posts:
-            said = _try(partial(posts.post, village_id, account, board, text, now, unit))
-            if said and not record.rules.personal_board(board):
-                heard.append(Heard(board, slot, text, now))
-            wrote |= said
+            try:
+                set_off = actions.save_actions(village_id, account, turn.choices, now, unit)
+                wrote = True
+            except ServiceError:
+                set_off = None
+            if set_off is not None and said and _moved_on(record, unit.reload(village_id)):
+                # Its own save ended the game or the day (a command, a round closed early):
+                # what it meant to say was for the village it played, not this one.
+                said = ()
+        for board, text in said:
+            posted = _try(partial(posts.post, village_id, account, board, text, now, unit))
+            if posted and not record.rules.personal_board(board):
+                talk.add(board, slot, text, now)
+            wrote |= posted
         if wrote:
             unit.reload(village_id)
             wrote_any = True
     return wrote_any
+
+
+def _moved_on(played: VillageRecord, now: VillageRecord | None) -> bool:
+    """Whether the village is no longer the state and day the turn was played in."""
+    return now is None or now.state is not played.state or now.day != played.day
 
 
 def _try(act: Callable[[], object]) -> bool:

@@ -34,6 +34,14 @@ def viewer_of(record: VillageRecord, account_id: str | None) -> Viewer:
     return Viewer(account_id=account_id if slot else None, slot=slot)
 
 
+def traces(record: VillageRecord, board: str) -> frozenset[str]:
+    """The texts other boards leave on ``board`` as nameless traces (classic howls): shown
+    without a number, never counted."""
+    rules = record.rules
+    found = (rules.shadow_board(b) for b in rules.boards())
+    return frozenset(trace[1] for trace in found if trace is not None and trace[0] == board)
+
+
 def phase_of(record: VillageRecord, now: datetime) -> str:
     return record.rules.phase(record, now)
 

@@ -6,19 +6,14 @@ asks ``visibility``; an anchor opens inline only a post of the same page, and li
 other to its own page (which checks again).
 """
 
-import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from markupsafe import Markup, escape
 
+from ..rules.talk import ANCHOR, number
 from ..storage.models import PostItem
-
-# >>12 (post 12 of this board and day) and >>2:12 (day 2); full-width forms too, as
-# Japanese phone keyboards type them.
-ANCHOR = re.compile(r"(?:>>|＞＞|≫)(?:([0-9０-９]{1,3})[:：])?([0-9０-９]{1,4})")
 
 
 @dataclass(frozen=True)
@@ -27,10 +22,6 @@ class ShownPost:
     item: PostItem
     body: Markup  # the text, escaped, with anchors
     unread: bool
-
-
-def _number(digits: str) -> int:
-    return int(unicodedata.normalize("NFKC", digits))
 
 
 def body(
@@ -52,8 +43,8 @@ def body(
         out.append(escape(text[pos : match.start()]))
         pos = match.end()
         label = match.group(0)
-        target_day = _number(match.group(1)) if match.group(1) else day
-        n = _number(match.group(2))
+        target_day = number(match.group(1)) if match.group(1) else day
+        n = number(match.group(2))
         quoted = on_page.get(n) if target_day == day else None
         if quoted is not None:
             out.append(

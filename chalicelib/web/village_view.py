@@ -60,7 +60,7 @@ def build(
         else None
     )
     speaker = speaker if speaker in seats else None
-    traces = _traces(record, chosen_board)
+    traces = posts.traces(record, chosen_board)
     shown = board_view.shown_posts(
         page.posts,
         first=first,
@@ -121,13 +121,6 @@ def build(
             p for p in CHARACTER_SETS[record.meta.character_set] if p.key not in taken
         ]
     return context
-
-
-def _traces(record: VillageRecord, board: str) -> frozenset[str]:
-    """The texts other boards leave on ``board`` as nameless traces (classic howls)."""
-    rules = record.rules
-    found = (rules.shadow_board(b) for b in rules.boards())
-    return frozenset(trace[1] for trace in found if trace is not None and trace[0] == board)
 
 
 def _inner_page(
@@ -206,7 +199,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
                 since=None,
                 own_slot=viewer.slot,
                 speaker=None,
-                traces=_traces(record, board),
+                traces=posts.traces(record, board),
             )
             days.setdefault(day, []).extend(LogEntry(board, p) for p in shown)
     for entries in days.values():

@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -143,3 +144,42 @@ def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
         assert 'href="/villages/1"' in lounge
     finally:
         stop(process)
+
+
+class EmptyTable:
+    """A DynamoDB client whose table holds nothing: what a snapshot scans."""
+
+    def get_paginator(self, operation: str):
+        assert operation == "scan"
+        return self
+
+    def paginate(self, TableName: str):  # boto3's own argument name
+        return [{"Items": []}]
+
+
+def test_ctrl_c_saves_and_stops_without_waiting_for_a_running_tick(tmp_path, monkeypatch):
+    """Ctrl-C's last snapshot while a tick is busy (the day's puzzles, a practice village's
+    CPUs: a minute on a loaded machine) is written at once; the tick is not waited for."""
+    from devserver.__main__ import LocalVillage
+    from devserver.schedule import Scheduled
+
+    monkeypatch.chdir(tmp_path)
+    busy, release = threading.Event(), threading.Event()
+
+    def long_job() -> None:
+        busy.set()
+        release.wait(120)
+
+    village = LocalVillage({}, "secret", [Scheduled("tick", long_job, None)])
+    ticker = threading.Thread(target=village.tick, daemon=True)
+    ticker.start()
+    try:
+        assert busy.wait(60)
+        stopping = threading.Thread(target=village.snapshot, args=(EmptyTable(),), daemon=True)
+        stopping.start()
+        stopping.join(60)  # a deadlock guard, not a measure: without the fix it never ends
+        assert not stopping.is_alive(), "the last snapshot waited for the tick"
+        assert ticker.is_alive()  # the tick is still running: it was not waited for
+        assert (tmp_path / ".local" / "state.json").exists()
+    finally:
+        release.set()

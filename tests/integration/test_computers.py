@@ -6,10 +6,12 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib.personas import YAMAZATO
+from chalicelib.personas import YAMAZATO, persona
 from chalicelib.rules.classic import Cause
-from chalicelib.rulesets.base import VISITOR, is_computer
+from chalicelib.rulesets.base import VISITOR, ComputerTurn, State, is_computer
+from chalicelib.rulesets.mobius.ruleset import Mobius
 from chalicelib.services import actions, outbox, posts, scheduler, villages
+from chalicelib.services import computers as computers_module
 from chalicelib.services.errors import InvalidInput
 from chalicelib.storage.models import PresenceItem
 from chalicelib.storage.repository import load_account, load_village
@@ -207,10 +209,25 @@ def test_computers_read_a_persons_seer_claim_and_answer_a_question_naming_them(c
         if answers:
             break
     assert answers  # one answer, addressed to the person
-    votes = load_village(vid).recorded(2)  # day 2's first round: every CPU voted by now
+    for _ in range(12):  # the looks until a third of the day's talk: every CPU votes then
+        record = load_village(vid)
+        votes = record.recorded(2)
+        if all("vote@0" in votes.get(s, {}) for s in villagers if s in computers(vid)):
+            break
+        assert record.look_at is not None
+        clock.now = max(clock.now, record.look_at)
+        scheduler.process_village(vid, clock())
+    votes = load_village(vid).recorded(2)  # day 2's first round
+    # A wolf called black counter-claims at a sixth of the talk, calling the person a wolf
+    # (the CPUs now listen before their vote, so the villagers hear it): the claims are
+    # disputed, and each villager votes one of the two called.
+    record = load_village(vid)
+    said = posts.read(record, posts.viewer_of(record, person), "public", 2, clock()).posts
+    disputed = any(p.slot == target and "対抗します" in p.text for p in said)
+    called = {target, free} if disputed else {target}
     for seat in villagers:
         if seat != target and seat in computers(vid):
-            assert votes[seat]["vote@0"] == target
+            assert votes[seat]["vote@0"] in called
 
 
 def test_posts_of_steps_taken_at_one_moment_read_in_the_order_they_were_taken(clock, rng):
@@ -242,3 +259,72 @@ def test_posts_of_steps_taken_at_one_moment_read_in_the_order_they_were_taken(cl
     ending = next(i for i, p in enumerate(said) if p.text.startswith("ゲームが終わりました"))
     moment = said[ending].created_at.replace(microsecond=0)  # the ending step's moment
     assert not [p.text for p in said[:ending] if p.slot and p.created_at >= moment]
+
+
+def test_decision181_a_mobius_cpu_answers_its_given_name_and_an_anchor_to_its_post(clock, rng):
+    """Issue 37: a question calling a CPU by its character's given name (「権六さん」), or
+    anchoring its post (>>N, as the page numbers it), is answered at its next look."""
+    vid = practice(clock, rng, cpus=12, rules="mobius")
+    person, free = join_person(vid, clock, "asker")
+    clock.now = load_village(vid).next_update
+    scheduler.process_village(vid, clock())  # day 1: the update and the CPUs' morning posts
+    record = load_village(vid)
+    assert record.state.value == "running"
+    said = posts.read(record, posts.viewer_of(record, person), "public", 1, clock()).posts
+    numbered = {p.slot: n for n, p in enumerate(said, start=1) if p.slot in computers(vid)}
+    by_name, by_anchor = list(numbered)[:2]
+    given = persona(record.meta.character_set, record.seats()[by_name].persona or "")
+    mine = persona(record.meta.character_set, record.seats()[free].persona or "")
+    assert given is not None and mine is not None
+    clock.now += timedelta(minutes=3)
+    posts.post(vid, person, "public", f"{given.name}さん、どう思いますか？", clock())
+    clock.now += timedelta(seconds=6)
+    posts.post(vid, person, "public", f">>{numbered[by_anchor]} それはなぜですか？", clock())
+    asked_at = clock.now
+    answered: set[str] = set()
+    for _ in range(12):  # the CPUs' next looks through the day
+        record = load_village(vid)
+        if record.look_at is None or record.look_at >= record.next_update:
+            break
+        clock.now = max(clock.now, record.look_at)
+        scheduler.process_village(vid, clock())
+        record = load_village(vid)
+        said = posts.read(record, posts.viewer_of(record, person), "public", 1, clock()).posts
+        answered = {
+            p.slot
+            for p in said
+            if p.created_at >= asked_at and p.text.startswith(f"{mine.name}さん、")
+        }
+        if {by_name, by_anchor} <= answered:
+            break
+    assert {by_name, by_anchor} <= answered
+
+
+def test_decision182_a_turn_whose_save_ends_the_game_says_nothing_after_it(clock, rng, monkeypatch):
+    """The third oni-side resignation ends the game with its save (RULES §7): what the turn
+    meant to say was for a running day, and the platform does not write it into the ending."""
+    vid = practice(clock, rng, cpus=12, rules="mobius")
+    join_person(vid, clock, "watcher")
+    clock.now = load_village(vid).next_update
+    scheduler.process_village(vid, clock())  # day 1
+    record = load_village(vid)
+    oni_side = [s for s in computers(vid) if record.game.sides[s] != "human"][:3]
+    assert len(oni_side) == 3
+    clock.now += timedelta(minutes=1)
+    for slot in oni_side[:2]:
+        actions.save_actions(vid, record.seats()[slot].account_id, {"resign": slot}, clock())
+    last = oni_side[2]
+    original = Mobius.computer_turn
+
+    def speaking(self, village, slot, now, rng, heard=()):  # a turn that still means to talk
+        if village.state is State.RUNNING and slot == last:
+            return ComputerTurn({"resign": slot}, (("public", "今日は様子を見ます。"),))
+        return original(self, village, slot, now, rng, heard)
+
+    monkeypatch.setattr(Mobius, "computer_turn", speaking)
+    clock.now += timedelta(minutes=1)
+    computers_module.play(vid, clock())
+    record = load_village(vid)
+    assert record.state.value == "ending"
+    said = posts.read(record, VISITOR, "public", 1, clock()).posts
+    assert not [p for p in said if p.slot == last and p.text == "今日は様子を見ます。"]

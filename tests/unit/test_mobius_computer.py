@@ -10,6 +10,7 @@ not read from the visibility module.
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -48,6 +49,7 @@ class View:
     day_started_at: datetime | None = START
     next_update: datetime | None = START + TIMINGS[Pace.SHORT].turn
     heard: list[Heard] = field(default_factory=list)  # today's posts, oldest first
+    names: dict[str, str] = field(default_factory=dict)  # public names, else 名前0…
 
     def seats(self) -> dict[str, Seat]:
         return {
@@ -55,7 +57,7 @@ class View:
                 slot,
                 slot if slot in self.people else f"cpu:{slot}",
                 None,
-                f"名前{n}",
+                self.names.get(slot, f"名前{n}"),
                 last_post_at=self.last_posts.get(slot),
             )
             for n, slot in enumerate(SLOTS)
@@ -412,9 +414,19 @@ def test_s5_1_a_human_seer_prays_for_the_oni_it_found_and_says_so():
     assert set(game.deaths) == {"commoner_a", "commoner_b"}
     view = View(game)
     assert turn(view, "seer_a").choices["pray"] == "seer_b"
-    first = turn(view, "seer_a")
-    said = "占いの結果です。名前1は鬼でした。\n今日は名前1に祈ります。鬼だと分かっているからです。"
-    assert first.posts == [("public", said)]
+    ((board, text),) = turn(view, "seer_a").posts
+    report, words = text.split("\n")
+    assert board == "public"
+    assert report in phrasings(computer.REPORTS["seer"], what="占い", name="名前1", said="鬼")
+    assert words in phrasings(computer.PRAY_LINES, computer.REASONS["oni"], name="名前1")
+
+
+def phrasings(*parts: Sequence[str], **facts: str) -> set[str]:
+    """Every line the computer may say from these parts, one phrasing of each, in order."""
+    lines = [""]
+    for part in parts:
+        lines = [done + line.format(**facts) for done in lines for line in part]
+    return set(lines)
 
 
 def test_s5_1_an_oni_side_seer_covers_its_partners():
@@ -424,7 +436,10 @@ def test_s5_1_an_oni_side_seer_covers_its_partners():
     for seed in range(20):
         (board, text), *_ = turn(View(game), "seer_b", seed).posts
         assert board == "public"
-        assert text.startswith("初日のランダム占いの結果です。名前4は人でした。\n今日は")
+        report, words = text.split("\n")
+        facts = {"what": "初日のランダム占い", "name": "名前4", "said": "人"}
+        assert report in phrasings(computer.REPORTS["seer"], **facts)
+        assert "祈" in words
 
 
 def test_a_saved_choice_stands_and_only_what_changes_is_answered():
@@ -510,8 +525,10 @@ def test_s8_a_result_told_on_the_public_board_changes_a_human_computers_prayer()
     for seed in range(10):
         answer = turn(told, "commoner_a", seed)
         assert answer.choices["pray"] == target
-        assert answer.posts[0][1].endswith(
-            f"今日は{name(target)}に祈ります。名前0の結果で鬼と出ているからです。"
+        words = answer.posts[0][1].split("\n")[-1]
+        reasons = computer.REASONS["black"]
+        assert words in phrasings(
+            computer.PRAY_LINES, reasons, name=name(target), teller="名前0さん"
         )
 
 
@@ -566,20 +583,29 @@ def test_s8_a_computer_answers_a_question_that_names_it_truly_and_only_once():
     asked = said(view, "public", "guard_b", "名前0さん、あなたは鬼ですか？", START + DAY * 0.05)
     answer = turn(asked, "seer_a", 1, now)
     target = game.random_targets["seer_a"]
-    assert answer.posts == [
-        (
-            "public",
-            f"名前5さん、私は人です。初日のランダム占いの結果です。{name(target)}は人でした。"
-            f"今日は{name(answer.choices['pray'])}に祈っています。",
-        )
-    ]
+    facts = {"who": "名前5さん", "what": "初日のランダム占い", "name": name(target), "said": "人"}
+    ((board, text),) = answer.posts
+    assert board == "public"
+    start = phrasings(computer.ADDRESSES, computer.CLAIMS, computer.REPORTS["seer"], **facts)
+    assert any(text.startswith(line) for line in start)
+    rest = next(text.removeprefix(line) for line in start if text.startswith(line))
+    pray = name(answer.choices["pray"])
+    assert rest in phrasings(computer.PRAYING_LINES, computer.NO_REASON, name=pray)
     answered = replace(asked, last_posts={"seer_a": now})
     assert turn(answered, "seer_a", 1, now + DAY * 0.01).posts == []
     assert turn(view, "seer_a", 1, now).posts == []  # nobody asked
     # An oni-side seat says what its side would: that it is human; no result of its own.
     oni = said(view, "public", "guard_b", "名前4が怪しい。", START + DAY * 0.05)
     (board, text), *_ = turn(replace(oni, last_posts={"guard_a": START}), "guard_a", 1, now).posts
-    assert board == "public" and text.startswith("名前5さん、私は人です。今日は")
+    pray = turn(oni, "guard_a", 1, now).choices["pray"]
+    lines = phrasings(
+        computer.ADDRESSES,
+        computer.CLAIMS,
+        computer.PRAYING_LINES,
+        who="名前5さん",
+        name=name(pray),
+    )
+    assert board == "public" and text in lines
 
 
 def test_s8_answers_are_bounded_a_day():
@@ -590,3 +616,137 @@ def test_s8_answers_are_bounded_a_day():
     heard.append(Heard("public", "guard_b", "名前0さん、本当ですか？", START + DAY * 0.1))
     full = replace(view, heard=heard, last_posts={"seer_a": START + DAY * 0.05})
     assert turn(full, "seer_a", 1, START + DAY * 0.15).posts == []
+
+
+# ----- talking like players (issue 37; decisions 180–182) -----
+
+# The names pages show: the seat's label, the persona, the computer's mark.
+PERSONAS = (
+    "楓",
+    "源蔵",
+    "小夜",
+    "徳兵衛",
+    "花江",
+    "権六",
+    "お梅",
+    "平吉",
+    "志乃",
+    "又左",
+    "菊枝",
+    "三治",
+    "龍之介",
+)
+LABELS = dict(
+    zip(
+        SLOTS,
+        (
+            "占い師A",
+            "占い師B",
+            "霊能者A",
+            "霊能者B",
+            "守護者A",
+            "守護者B",
+            "共感者A",
+            "共感者B",
+            "庶民A",
+            "庶民B",
+            "庶民C",
+            "庶民D",
+            "暗殺者",
+        ),
+        strict=True,
+    )
+)
+NAMED = {
+    slot: f"{LABELS[slot]} {persona}（CPU）" for slot, persona in zip(SLOTS, PERSONAS, strict=True)
+}
+
+
+def morning(view: View, seed: int) -> View:
+    """Every member's turns of the morning's look, one after another in slot order, each
+    hearing the posts of those before it (as the platform's look does), numbered per board."""
+    rng = random.Random(seed)
+    for _ in range(2):  # the platform's second round of turns
+        for slot in SLOTS:
+            answer = turn(view, slot, rng.getrandbits(32))
+            saved = {**view.saved_today.get(slot, {}), **answer.choices}
+            view.saved_today[slot] = {k: v for k, v in saved.items() if v is not None}
+            for board, text in answer.posts:
+                n = 1 + sum(1 for post in view.heard if post.board == board)
+                view.heard.append(Heard(board, slot, text, START, n))
+                view.last_posts[slot] = START
+    return view
+
+
+def test_decision180_no_two_computers_post_the_same_line_the_same_day():
+    for seed in range(6):
+        view = morning(View(game_with(ONI, seed), names=NAMED), seed)
+        texts = [post.text for post in view.heard]
+        lines = [line for text in texts for line in text.split("\n")]
+        assert len(texts) >= 13
+        assert len(set(lines)) == len(lines), seed
+
+
+def test_decision180_with_no_reason_prayers_spread_but_lean_one_way():
+    """Computers who know nothing do not all pray for one member (the issue's day: 7 of 10 on
+    one), yet the village leans: the most prayed-for member gathers the most."""
+    single, shares = 0, []
+    for seed in range(20):
+        game = game_with(ONI, seed)
+        view = morning(View(game), seed)
+        humans = [s for s in SLOTS if s not in ONI and s in view.saved_today]
+        prayers = [view.saved_today[s]["pray"] for s in humans]
+        most = max(prayers.count(p) for p in prayers)
+        single += len(set(prayers)) == 1
+        shares.append(most / len(prayers))
+    assert single <= 6  # of 20 days
+    assert sum(shares) / len(shares) >= 0.4
+
+
+ASKED_AT = START + DAY * 0.3
+LATER = ASKED_AT + DAY * 0.05
+
+
+def asked_by(view: View, text: str) -> View:
+    """``view`` with a question of 守護者B 権六's."""
+    return said(view, "public", "guard_b", text, ASKED_AT)
+
+
+def test_decision181_a_computer_answers_every_name_a_player_calls_it_by():
+    view = morning(View(game_with(ONI), names=NAMED), 1)
+    own = next(post.n for post in view.heard if post.slot == "seer_a" and post.board == "public")
+    for question in (
+        "楓さん、あなたは鬼ですか？",
+        "占い師Aさんはどう思いますか？",
+        "占い師A 楓（CPU）さん、結果を教えてください。",
+        f">>{own} 本当ですか？",
+        f"＞＞{own}　それはなぜ？",
+    ):
+        (board, text), *_ = turn(asked_by(view, question), "seer_a", 1, LATER).posts
+        assert board == "public" and text.startswith("権六さん、"), question
+        assert "私は人" in text or "人ですよ" in text  # its side, truly
+    # ... and an anchor to another's post, or a name without a question, asks it nothing
+    other = next(post.n for post in view.heard if post.slot == "seer_b")
+    for remark in (f">>{other} 本当ですか？", "楓さん、おはようございます。"):
+        assert turn(asked_by(view, remark), "seer_a", 1, LATER).posts == []
+
+
+def test_decision181_a_question_late_in_the_day_is_answered_before_the_deadline():
+    view = View(game_with(ONI), last_posts={"seer_a": START})
+    late = START + DAY * 0.93
+    asked = said(view, "public", "guard_b", "名前0さん、どうですか？", late)
+    listen = turn(asked, "seer_a", 1, late).again
+    assert listen is not None and late < listen < START + DAY
+    ((board, text),) = turn(asked, "seer_a", 1, listen).posts
+    assert board == "public" and text.startswith("名前5さん、")
+
+
+def test_decision182_no_game_talk_once_the_side_resigns():
+    """Two partners have set the resignation; the third joins it (RULES §7): the game ends
+    with its save, and it says nothing of a game that is over."""
+    saved = {"seer_b": {"resign": "seer_b"}, "guard_a": {"resign": "guard_a"}}
+    view = View(game_with(ONI), saved)
+    for seed in range(10):
+        answer = turn(view, "empath_b", seed)
+        assert answer.choices.get("resign") == "empath_b"
+        assert answer.posts == ()

@@ -57,12 +57,14 @@ WOLF_SIDE = ("werewolf", "madman")
 # before it, its answer to what it heard (a sixth), if it has one.
 VOTE_POST_AT = 1 / 3
 REPLY_AT = 1 / 6
-# It listens for questions at each sixth of the day's talk, and writes at most this many
-# public posts a day (answers included).
-LISTENS = 6
-MAX_PUBLIC_POSTS = 6
-QUESTION_MARKS = ("?", "？")
+# It listens for questions at each twelfth of the day's talk and once more just before sunset
+# (so that a question is answered before the talk ends), and writes at most this many public
+# posts a day (answers included).
+LISTENS = 12
+LAST_LISTEN = 0.97
+MAX_PUBLIC_POSTS = 8
 ACCUSE_WORDS = ("怪しい", "あやしい", "人狼だ", "狼だ", "吊り", "吊る", "黒")
+ASK_WORDS = (*talk.QUESTION_WORDS, *ACCUSE_WORDS)
 # How often a lone wolf not named claims the seer against the claimer (潜伏 otherwise).
 LONE_CLAIM_RATE = 0.75
 # How often a wolf with one partner, not named, claims the seer against a lone claimer
@@ -311,11 +313,11 @@ def _post(
 
     if moment == "epilogue":
         if "public" in writable and due(_time(view["ended_at"])):
-            plan.posts.append(("public", "おつかれさまでした。楽しかったです。"))
+            plan.posts.append(("public", _fresh(view, rng, "public", GOODBYES)))
         return
     if moment == "night":
         if "wolves" in writable and due(_time(view["night_began"])):
-            plan.posts.append(("wolves", _whisper(view, plan)))
+            plan.posts.append(("wolves", _whisper(view, plan, rng)))
         return
     if moment != "day" or "public" not in writable:
         return
@@ -324,20 +326,23 @@ def _post(
     if began is None or reply_at is None or vote_at is None:
         return
     if due(began):
-        plan.posts.append(("public", _morning(view)))
+        plan.posts.append(("public", _fresh(view, rng, "public", _morning(view))))
     elif (asked := _asked(view, posted)) is not None:  # a question first, as a person would
-        plan.posts.append(("public", _reply(view, asked)))
+        plan.posts.append(("public", _fresh(view, rng, "public", _reply(view, asked))))
     elif due(vote_at):
         if view["vote"] is not None:
             mine = plan.choices.get("vote") or view["vote"]["mine"]
             if mine is not None:
-                plan.posts.append(("public", _vote_line(view, mine, said)))
+                lines = _vote_line(view, mine, said)
+                plan.posts.append(("public", _fresh(view, rng, "public", lines)))
     elif due(reply_at) and (answer := _answer(view, rng, said)) is not None:
         plan.posts.append(("public", answer))  # decided once, before its vote's moment
     # It listens through the day for a question or an accusation naming it.
-    listen = [_moment(view, k / LISTENS) for k in range(1, LISTENS)]
-    later = [at for at in (reply_at, vote_at, *listen) if at is not None and at > now]
-    if later and plan.again is None:
+    shares = [*(k / LISTENS for k in range(1, LISTENS)), LAST_LISTEN]
+    listen = [_moment(view, share) for share in shares]
+    # (Before its vote it still listens: the vote's moment does not put off an answer.)
+    later = [at for at in (reply_at, vote_at, *listen, plan.again) if at is not None and at > now]
+    if later:
         plan.again = min(later)
 
 
@@ -357,42 +362,48 @@ def _madman_claim(
 
 
 def _asked(view: Mapping[str, Any], posted: datetime | None) -> dict[str, str] | None:
-    """The latest public post of another since its own last post that names it with a
-    question or an accusation (None once it has said its day's fill)."""
+    """The latest public post of another since its own last post that asks it something: it
+    names the seat by any name a player would use or anchors one of its posts (``>>n``), with
+    a question or an accusation (None once it has said its day's fill)."""
     me = view["me"]
     mine = [p for p in view["heard"] if p["seat"] == me and p["board"] == "public"]
     if len(mine) >= MAX_PUBLIC_POSTS:
         return None
-    name = talk.core(view["names"].get(me, ""))
+    names = cores(view)
+    numbers = [n for p in mine if (n := p.get("n")) is not None]
     for post in reversed(view["heard"]):
         at = _time(post.get("at"))
         if posted is not None and (at is None or at <= posted):
             return None
-        if post["board"] != "public" or post["seat"] == me or not name:
+        if post["board"] != "public" or post["seat"] == me:
             continue
-        text = post["text"]
-        if name in text and any(w in text for w in (*QUESTION_MARKS, *ACCUSE_WORDS)):
+        # Sentence by sentence: 「Xさんに投票します。…教えてください」 asks X nothing.
+        sentences = post["text"].replace("\n", "。").replace("！", "。").split("。")
+        if any(talk.addressed(names, me, numbers, s, view["day"], ASK_WORDS) for s in sentences):
             return dict(post)
     return None
 
 
-def _reply(view: Mapping[str, Any], post: Mapping[str, str]) -> str:
-    """A short answer to whoever named it, true to its view: a seer or a medium its claim, a
-    mason its partner, a villager its role; a wolf, a madman, a fox or a hunter keeps its
-    role to itself (a wolf deflects, as its side would)."""
-    who = _name(view, post["seat"])
+def _reply(view: Mapping[str, Any], post: Mapping[str, str]) -> list[str]:
+    """A short answer to whoever named it, true to its view, in each of its phrasings: a seer
+    or a medium its claim, a mason its partner, a villager its role; a wolf, a madman, a fox or
+    a hunter keeps its role to itself (a wolf deflects, as its side would)."""
     role = view["role"]
     if role in ("seer", "medium") and view["results"]:
-        return f"{who}、{_morning(view)}"
-    if role == "mason" and view["partners"]:
-        return f"{who}、共有者です。相方は{_name(view, view['partners'][0])}です。"
-    if role == "werewolf":
-        return f"{who}、疑うのは自由ですが、私を吊っても村は楽になりませんよ。"
-    if any(w in post["text"] for w in ACCUSE_WORDS):
-        return f"{who}、私は人狼ではありません。"
-    if role == "villager":
-        return f"{who}、村人です。まだ決め手はありません。"
-    return f"{who}、役職はまだ伏せておきます。"
+        said = _morning(view)
+    elif role == "mason" and view["partners"]:
+        partner = _name(view, view["partners"][0])
+        said = [line.format(partner=partner) for line in MASON_LINES]
+    elif role == "werewolf":
+        said = list(DEFLECTIONS)
+    elif any(w in post["text"] for w in ACCUSE_WORDS):
+        said = list(DENIALS)
+    elif role == "villager":
+        said = list(VILLAGER_LINES)
+    else:
+        said = list(WITHHELD_LINES)
+    who = _name(view, post["seat"])
+    return [f"{address.format(who=who)}{line}" for address in ADDRESSES for line in said]
 
 
 def _answer(view: Mapping[str, Any], rng: random.Random, said: Mapping[str, Claim]) -> str | None:
@@ -425,54 +436,139 @@ def _name(view: Mapping[str, Any], seat: str) -> str:
     return f"{view['names'].get(seat, seat)}さん"
 
 
-def _morning(view: Mapping[str, Any]) -> str:
-    """The morning's post: a claim with its latest true result, or a greeting with the news."""
+def _morning(view: Mapping[str, Any]) -> list[str]:
+    """The morning's post, in each of its phrasings: a claim with its latest true result, or a
+    greeting with the news."""
     role, day = view["role"], view["day"]
     latest = {r["kind"]: r for r in view["results"] if r["day"] == day}
     word = {True: "人狼", False: "人間"}
     if role in ("seer", "medium") and role_kind(role) in latest:
         # Every result so far: the boards are read a day at a time (decisions-classic 72).
-        lines = [
+        lines = "".join(
             f"{_name(view, r['target'])}を占った結果は{word[r['wolf']]}でした。"
             if r["kind"] == "divination"
             else f"処刑された{_name(view, r['target'])}は{word[r['wolf']]}でした。"
             for r in view["results"]
-        ]
-        return ("占い師です。" if role == "seer" else "霊能者です。") + "".join(lines)
+        )
+        return [claim + lines for claim in CLAIM_LINES[role]]
     if role == "mason" and day == 2 and view["partners"]:
-        return f"共有者です。相方は{_name(view, view['partners'][0])}です。"
+        partner = _name(view, view["partners"][0])
+        return [line.format(partner=partner) for line in MASON_LINES]
     dead = view["found_dead"]
     if day == 1:
-        return "よろしくお願いします。"
+        return list(FIRST_GREETINGS)
     if dead:
         names = "、".join(_name(view, s) for s in dead)
-        return f"おはようございます。{names}が無残な姿で見つかりましたね。"
-    return "おはようございます。今朝は誰も死んでいませんね。"
+        return [line.format(names=names) for line in FOUND_DEAD_LINES]
+    return list(QUIET_MORNINGS)
 
 
 def role_kind(role: str) -> str:
     return "divination" if role == "seer" else "medium"
 
 
-def _vote_line(view: Mapping[str, Any], seat: str, said: Mapping[str, Claim]) -> str:
-    """Whom it votes for and why, true to its view (a wolf gives no reason of its side)."""
+def _vote_line(view: Mapping[str, Any], seat: str, said: Mapping[str, Claim]) -> list[str]:
+    """Whom it votes for and why, true to its view (a wolf gives no reason of its side), in
+    each of its phrasings."""
+    reasons: Sequence[str] = NO_REASON
     if view["role"] not in WOLF_SIDE:
-        if seat in known_wolves(view):
-            return f"{_name(view, seat)}に投票します。占いで人狼と出たからです。"
-        if seat in liars(view, said):
-            return (
-                f"{_name(view, seat)}に投票します。言っていることが本当ではないと分かるからです。"
-            )
         callers = sorted(c for c, claim in said.items() if seat in claim.black)
-        if callers:
+        if seat in known_wolves(view):
+            reasons = FOUND_REASONS
+        elif seat in liars(view, said):
+            reasons = LIAR_REASONS
+        elif callers:
             who = _name(view, callers[0])
-            return f"{_name(view, seat)}に投票します。{who}の占いで人狼と出ているからです。"
-    return f"{_name(view, seat)}に投票します。まだ決め手がないので、直感です。"
+            reasons = [line.format(who=who) for line in CALLED_REASONS]
+    name = _name(view, seat)
+    return [vote.format(name=name) + why for vote in VOTE_LINES for why in reasons]
 
 
-def _whisper(view: Mapping[str, Any], plan: Plan) -> str:
+def _whisper(view: Mapping[str, Any], plan: Plan, rng: random.Random) -> str:
     attack = view["abilities"].get("attack")
     target = plan.choices.get("attack") or (attack or {}).get("mine")
     if target is None:
-        return "今夜もよろしく。明日も村人のふりをしよう。"
-    return f"今夜は{_name(view, target)}を襲撃しよう。"
+        return _fresh(view, rng, "wolves", WAITING_WHISPERS)
+    lines = [line.format(name=_name(view, target)) for line in ATTACK_WHISPERS]
+    return _fresh(view, rng, "wolves", lines)
+
+
+def _fresh(view: Mapping[str, Any], rng: random.Random, board: str, lines: Sequence[str]) -> str:
+    """One of ``lines`` that nobody said on ``board`` today (decision 180)."""
+    said = [post["text"] for post in view["heard"] if post["board"] == board]
+    return talk.fresh(rng, lines, said)
+
+
+# The phrasings of each line (decision 180): a computer draws one nobody said today. Claims
+# keep the words the boards are read by (占い師です, 霊能者です, a result naming one member).
+CLAIM_LINES = {
+    "seer": ("占い師です。", "占い師COします。", "私が占い師です。"),
+    "medium": ("霊能者です。", "霊能COします。", "私が霊能者です。"),
+}
+MASON_LINES = (
+    "共有者です。相方は{partner}です。",
+    "共有COします。相方は{partner}です。",
+    "私は共有者です。相方は{partner}です。",
+)
+FIRST_GREETINGS = (
+    "よろしくお願いします。",
+    "皆さん、よろしくお願いします。",
+    "はじめまして、よろしくお願いします。",
+    "よろしくお願いします。がんばりましょう。",
+    "どうぞよろしく。楽しみましょう。",
+)
+FOUND_DEAD_LINES = (
+    "おはようございます。{names}が無残な姿で見つかりましたね。",
+    "おはようございます。{names}が犠牲になってしまいました。",
+    "{names}がやられてしまいましたか……。今日もよろしくお願いします。",
+    "朝になりましたね。{names}のことは残念です。",
+    "おはようございます。{names}の無念を晴らしましょう。",
+    "{names}が見つかったそうですね。今日こそ人狼を探しましょう。",
+)
+QUIET_MORNINGS = (
+    "おはようございます。今朝は誰も死んでいませんね。",
+    "おはようございます。今朝は犠牲者がいないようです。",
+    "誰も死ななかった朝ですね。よかったです。",
+)
+ADDRESSES = ("{who}、", "{who}、お答えします。", "{who}、返事をします。")
+DEFLECTIONS = (
+    "疑うのは自由ですが、私を吊っても村は楽になりませんよ。",
+    "私を疑うより、もっと見るべき人がいると思います。",
+    "私ではありません。その疑いは外れです。",
+)
+DENIALS = ("私は人狼ではありません。", "人狼ではありませんよ。", "私は違います。信じてください。")
+VILLAGER_LINES = (
+    "村人です。まだ決め手はありません。",
+    "ただの村人です。まだ何も分かっていません。",
+    "村人です。皆さんの話を聞いて考えています。",
+)
+WITHHELD_LINES = (
+    "役職はまだ伏せておきます。",
+    "いまは役職を言わずにおきます。",
+    "役職はまだ言えません。",
+)
+VOTE_LINES = ("{name}に投票します。", "投票は{name}にしました。", "{name}に票を入れます。")
+FOUND_REASONS = ("占いで人狼と出たからです。", "私の占いで人狼でした。")
+LIAR_REASONS = (
+    "言っていることが本当ではないと分かるからです。",
+    "その人の言うことが、私の知っていることと食い違うからです。",
+)
+CALLED_REASONS = ("{who}の占いで人狼と出ているからです。", "{who}の言う結果を信じます。")
+NO_REASON = (
+    "まだ決め手がないので、直感です。",
+    "はっきりした根拠はありません。",
+    "迷いましたが、ここにします。",
+    "決め手はないので、違うと思ったら教えてください。",
+)
+GOODBYES = (
+    "おつかれさまでした。楽しかったです。",
+    "おつかれさまでした！またご一緒しましょう。",
+    "皆さんおつかれさまでした。いい村でした。",
+    "おつかれさまでした。次もよろしくお願いします。",
+)
+ATTACK_WHISPERS = ("今夜は{name}を襲撃しよう。", "{name}を襲おう。", "狙うなら{name}だと思う。")
+WAITING_WHISPERS = (
+    "今夜もよろしく。明日も村人のふりをしよう。",
+    "明日も村人らしくいこう。",
+    "今夜もよろしく。ぼろを出さないように。",
+)

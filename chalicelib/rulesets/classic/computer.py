@@ -27,16 +27,16 @@ def _iso(value: datetime | None) -> str | None:
 
 
 def heard_by(
-    game: ClassicGame, slot: str, posts: Sequence[Mapping[str, str]], now: datetime
-) -> list[dict[str, str]]:
-    """Of ``posts`` (``{"seat", "board", "text"}``, oldest first), those the seat may read now
-    (§6, through the visibility module): the public board, its own monologue, its partners'
-    board, heaven when dead (everything with ``heaven_sees_all``)."""
+    game: ClassicGame, slot: str, posts: Sequence[Mapping[str, Any]], now: datetime
+) -> list[dict[str, Any]]:
+    """Of ``posts`` (``{"seat", "board", "text", "at", "n"}``, oldest first), those the seat
+    may read now (§6, through the visibility module): the public board, its own monologue, its
+    partners' board, heaven when dead (everything with ``heaven_sees_all``)."""
     who = view.viewer_of(game, Viewer(slot=slot))
     moment = timeline.moment(game, now)
     heaven = game.options.heaven_sees_all
 
-    def readable(post: Mapping[str, str]) -> bool:
+    def readable(post: Mapping[str, Any]) -> bool:
         try:
             board = Board(post["board"])
         except ValueError:
@@ -56,7 +56,7 @@ def seat_view(
     saved: Mapping[str, Mapping[str, str]],
     posted_at: datetime | None,
     now: datetime,
-    heard: Sequence[Mapping[str, str]] = (),
+    heard: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any] | None:
     """The seat's view of a running game (None before the start or for a seat not dealt in).
     ``saved``: today's saved choices of every member, of which only what the seat may see
@@ -156,7 +156,8 @@ def turn(
         return ComputerTurn()
     names = seats.names(game, {s: m.name for s, m in members.items()})
     posts = [
-        {"seat": h.slot, "board": h.board, "text": h.text, "at": h.at.isoformat()} for h in heard
+        {"seat": h.slot, "board": h.board, "text": h.text, "at": h.at.isoformat(), "n": h.n}
+        for h in heard
     ]
     seen = seat_view(
         game, slot, names, village.saved(engine.day), members[slot].last_post_at, now, posts

@@ -4,14 +4,17 @@
 the village, the game, its seed or the engine — and the member's own secret RNG, and answers
 with the choices a person's action form would save and a few short posts of the day.
 
-How it plays (decisions 110, 113):
+How it plays (decisions 110, 113, 180–182):
 - It reads today's posts of the boards its seat may read (the view's ``heard``, kept by
-  ``visibility.heard_by``): the results members tell on the public board, the oni side's
-  proposals on the oni world, and questions that name it, which it answers.
+  ``visibility.heard_by``): the results members tell on the public board, the prayers they
+  announce, the oni side's proposals on the oni world, and questions put to it by any name a
+  player would use or by an anchor to its post, which it answers.
 - The human side prays for an oni it knows (its own results, its partner's empathy), else for
   whom a DM named, else for one it knows lies about a result, else for whom a result it cannot
-  disprove calls 鬼, else for the first character nobody cleared in the village's public
-  order of the day, so that those who know nothing converge as a village's talk would; seers
+  disprove calls 鬼, else, with no reason, now and then the prayer the board's announced
+  prayers gather on, or one of the first three characters nobody cleared in the village's
+  public order of the day (the first most often), so that those who know nothing lean one
+  way as a village's talk would without all agreeing; seers
   divine whom they have not seen; guards protect the seers, then the mediums, then the
   assassin; the assassin strikes a known oni, or from day 2 now and then someone uncleared.
 - The oni side (the 3 oni and the madman) knows the placement: it prays for humans (one the
@@ -23,7 +26,9 @@ How it plays (decisions 110, 113):
   changes is answered. Posts: up to two a day, one at a time, the first as the day starts,
   only on boards it may write: its job's news as its side would tell it (the oni side covers
   its own and now and then frames a human) and whom it prays for and why; the side's plan on
-  the oni world; in the grave who struck it; and up to two answers a day (decision 111).
+  the oni world; in the grave who struck it; and up to four answers a day (decision 111),
+  each line in a phrasing nobody said on that board today. Once its side's command ends the
+  game it says nothing more.
 """
 
 import hashlib
@@ -52,13 +57,21 @@ VERDICT_WORDS = {"human": "人", "oni": "鬼", "unknown": "不明"}
 RESULT_JOBS = ("seer", "medium", "empath", "assassin")
 DM_WORDS = ("ダイイングメッセージ", "DM")
 ONI_WORD, HUMAN_WORD = "鬼", "人"
-ASK_WORDS = ("?", "？", "怪しい", "あやしい", "疑", "鬼")
+ASK_WORDS = (*talk.QUESTION_WORDS, "怪しい", "あやしい", "疑", "鬼")
+PRAY_WORD = "祈"
 ATTACK_WORDS = ("襲撃", "襲", "噛")
 ATTACKER_WORD = "実行犯"
-# It listens for questions at each sixth of the day, and answers at most this many a day
+# It listens for questions at each twelfth of the day and once more just before the deadline
+# (so that a question is answered before the update), and answers at most this many a day
 # (besides its two paced posts).
-LISTENS = 6
-MAX_ANSWERS = 2
+LISTENS = 12
+LAST_LISTEN = 0.97
+MAX_ANSWERS = 4
+# With no reason of its own (decision 180): how often it joins the prayer the board's
+# announced prayers gather on, and else its weights for the first, second and third character
+# of the village's order of the day.
+FOLLOW_RATE = 0.5
+LEANINGS = (0.7, 0.2, 0.1)
 
 
 class _Seat:
@@ -88,7 +101,9 @@ class _Seat:
         self.named = [dm["names"] for dm in private["dms"].values()]  # by DMs, newest last
         self.names = talk.cores(view["names"])
         self.said = _claims(self)
-        self.why: str | None = None  # why it prays as it does, when it has a reason
+        # Why it prays as it does, when it has a reason: its kind (``REASONS``) and the names
+        # its lines say.
+        self.why: tuple[str, dict[str, str]] | None = None
 
     def _results(self) -> list[dict[str, str]]:
         private = self.private
@@ -219,10 +234,19 @@ def turn(view: Mapping[str, Any], rng: Random) -> ComputerTurn:
     wanted = _oni_side_choices(seat) if seat.oni_side else _human_choices(seat)
     own = view["own"]
     changed = {k: wanted.get(k) for k in CHOICE_KEYS if wanted.get(k) != own.get(k)}
+    if _over(seat, wanted):  # the side's command ends the game: no more game talk
+        return ComputerTurn(changed, ())
     posts, again = _paced(seat, _plan(seat, wanted))
     if not posts and (asked := _asked(seat)) is not None:
         posts = [(asked["board"], _answer(seat, asked, wanted))]
     return ComputerTurn(changed, posts, again=_listening(seat, again))
+
+
+def _over(seat: _Seat, choices: Mapping[str, str | None]) -> bool:
+    """Whether the oni side, as this seat sees it, has the three votes of one command that
+    ends the game (RULES §7), its own choices now included: what it would say then is moot."""
+    votes = [*seat.view["team"].values(), choices]
+    return any(sum(1 for made in votes if made.get(key)) >= 3 for key in ("victory", "resign"))
 
 
 def _human_choices(seat: _Seat) -> dict[str, str | None]:
@@ -252,35 +276,73 @@ def _pray(seat: _Seat, oni: list[str], named: list[str], unknown: list[str]) -> 
     lying = [s for s in _liars(seat) if s in seat.alive and seat.known.get(s) != "human"]
     black, white = _told(seat, "oni"), _told(seat, "human")
     uncleared = [s for s in unknown if s not in white] or unknown
-    who = seat.view["names"]
     reasons: list[tuple[list[str], str | None]] = [
-        (oni, "鬼だと分かっているからです。"),
-        (named, "ダイイングメッセージが指していたからです。"),
-        (lying, "結果が私の知っていることと食い違うからです。"),
-        (list(black), None),
+        (oni, "oni"),
+        (named, "dm"),
+        (lying, "liar"),
+        (list(black), "black"),
         (uncleared, None),
     ]
     legal = seat.legal.get("pray", [])
-    for group, why in reasons:
+    for group, kind in reasons:
         options = [s for s in group if s in legal]
         if not options:
             continue
         own = seat.view["own"].get("pray")
-        target = own if own in options else _consensus(seat, options)[0]
+        if own in options:
+            target = own
+        elif kind is None:
+            target, kind = _lean(seat, options)
+        else:
+            target = _consensus(seat, options)[0]
+        facts: dict[str, str] = {}
         if target in black:
-            why = f"{talk.core(who[black[target]])}の結果で鬼と出ているからです。"
-        seat.why = why
+            kind, facts = "black", {"teller": _call(seat, black[target])}
+        seat.why = (kind, facts) if kind is not None else None
         return target
     return None
 
 
-def _consensus(seat: _Seat, candidates: Sequence[str]) -> list[str]:
-    """The first of ``candidates`` in the village's public order of the day (the names and
-    the day, hashed): computer members who know nothing better converge on one character,
+def _lean(seat: _Seat, options: Sequence[str]) -> tuple[str, str | None]:
+    """With no reason of its own: now and then the prayer the board's announced prayers gather
+    on among the first three of the village's order of the day (and it says so: ``follow``),
+    else one of those three, the first most often — a village's talk converges, but not every
+    voice agrees (decision 183)."""
+    order = _consensus(seat, options, len(LEANINGS))
+    # Only a gathering on one it would consider itself: the oni side announces prayers for
+    # humans, and a village that followed any gathering would follow them.
+    gathered = _announced(seat, order)
+    if gathered and seat.rng.random() < FOLLOW_RATE:
+        most = max(gathered.values())
+        return _consensus(seat, [s for s, n in gathered.items() if n == most])[0], "follow"
+    return seat.rng.choices(order, weights=LEANINGS[: len(order)])[0], None
+
+
+def _announced(seat: _Seat, options: Sequence[str]) -> dict[str, int]:
+    """How many others said today on the public board that they pray for each of ``options``:
+    a sentence with 祈 naming one member besides its writer (each writer's latest counts)."""
+    latest: dict[str, str] = {}
+    for post in seat.view["heard"]:
+        if post["board"] != "public" or post["slot"] == seat.slot:
+            continue
+        for sentence in _sentences(post["text"]):
+            named = [s for s in talk.named_in(seat.names, sentence) if s != post["slot"]]
+            if len(named) == 1 and PRAY_WORD in talk.without_names(seat.names, sentence):
+                latest[post["slot"]] = named[0]
+    counted: dict[str, int] = {}
+    for target in latest.values():
+        if target in options:
+            counted[target] = counted.get(target, 0) + 1
+    return counted
+
+
+def _consensus(seat: _Seat, candidates: Sequence[str], first: int = 1) -> list[str]:
+    """The first ``first`` of ``candidates`` in the village's public order of the day (the
+    names and the day, hashed): computer members who know nothing better lean the same way,
     as a village's talk would, instead of scattering prayers a few oni votes would decide."""
     day, names = seat.view["day"], seat.view["names"]
     order = sorted(candidates, key=lambda s: hashlib.sha256(f"{day}:{names[s]}".encode()).digest())
-    return order[:1]
+    return order[:first]
 
 
 def _side_vote(seat: _Seat, key: str) -> list[str]:
@@ -366,9 +428,7 @@ def _plan(seat: _Seat, choices: Mapping[str, str | None]) -> list[tuple[str, str
     posts: list[tuple[str, str]] = []
     pray = choices.get("pray")
     if seat.slot in seat.alive and pray is not None:
-        report = _report(seat)
-        words = _pray_words(seat, pray)
-        posts.append(("public", f"{report}\n{words}" if report else words))
+        posts.append(("public", _pray_words(seat, pray, _report(seat))))
     if seat.oni_side:
         posts.append(("oni", _plan_words(seat, choices)))
     elif seat.slot not in seat.alive:
@@ -400,6 +460,17 @@ def _name(seat: _Seat, slot: str) -> str:
     return str(seat.view["names"][slot])
 
 
+def _call(seat: _Seat, slot: str) -> str:
+    """How a player calls a member in a line: the character's given name (the last word of
+    its public name, the seat's label dropped) and さん."""
+    return f"{talk.aliases(_name(seat, slot))[-1]}さん"
+
+
+def _said(seat: _Seat, board: str) -> list[str]:
+    """Everything said on ``board`` today, as the seat reads it."""
+    return [post["text"] for post in seat.view["heard"] if post["board"] == board]
+
+
 def _today(seat: _Seat) -> dict[str, str] | None:
     """The result that reached this seat this morning (day 1: the random one or empathy)."""
     private, day = seat.private, seat.view["day"]
@@ -410,25 +481,109 @@ def _today(seat: _Seat) -> dict[str, str] | None:
     return dict(result) if result else None
 
 
-def _report(seat: _Seat) -> str | None:
-    """Its job's news of the morning, as its side would tell it."""
+# The phrasings of each line (decision 180): a computer draws one nobody said today. Each keeps
+# the words the boards are read by: a result in one sentence naming its target with 鬼 or 人,
+# a plan's 襲撃 before its 実行犯.
+REPORTS = {
+    "seer": ("{what}の結果です。{name}は{said}でした。", "{what}の結果、{name}は{said}でした。"),
+    "empath": (
+        "共感の結果、相方の{name}は{said}でした。",
+        "共感で分かりました。相方の{name}は{said}です。",
+    ),
+    "medium": (
+        "霊能の結果です。裁かれた{name}は{said}でした。",
+        "霊能の結果、裁かれた{name}は{said}でした。",
+    ),
+    "assassin": ("暗殺の結果です。{name}は{said}でした。", "暗殺した{name}は{said}でした。"),
+}
+DM_LINES = (
+    "{writer}のダイイングメッセージは{names}を指していました。",
+    "{writer}のダイイングメッセージが{names}を指していました。",
+)
+PRAY_LINES = (
+    "今日は{name}に祈ります。",
+    "{name}に祈ることにします。",
+    "祈り先は{name}にします。",
+    "私は{name}に祈ります。",
+    "今日の祈りは{name}です。",
+)
+PRAYING_LINES = ("今日は{name}に祈っています。", "祈り先は{name}です。", "{name}に祈っています。")
+NO_REASON = (
+    "決め手はありませんが、まだ結果の出ていない中から選びました。",
+    "手がかりがないので、まだ確かめられていない中から選びます。",
+    "確かな根拠はありません。皆さんの考えも聞かせてください。",
+    "はっきりした理由はないので、違うと思ったら止めてください。",
+    "結果の出ていない中から、なんとなくです。",
+    "まだ何も見えていないので、仮の祈り先です。",
+)
+REASONS = {
+    "oni": (
+        "鬼だと分かっているからです。",
+        "私の結果で鬼と出ています。",
+        "鬼だと知っているので迷いません。",
+    ),
+    "dm": (
+        "ダイイングメッセージが指していたからです。",
+        "ダイイングメッセージがこの方を指していました。",
+    ),
+    "liar": (
+        "結果が私の知っていることと食い違うからです。",
+        "言っている結果が、私の知っていることと合いません。",
+    ),
+    # The teller is named without 鬼 in the same sentence: that would read as a result of its own.
+    "black": ("{teller}の結果を信じるからです。", "{teller}の出した結果を信じます。"),
+    "follow": (
+        "祈りが集まっているので、私も合わせます。",
+        "祈りがまとまりそうなので、合わせます。",
+        "皆さんの祈りに合わせます。",
+    ),
+}
+ADDRESSES = (
+    "{who}、お答えします。",
+    "{who}、返事をします。",
+    "{who}、聞いてくれてありがとうございます。",
+)
+CLAIMS = ("私は人です。", "人ですよ、信じてください。", "私は人間側です。")
+ATTACK_LINES = (
+    "今夜は{attack}を襲撃しましょう{by}。",
+    "{attack}を襲撃しませんか{by}。",
+    "襲撃は{attack}でどうでしょう{by}。",
+)
+FORCE_LINES = ("{name}を強制裁きにしましょう。", "{name}に強制裁きをかけましょう。")
+VICTORY_LINES = ("勝ちが見えました。勝利宣言しましょう。", "もう勝てます。勝利宣言しましょう。")
+RESIGN_LINES = ("ここまでのようです。投了しましょう。", "勝ち目はなさそうです。投了しましょう。")
+WAIT_LINES = (
+    "今日は様子を見ます。",
+    "今日は動かずに様子を見ましょう。",
+    "今日は皆さんに合わせます。",
+)
+WATCH_LINES = (
+    "墓の下から見守ります。",
+    "あとは皆さんに任せて、ここから見守ります。",
+    "墓の下から応援しています。",
+)
+STRUCK_LINES = (
+    "私を手にかけたのは{name}でした。あとは頼みます。",
+    "私を襲ったのは{name}です。あとは頼みます。",
+)
+CLASHED_LINES = (
+    "最期の夜、{name}とぶつかりました。あとは頼みます。",
+    "最期の夜に{name}と相打ちになりました。あとは頼みます。",
+)
+
+
+def _report(seat: _Seat) -> list[str]:
+    """Its job's news of the morning, as its side would tell it, in each of its phrasings
+    (none: no news)."""
     result = _today(seat)
     if result is None:
         return _dm_words(seat)
     target, verdict = result["target"], result["verdict"]
     if seat.oni_side:
         verdict = _cover(seat, target, verdict)
-    said = VERDICT_WORDS[verdict]
-    name = _name(seat, target)
-    day = seat.view["day"]
-    if seat.job == "seer":
-        what = "初日のランダム占い" if day == 1 else "占い"
-        return f"{what}の結果です。{name}は{said}でした。"
-    if seat.job == "empath":
-        return f"共感の結果、相方の{name}は{said}でした。"
-    if seat.job == "medium":
-        return f"霊能の結果です。裁かれた{name}は{said}でした。"
-    return f"暗殺の結果です。{name}は{said}でした。"
+    what = "初日のランダム占い" if seat.view["day"] == 1 else "占い"
+    facts = {"what": what, "name": _name(seat, target), "said": VERDICT_WORDS[verdict]}
+    return [line.format(**facts) for line in REPORTS[seat.job]]
 
 
 def _cover(seat: _Seat, target: str, verdict: str) -> str:
@@ -440,103 +595,120 @@ def _cover(seat: _Seat, target: str, verdict: str) -> str:
     return "oni" if seat.rng.random() < FRAME_RATE else "human"
 
 
-def _dm_words(seat: _Seat) -> str | None:
+def _dm_words(seat: _Seat) -> list[str]:
     """A DM that reached this commoner this morning; the oni side keeps one naming its own."""
     dm = seat.private["dms"].get(seat.view["day"])
     if dm is None or (seat.oni_side and dm["names"] in seat.private["placement"]):
-        return None
-    writer, names = _name(seat, dm["from"]), _name(seat, dm["names"])
-    return f"{writer}のダイイングメッセージは{names}を指していました。"
+        return []
+    facts = {"writer": _name(seat, dm["from"]), "names": _name(seat, dm["names"])}
+    return [line.format(**facts) for line in DM_LINES]
 
 
-def _pray_words(seat: _Seat, target: str) -> str:
+def _reasons(seat: _Seat) -> Sequence[str]:
+    """Why it prays as it does, in each of its phrasings (the oni side gives none of its own)."""
+    if seat.oni_side or seat.why is None:
+        return NO_REASON
+    kind, facts = seat.why
+    return [line.format(**facts) for line in REASONS[kind]]
+
+
+def _pray_words(seat: _Seat, target: str, report: Sequence[str]) -> str:
+    """Its news of the morning (``report``'s phrasings, if any) and whom it prays for and why,
+    in a phrasing none of whose lines was said on the public board today."""
     name = _name(seat, target)
-    why = seat.why if not seat.oni_side else None
-    if why is None:  # no reason it could tell: it says so
-        why = seat.rng.choice(
-            (
-                "決め手はありませんが、まだ人と分かっていない人から選びました。",
-                "手がかりがないので、まだ確かめられていない人から選びます。",
-                "確かな根拠はありません。皆さんの考えも聞かせてください。",
-            )
-        )
-    return f"今日は{name}に祈ります。{why}"
+    lines = [f"{pray.format(name=name)}{why}" for pray in PRAY_LINES for why in _reasons(seat)]
+    if report:
+        lines = [f"{news}\n{line}" for news in report for line in lines]
+    return talk.fresh(seat.rng, lines, _said(seat, "public"))
 
 
 def _plan_words(seat: _Seat, choices: Mapping[str, str | None]) -> str:
-    lines = []
+    """The side's plan on the oni world, in a phrasing nobody said there today."""
+    parts: list[Sequence[str]] = []
     attack, attacker = choices.get("attack"), choices.get("attacker")
     if attack is not None:
         by = f"、実行犯は{_name(seat, attacker)}" if attacker is not None else ""
-        lines.append(f"今夜は{_name(seat, attack)}を襲撃しましょう{by}。")
+        parts.append([line.format(attack=_name(seat, attack), by=by) for line in ATTACK_LINES])
     force = choices.get("force")
     if force is not None:
-        lines.append(f"{_name(seat, force)}を強制裁きにしましょう。")
+        parts.append([line.format(name=_name(seat, force)) for line in FORCE_LINES])
     if choices.get("victory") is not None:
-        lines.append("勝ちが見えました。勝利宣言しましょう。")
+        parts.append(VICTORY_LINES)
     if choices.get("resign") is not None:
-        lines.append("ここまでのようです。投了しましょう。")
-    return "".join(lines) or "今日は様子を見ます。"
+        parts.append(RESIGN_LINES)
+    lines = [""]
+    for part in parts:
+        lines = [f"{done}{line}" for done in lines for line in part]
+    return talk.fresh(seat.rng, lines if parts else WAIT_LINES, _said(seat, "oni"))
 
 
 def _grave_words(seat: _Seat) -> str:
     killer = seat.private["killer"]
     if killer is None:
-        return "墓の下から見守ります。"
-    name = _name(seat, str(killer["slot"]))
-    if seat.job == "guard":  # a fallen guard learns whom it intercepted (RULES §5.7)
-        return f"最期の夜、{name}とぶつかりました。あとは頼みます。"
-    return f"私を手にかけたのは{name}でした。あとは頼みます。"
+        lines: Sequence[str] = WATCH_LINES
+    else:
+        # A fallen guard learns whom it intercepted (RULES §5.7).
+        said = CLASHED_LINES if seat.job == "guard" else STRUCK_LINES
+        lines = [line.format(name=_name(seat, str(killer["slot"]))) for line in said]
+    return talk.fresh(seat.rng, lines, _said(seat, "grave"))
 
 
 # ----- answers (decision 110) -----
 
 
 def _asked(seat: _Seat) -> dict[str, Any] | None:
-    """The latest post since its own last one, on a board it may write now, in which
-    another names it with a question or an accusation (None once it has answered its fill)."""
+    """The latest post since its own last one, on a board it may write now, that asks it
+    something: it names the seat by any name a player would use (the whole name, the seat,
+    the given name) or anchors one of its posts (``>>n``), with a question or an accusation
+    (None once it has answered its fill)."""
     heard, last = seat.view["heard"], seat.view["clock"]["last_post_at"]
     if sum(1 for post in heard if post["slot"] == seat.slot) >= MAX_POSTS + MAX_ANSWERS:
         return None
+    day = seat.view["day"]
     for post in reversed(heard):
         if last is not None and post["at"] <= last:
             return None
         if post["slot"] == seat.slot or post["board"] not in seat.view["writable"]:
             continue
-        for sentence in _sentences(post["text"]):
-            words = talk.without_names(seat.names, sentence)
-            named = seat.slot in talk.named_in(seat.names, sentence)
-            if named and any(w in words for w in ASK_WORDS):
-                return dict(post)
+        own = [p.get("n") for p in heard if p["slot"] == seat.slot and p["board"] == post["board"]]
+        mine = [n for n in own if n is not None]
+        if any(
+            talk.addressed(seat.names, seat.slot, mine, sentence, day, ASK_WORDS)
+            for sentence in _sentences(post["text"])
+        ):
+            return dict(post)
     return None
 
 
 def _answer(seat: _Seat, post: Mapping[str, Any], choices: Mapping[str, str | None]) -> str:
-    """One short line to whoever named it, true to its view (the oni side says what its side
-    would: that it is human): on the public board its side, its news of the morning (the
-    human side's, truly) and whom it prays for; its side's plan on the oni world; in the
-    grave who struck it."""
-    who = f"{talk.core(_name(seat, post['slot']))}さん、"
-    if post["board"] == "oni":
-        return who + _plan_words(seat, choices)
-    if post["board"] == "grave":
-        return who + _grave_words(seat)
-    lines = [who + "私は人です。"]
-    report = None if seat.oni_side else _report(seat)
-    if report:
-        lines.append(report)
-    pray = choices.get("pray")
-    if pray is not None:
-        why = "" if seat.oni_side else seat.why or ""
-        lines.append(f"今日は{_name(seat, pray)}に祈っています。{why}")
-    return "".join(lines)
+    """One short line to whoever asked it, true to its view (the oni side says what its side
+    would: that it is human), in a phrasing nobody said on that board today: on the public
+    board its side, its news of the morning (the human side's, truly) and whom it prays for
+    and why; its side's plan on the oni world; in the grave who struck it."""
+    board = post["board"]
+    address = [line.format(who=_call(seat, post["slot"])) for line in ADDRESSES]
+    if board == "oni":
+        body = [_plan_words(seat, choices)]
+    elif board == "grave":
+        body = [_grave_words(seat)]
+    else:
+        news = [""] if seat.oni_side else _report(seat) or [""]
+        body = [claim + report for claim in CLAIMS for report in news]
+        pray = choices.get("pray")
+        if pray is not None:
+            name = _name(seat, pray)
+            why = [""] if seat.oni_side else _reasons(seat)
+            praying = [p.format(name=name) + w for p in PRAYING_LINES for w in why]
+            body = [f"{line}{more}" for line in body for more in praying]
+    return talk.fresh(seat.rng, [a + b for a in address for b in body], _said(seat, board))
 
 
 def _listening(seat: _Seat, again: datetime | None) -> datetime | None:
-    """``again``, or sooner the next sixth of the day, when it listens for a question."""
+    """``again``, or sooner the next moment it listens for a question (``LISTENS``)."""
     clock = seat.view["clock"]
     start, length, now = clock["day_started_at"], clock["day_length"], clock["now"]
     if start is None:
         return again
-    listen = [start + length * k / LISTENS for k in range(1, LISTENS)]
+    shares = [*(k / LISTENS for k in range(1, LISTENS)), LAST_LISTEN]
+    listen = [start + length * share for share in shares]
     return min((t for t in (*listen, again) if t is not None and t > now), default=None)

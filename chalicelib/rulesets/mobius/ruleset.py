@@ -517,7 +517,10 @@ class Mobius:
             day_started_at=village.day_started_at,
             day_length=TIMINGS[village.pace].day,
             last_post_at=seat.last_post_at,
-            heard=[{"board": h.board, "slot": h.slot, "text": h.text, "at": h.at} for h in heard],
+            heard=[
+                {"board": h.board, "slot": h.slot, "text": h.text, "at": h.at, "n": h.n}
+                for h in heard
+            ],
         )
         return computer.turn(view, rng)
 

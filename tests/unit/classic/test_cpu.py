@@ -3,7 +3,7 @@ its seat may not see. Pure: games are driven through the same seat view and stra
 computer member (``rulesets.classic.computer``), without storage."""
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -123,12 +123,18 @@ def test_issue24_a_seer_votes_for_the_wolf_it_found_and_claims_it_in_the_morning
     now = START + timedelta(minutes=1)
     seen = view_of(game, game.seats[seer], {}, now)
     plan = cpu.turn(seen, random.Random(0))
-    assert plan.posts == [
-        ("public", f"占い師です。{NAMES[game.seats[wolf]]}さんを占った結果は人狼でした。")
-    ]
+    result = f"{NAMES[game.seats[wolf]]}さんを占った結果は人狼でした。"
+    assert plan.posts in [[("public", claim + result)] for claim in cpu.CLAIM_LINES["seer"]]
     assert "vote" not in plan.choices and plan.again is not None  # it hears the claims first
-    later = view_of(game, game.seats[seer], {}, plan.again, now)
-    assert cpu.turn(later, random.Random(0)).choices["vote"] == game.seats[wolf]
+    at = plan.again
+    for _ in range(cpu.LISTENS):  # it listens at its moments, and votes at a third of the talk
+        later = cpu.turn(view_of(game, game.seats[seer], {}, at, now), random.Random(0))
+        if "vote" in later.choices:
+            break
+        assert later.again is not None
+        at = later.again
+    assert later.choices["vote"] == game.seats[wolf]
+    assert at == START + (datetime.fromisoformat(seen["sunset"]) - START) * cpu.VOTE_POST_AT
 
 
 def test_issue24_posts_are_paced_at_most_one_a_turn_two_a_day_in_public_and_a_wolf_whispers():
@@ -327,7 +333,12 @@ def test_issue24_a_computer_answers_a_question_naming_it_once_and_truly():
     question = _said(asker, f"{NAMES[villager]}さん、役職は何ですか？", minute=3)
     now = START + timedelta(minutes=5)
     plan = cpu.turn(view_of(game, villager, {}, now, START, [question]), random.Random(4))
-    assert plan.posts == [("public", f"{NAMES[asker]}さん、村人です。まだ決め手はありません。")]
+    said_as = {
+        a.format(who=f"{NAMES[asker]}さん") + line
+        for a in cpu.ADDRESSES
+        for line in cpu.VILLAGER_LINES
+    }
+    assert [text for _, text in plan.posts] in [[line] for line in said_as]
     again = cpu.turn(
         view_of(game, villager, {}, now + timedelta(minutes=1), now, [question]), random.Random(4)
     )
@@ -391,3 +402,47 @@ def test_issue24_a_wolf_with_a_partner_now_and_then_counter_claims_a_lone_seer_c
     for n in range(50):
         plan = cpu.turn(view_of(game, wolf, {}, reply_time, START, [claim]), random.Random(n))
         assert plan.posts == []
+
+
+# ----- talking like players (issue 37; decisions 180–181) -----
+
+
+def _morning_talk(game: ClassicGame, seed: int) -> list[dict]:
+    """Every living member's morning post of day 2, one after another, each hearing those
+    before it (as the platform's look does), numbered on the board."""
+    heard: list[dict] = []
+    rng = random.Random(seed)
+    for slot in sorted(game.seats.values()):
+        now = START + timedelta(seconds=len(heard))
+        plan = cpu.turn(view_of(game, slot, {}, now, None, heard), random.Random(rng.random()))
+        for board, text in plan.posts:
+            said = _said(slot, text, board=board)
+            heard.append({**said, "at": now.isoformat(), "n": len(heard) + 1})
+    return heard
+
+
+def test_decision180_no_two_computers_greet_the_same_morning_with_the_same_line():
+    for seed in range(5):
+        game, _ = _day2(seed, players=16)
+        heard = _morning_talk(game, seed)
+        texts = [post["text"] for post in heard]
+        assert len(texts) >= 14 and len(set(texts)) == len(texts), texts
+
+
+def test_decision181_a_question_without_a_mark_or_by_anchor_is_answered():
+    game, roles = _day2()
+    villager, asker = roles[Role.VILLAGER][0], roles[Role.VILLAGER][1]
+    own = {**_said(villager, "よろしくお願いします。", minute=1), "n": 4}
+    posted = START + timedelta(minutes=1)
+    now = START + timedelta(minutes=5)
+    for text in (f"{NAMES[villager]}さん、役職を教えてください。", ">>4 それはどうして？"):
+        question = _said(asker, text, minute=3)
+        plan = cpu.turn(view_of(game, villager, {}, now, posted, [own, question]), rng())
+        assert [board for board, _ in plan.posts] == ["public"], text
+        assert plan.posts[0][1].startswith(f"{NAMES[asker]}さん、")
+    other = _said(asker, ">>5 それはどうして？", minute=3)  # another's post
+    assert cpu.turn(view_of(game, villager, {}, now, posted, [own, other]), rng()).posts == []
+
+
+def rng() -> random.Random:
+    return random.Random(5)
