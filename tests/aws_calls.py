@@ -136,13 +136,13 @@ def _install() -> None:
     # container) by each function that signs or checks a link or a cookie.
     from chalicelib import runtime
 
-    secret = runtime.secret
+    keys = runtime.secrets
 
-    def secret_from_ssm() -> str | None:
+    def keys_from_ssm() -> list[str]:
         _note("ssm", "GetParameter", {})
-        return secret()
+        return keys()
 
-    runtime.secret = secret_from_ssm
+    runtime.secrets = keys_from_ssm
 
 
 PROJECT = Path(__file__).resolve().parents[1]
