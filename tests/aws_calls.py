@@ -19,7 +19,7 @@ import contextvars
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,8 @@ from tests import iam
 LOCAL = "local"  # set-up that never runs in a Lambda (the tests' and the local runner's)
 
 _function: contextvars.ContextVar[str | None] = contextvars.ContextVar("function", default=None)
-_recorded: set[tuple[str, str, str]] = set()  # (function or "", action, resource)
+# (function or "", action, resource) → the test that first made it (to say where to look).
+_recorded: dict[tuple[str, str, str], str] = {}
 _collectors: list[set[tuple[str, str, str]]] = []  # collecting(): a test's own record
 
 
@@ -57,7 +58,7 @@ def _note(service: str, operation: str, params: dict[str, Any]) -> None:
         return
     for action, resource in iam.requests(service, operation, iam.normalized(service, params)):
         call = (function or "", action, resource)
-        _recorded.add(call)
+        _recorded.setdefault(call, os.environ.get("PYTEST_CURRENT_TEST", "").rpartition(" ")[0])
         for calls in _collectors:
             calls.add(call)
 
@@ -171,7 +172,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # a pytest-xdist worker: its record goes to the controller
-        workeroutput["aws_calls"] = sorted(_recorded)
+        workeroutput["aws_calls"] = sorted([*call, test] for call, test in _recorded.items())
         return
     problems = verdict(_recorded, whole_run=_whole_run(session))
     if problems:
@@ -186,20 +187,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
     """A pytest-xdist worker is done: the controller adds its record to the run's."""
-    _recorded.update(tuple(call) for call in node.workeroutput.get("aws_calls", []))
+    for *call, test in node.workeroutput.get("aws_calls", []):
+        _recorded.setdefault((call[0], call[1], call[2]), test)
 
 
-def verdict(calls: set[tuple[str, str, str]], whole_run: bool) -> list[str]:
-    """What is wrong: calls a function's policy denies, and (on a whole run) grants unused."""
+def verdict(calls: Mapping[tuple[str, str, str], str], whole_run: bool) -> list[str]:
+    """What is wrong: calls a function's policy denies, and (on a whole run) grants unused.
+    ``calls``: each with the test that first made it."""
     functions = iam.functions()
     problems = []
-    for function, action, resource in sorted(calls):
+    for (function, action, resource), test in sorted(calls.items()):
         request = (action, resource)
         if function:
             if not iam.allowed(function, request):
-                problems.append(f"denied: {function} {action} on {resource}")
+                problems.append(f"denied: {function} {action} on {resource} (in {test})")
         elif not any(iam.allowed(f, request) for f in functions):
-            problems.append(f"denied to every function: {action} on {resource}")
+            problems.append(f"denied to every function: {action} on {resource} (in {test})")
     if whole_run:
         for function in functions:
             used = [(a, r) for f, a, r in calls if f == function]

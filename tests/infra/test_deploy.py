@@ -20,9 +20,11 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import boto3
 import pytest
+from argon2 import PasswordHasher
 from moto.core import set_initial_no_auth_action_count
 from moto.server import ThreadedMotoServer
 
@@ -39,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OPERATOR = "ops@example.jp"
 SECRET_PARAMETER = "/mobius/link-signing-key"
 BOUNCED = "bounced@example.jp"
+PASSWORD = "deploy-test-kettle-9q7w"
 # Read by the code but set by nobody on purpose: local-only (MOBIUS_SECRET, the endpoints:
 # the runner and tests) or an operator's option (decision 142: only GMs build villages).
 UNSET_ON_PURPOSE = {
@@ -591,15 +594,15 @@ def test_a_reply_is_read_from_the_bucket_under_its_role(deployed):
     assert any(r["level"] == "INFO" and "dropped" in r["message"] for r in about)
 
 
-def test_a_bounce_marks_the_account_under_its_role(deployed):
-    dynamodb = deployed["session"].client("dynamodb")
+def _account(deployed: dict, account_id: str, email: str, password_hash: str) -> None:
+    """A verified account, put in the table by the test (its own set-up, not a function's)."""
     now = datetime.now(UTC)
     account = AccountItem(
-        account_pk("a1"),
+        account_pk(account_id),
         "ACCOUNT",
-        account_id="a1",
-        password_hash="x",
-        email=BOUNCED,
+        account_id=account_id,
+        password_hash=password_hash,
+        email=email,
         email_verified=True,
         holds={},
         departures=[],
@@ -607,8 +610,92 @@ def test_a_bounce_marks_the_account_under_its_role(deployed):
         created_at=now,
         expires_at=now + timedelta(days=30),
     )
-    for item in (account, EmailItem(email_pk(BOUNCED), "EMAIL", account_id="a1")):
+    dynamodb = deployed["session"].client("dynamodb")
+    for item in (account, EmailItem(email_pk(email), "EMAIL", account_id=account_id)):
         dynamodb.put_item(TableName="mobius", Item=item.serialize())
+
+
+def _browse(
+    deployed: dict, method: str, path: str, cookie: str = "", form: dict[str, str] | None = None
+) -> tuple[dict, str]:
+    """One request to the API handler from the zip, as a browser makes it: (the response,
+    the cookie the browser holds after it)."""
+    headers = {"host": "dev.mobius-jinro.example"}
+    if cookie:
+        headers["cookie"] = cookie
+    if form is not None:
+        headers["content-type"] = "application/x-www-form-urlencoded"
+    event = {
+        "version": "1.0",
+        "resource": path,
+        "path": path,
+        "httpMethod": method,
+        "headers": headers,
+        "multiValueHeaders": {k: [v] for k, v in headers.items()},
+        "queryStringParameters": None,
+        "multiValueQueryStringParameters": None,
+        "pathParameters": None,
+        "stageVariables": None,
+        "requestContext": {
+            "resourcePath": path,
+            "httpMethod": method,
+            "requestId": f"browse-{method}-{path}",
+            "identity": {"sourceIp": "127.0.0.1"},
+            "routeKey": f"{method} {path}",
+            "stage": "$default",
+        },
+        "body": urlencode(form) if form is not None else None,
+        "isBase64Encoded": False,
+    }
+    (response,), _ = _invoke(deployed, "APIHandler", [event])
+    assert response["statusCode"] < 500, response
+    headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+    multi = {k.lower(): v for k, v in (response.get("multiValueHeaders") or {}).items()}
+    set_cookie = headers.get("set-cookie") or (multi.get("set-cookie") or [""])[0]
+    return response, set_cookie.partition(";")[0] or cookie
+
+
+def _field(page: str, name: str) -> str:
+    found = re.search(rf'name="{name}" value="([^"]*)"', page) or re.search(
+        rf'<select id="{name}" name="{name}">\s*<option value="([^"]*)"', page
+    )
+    assert found, f"no {name} on the page"
+    return found.group(1)
+
+
+def test_a_village_post_is_written_under_the_api_role(deployed):
+    """The post a player writes on a village's page: its board is written in one batch
+    (BatchWriteItem), which the API's own role must allow (issue 35's first finding)."""
+    order = {"pace": "short", "name": "書き込み試験村", "rules": "classic"}
+    (village,), _ = _invoke(deployed, "GmCreateVillage", [order])
+    village_id = village["village_id"]
+    _account(deployed, "poster", "poster@example.jp", PasswordHasher().hash(PASSWORD))
+    login, cookie = _browse(deployed, "GET", "/login")
+    form = {"csrf": _field(login["body"], "csrf"), "account_id": "poster", "password": PASSWORD}
+    answer, cookie = _browse(deployed, "POST", "/login", cookie, form)
+    assert answer["statusCode"] == 303, answer["body"]
+    path = f"/villages/{village_id}"
+    page, cookie = _browse(deployed, "GET", path, cookie)
+    join = {
+        "csrf": _field(page["body"], "csrf"),
+        "slot": _field(page["body"], "slot"),
+        "persona": _field(page["body"], "persona"),
+    }
+    answer, cookie = _browse(deployed, "POST", f"{path}/join", cookie, join)
+    assert answer["statusCode"] == 303, answer["body"]
+    text = "配備したサーバーからの最初の書き込みです。"
+    page, cookie = _browse(deployed, "GET", path, cookie)
+    post = {"csrf": _field(page["body"], "csrf"), "board": "public", "text": text}
+    answer, cookie = _browse(deployed, "POST", f"{path}/posts", cookie, post)
+    assert answer["statusCode"] == 303, answer["body"]
+    page, _ = _browse(deployed, "GET", path, cookie)
+    assert text in page["body"]
+
+
+def test_a_bounce_marks_the_account_under_its_role(deployed):
+    dynamodb = deployed["session"].client("dynamodb")
+    now = datetime.now(UTC)
+    _account(deployed, "a1", BOUNCED, "x")
     notice = {
         "eventType": "Bounce",
         "bounce": {"bounceType": "Permanent", "bouncedRecipients": [{"emailAddress": BOUNCED}]},

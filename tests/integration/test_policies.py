@@ -42,9 +42,9 @@ def test_a_village_post_is_allowed_to_the_api_and_denied_without_batch_write_ite
     with aws_calls.collecting("api_handler") as made:
         posts.post(village, speaker, "public", "おはようございます", clock())
     assert ("dynamodb:BatchWriteItem", TABLE) in made
-    calls = {("api_handler", action, resource) for action, resource in made}
+    calls = {("api_handler", action, resource): "the post" for action, resource in made}
     assert aws_calls.verdict(calls, whole_run=False) == [
-        f"denied: api_handler dynamodb:BatchWriteItem on {TABLE}"
+        f"denied: api_handler dynamodb:BatchWriteItem on {TABLE} (in the post)"
     ]
 
 
@@ -95,7 +95,7 @@ def test_an_index_query_a_message_batch_and_a_send_name_their_own_resources():
 
 def test_on_a_whole_run_a_grant_no_call_used_is_reported():
     used = {
-        ("gm_create_village", action, TABLE)
+        ("gm_create_village", action, TABLE): "a test"
         for action in ("dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem")
     }
     problems = aws_calls.verdict(used, whole_run=True)
