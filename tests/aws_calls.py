@@ -76,6 +76,9 @@ ENTRYPOINTS: dict[tuple[str, str], str] = {
     ("chalicelib.jobs", "deliver"): "mail_worker",
     ("chalicelib.jobs", "mail_batch"): "mail_worker",
     ("chalicelib.services.scheduler", "send_owed_mail"): "mail_worker",
+    # Deployed, only the mail worker sends: every other function hands owed mail to its
+    # queue, and sends it itself only locally, where there is no queue.
+    ("chalicelib.services.outbox", "deliver"): "mail_worker",
     ("chalicelib.jobs", "ses_notification"): "ses_notifications",
     ("chalicelib.services.bounces", "mark_undeliverable"): "ses_notifications",
     ("chalicelib.jobs", "reply_mail"): "reply_mail",

@@ -215,7 +215,7 @@ def test_a_visitor_sees_only_the_public_board(server, phone):
     expect(body).not_to_contain_text("心の中の独り言")
     expect(body).not_to_contain_text("鬼だけの相談")
     expect(body).not_to_contain_text("初日ランダム占い先")
-    for side in ("（鬼）", "（狂人）", "役割"):
+    for side in ("（鬼）", "（狂人）", "役割:"):
         expect(body).not_to_contain_text(side)
     # One slot is vacant: the visitor is invited to log in to take it.
     expect(page.locator("#join")).to_contain_text("ログインすると参加できます")
