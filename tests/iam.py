@@ -12,7 +12,6 @@ makes them ``Fn::Sub`` in the template, and here they are substituted with the r
 
 import copy
 import json
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ ACCOUNT = "123456789012"
 # test set them to; the policies' ${MailDomain} and ${MailConfigurationSet} become the same.
 MAIL_DOMAIN = "mail.example"
 CONFIGURATION_SET = "mail-configuration-set"
+INBOUND_BUCKET = f"mobius-inbound-mail-{ACCOUNT}-{REGION}"  # as infra/resources.py names it
 
 # A transaction is authorized item by item (and a batch per table), each with the action of
 # the single-item call.
@@ -117,22 +117,21 @@ def _ses(action: str, params: dict[str, Any]) -> list[Request]:
 def normalized(service: str, params: dict[str, Any]) -> dict[str, Any]:
     """The call's names as deployed: the tests' table, queues and sender are the stack's."""
     params = dict(params)
-    table = os.environ.get("MOBIUS_TABLE")
-    if service == "dynamodb" and table:
-
-        def deployed(name: str) -> str:
-            return TABLE_NAME if name == table else name
-
+    # One table and one inbound bucket: whatever a test named them, they are the stack's.
+    if service == "dynamodb":
         if "TableName" in params:
-            params["TableName"] = deployed(params["TableName"])
+            params["TableName"] = TABLE_NAME
         if "RequestItems" in params:
-            params["RequestItems"] = {deployed(t): v for t, v in params["RequestItems"].items()}
+            batches = list(params["RequestItems"].values())
+            params["RequestItems"] = {TABLE_NAME: batches[0]} if batches else {}
         if "TransactItems" in params:
             params["TransactItems"] = [
-                {kind: {**body, "TableName": deployed(body["TableName"])}}
+                {kind: {**body, "TableName": TABLE_NAME}}
                 for item in params["TransactItems"]
                 for kind, body in item.items()
             ]
+    if service == "s3" and "Bucket" in params:
+        params["Bucket"] = INBOUND_BUCKET
     if service == "ses" and "Source" in params:
         from chalicelib.notify import ses
 

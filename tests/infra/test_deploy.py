@@ -616,10 +616,16 @@ def _account(deployed: dict, account_id: str, email: str, password_hash: str) ->
 
 
 def _browse(
-    deployed: dict, method: str, path: str, cookie: str = "", form: dict[str, str] | None = None
+    deployed: dict,
+    method: str,
+    route: str,
+    cookie: str = "",
+    form: dict[str, str] | None = None,
+    **params: str,
 ) -> tuple[dict, str]:
-    """One request to the API handler from the zip, as a browser makes it: (the response,
-    the cookie the browser holds after it)."""
+    """One request to the API handler from the zip, as a browser makes it to ``route`` with
+    its ``params``: (the response, the cookie the browser holds after it)."""
+    path = route.format(**params)
     headers = {"host": "dev.mobius-jinro.example"}
     if cookie:
         headers["cookie"] = cookie
@@ -627,21 +633,21 @@ def _browse(
         headers["content-type"] = "application/x-www-form-urlencoded"
     event = {
         "version": "1.0",
-        "resource": path,
+        "resource": route,
         "path": path,
         "httpMethod": method,
         "headers": headers,
         "multiValueHeaders": {k: [v] for k, v in headers.items()},
         "queryStringParameters": None,
         "multiValueQueryStringParameters": None,
-        "pathParameters": None,
+        "pathParameters": params or None,
         "stageVariables": None,
         "requestContext": {
-            "resourcePath": path,
+            "resourcePath": route,
             "httpMethod": method,
             "requestId": f"browse-{method}-{path}",
             "identity": {"sourceIp": "127.0.0.1"},
-            "routeKey": f"{method} {path}",
+            "routeKey": f"{method} {route}",
             "stage": "$default",
         },
         "body": urlencode(form) if form is not None else None,
@@ -659,7 +665,7 @@ def _field(page: str, name: str) -> str:
     found = re.search(rf'name="{name}" value="([^"]*)"', page) or re.search(
         rf'<select id="{name}" name="{name}">\s*<option value="([^"]*)"', page
     )
-    assert found, f"no {name} on the page"
+    assert found, f"no {name} on the page: {page}"
     return found.group(1)
 
 
@@ -674,21 +680,21 @@ def test_a_village_post_is_written_under_the_api_role(deployed):
     form = {"csrf": _field(login["body"], "csrf"), "account_id": "poster", "password": PASSWORD}
     answer, cookie = _browse(deployed, "POST", "/login", cookie, form)
     assert answer["statusCode"] == 303, answer["body"]
-    path = f"/villages/{village_id}"
-    page, cookie = _browse(deployed, "GET", path, cookie)
+    path = "/villages/{village_id}"
+    page, cookie = _browse(deployed, "GET", path, cookie, village_id=village_id)
     join = {
         "csrf": _field(page["body"], "csrf"),
         "slot": _field(page["body"], "slot"),
         "persona": _field(page["body"], "persona"),
     }
-    answer, cookie = _browse(deployed, "POST", f"{path}/join", cookie, join)
+    answer, cookie = _browse(deployed, "POST", path + "/join", cookie, join, village_id=village_id)
     assert answer["statusCode"] == 303, answer["body"]
     text = "配備したサーバーからの最初の書き込みです。"
-    page, cookie = _browse(deployed, "GET", path, cookie)
+    page, cookie = _browse(deployed, "GET", path, cookie, village_id=village_id)
     post = {"csrf": _field(page["body"], "csrf"), "board": "public", "text": text}
-    answer, cookie = _browse(deployed, "POST", f"{path}/posts", cookie, post)
+    answer, cookie = _browse(deployed, "POST", path + "/posts", cookie, post, village_id=village_id)
     assert answer["statusCode"] == 303, answer["body"]
-    page, _ = _browse(deployed, "GET", path, cookie)
+    page, _ = _browse(deployed, "GET", path, cookie, village_id=village_id)
     assert text in page["body"]
 
 
