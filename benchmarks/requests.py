@@ -33,6 +33,7 @@ from chalicelib.services import (
     update,
     villages,
 )
+from chalicelib.services.unit import Unit
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_account, load_village
 from chalicelib.web import mail_links, village_view
@@ -124,7 +125,7 @@ def reply_mail(
     assert account is not None
     raw = message.as_sent_by(account.email, reply_address(record, slot), text, now)
     with counting() as calls:
-        received = replies.receive(raw, now, hand_over=lambda *_: None)
+        received = replies.receive(raw, now, Unit(), hand_over=lambda *_: None)
     assert received.outcome == "applied", received
     return sum(calls.values())
 
@@ -136,7 +137,7 @@ def duel_reply_mail(now: datetime) -> tuple[int, int]:
     replies 投了, the move that ends the game and counts it in both accounts' records."""
     alice, bob = verified_accounts("duel", 2, now)
     given = {"preset": "std9", "side": "A", "strength": "normal", "clock": "day"}
-    match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{alice}", now)
+    match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{alice}", now, Unit())
     matches.join(matches.load(match_id), f"a:{bob}", now)
 
     def reply(account_id: str, side: str, moves: int, text: str) -> int:
@@ -146,9 +147,7 @@ def duel_reply_mail(now: datetime) -> tuple[int, int]:
         assert to is not None and account is not None
         raw = message.as_sent_by(account.email, to, text, now)
         with counting() as calls:
-            received = replies.receive(
-                raw, now, watch=lambda *_: None, match_hand_over=lambda _: None
-            )
+            received = replies.receive(raw, now, Unit())
         assert received.outcome == "applied", received
         return sum(calls.values())
 

@@ -2,17 +2,16 @@
 
 import json
 import logging
-import math
 import os
 import random
 import secrets
 from collections.abc import Callable
-from datetime import datetime
 
-from . import gm, observability, queues, runtime
+from . import effects, gm, observability, queues, runtime
 from .notify import pacing, ses
 from .services import bounces, matches, puzzles, replies, scheduler
 from .services.errors import ServiceError
+from .services.unit import Unit
 
 log = logging.getLogger("mobius.jobs")
 
@@ -28,37 +27,6 @@ MAIL_WORKERS = 4
 # for a minute's due villages in batches of 10, and a bound on what a flood of messages (a
 # bug, a redrive) can cost in Lambda time and table writes at once.
 ADVANCE_WORKERS = 10
-
-
-# A message on the advance queue that is not a village id: a game to look at when its side to
-# move would lose on time, "M:<match id>:<move count>" (decision 49).
-WATCH_PREFIX = "M:"
-MAX_DELAY = 900  # seconds: the longest an SQS message can wait
-
-
-def watch_clock(match_id: str, moves: int, flag_at: datetime) -> None:
-    """A delayed message that brings a worker to the game a second after its flag falls,
-    whether or not anyone is on its page. Without a queue (the local runner, tests) nothing
-    is sent: every read of the game ends it on time all the same."""
-    queue_url = os.environ.get("MOBIUS_QUEUE_URL")
-    if not queue_url:
-        return
-    wait = math.ceil((flag_at - runtime.now()).total_seconds()) + 1
-    queues.send_later(queue_url, f"{WATCH_PREFIX}{match_id}:{moves}", min(MAX_DELAY, max(0, wait)))
-
-
-def hand_over_mail(owner: str) -> None:
-    """Mail a game's write just owed goes to the mail workers (deployed: one SQS message), or
-    is sent here (locally, where there are none). A hand-over that fails leaves the mail
-    owed, where the next tick finds it."""
-    try:
-        mail_queue = queues.mail_queue()
-        if mail_queue:
-            queues.send_to(mail_queue, [owner])
-        else:
-            scheduler.send_owed_mail(owner, runtime.now())
-    except Exception:
-        log.exception("mail of %s left owed to the next tick", owner)
 
 
 def dispatch(village_ids: list[str]) -> None:
@@ -133,11 +101,12 @@ def puzzle_daily() -> int:
 def advance(message: str, owing: list[str] | None) -> None:
     """One advance-queue message: a village's due look, or a game's clock watch. Mail the
     look owes is added to ``owing`` (deployed: for the mail workers); raised on failure."""
-    if message.startswith(WATCH_PREFIX):
-        match_id, _, moves = message.removeprefix(WATCH_PREFIX).rpartition(":")
+    if message.startswith(effects.WATCH_PREFIX):
+        match_id, _, moves = message.removeprefix(effects.WATCH_PREFIX).rpartition(":")
         with observability.about(match_id=match_id):
             try:
-                matches.look(match_id, int(moves), runtime.now(), watch_clock, hand_over_mail)
+                with effects.sent_after(Unit()) as unit:
+                    matches.look(match_id, int(moves), runtime.now(), unit)
             except Exception:
                 log.exception("match %s failed", match_id)
                 raise
@@ -295,9 +264,8 @@ def reply_mail(event: dict, read: Callable[[str], bytes] = _raw_message) -> list
                 log.warning("reply mail %s dropped by SES's verdicts: %s", message_id, failed)
                 outcomes.append("dropped")
                 continue
-            received = replies.receive(
-                read(message_id), runtime.now(), watch=watch_clock, match_hand_over=hand_over_mail
-            )
+            with effects.sent_after(Unit()) as unit:
+                received = replies.receive(read(message_id), runtime.now(), unit)
             log.info("reply mail %s: %s %s", message_id, received.outcome, received.reason)
             outcomes.append(received.outcome)
     return outcomes

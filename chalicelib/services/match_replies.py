@@ -21,6 +21,8 @@ from ..storage.errors import AlreadyOwed
 from ..storage.models import MatchItem, OutboxItem
 from . import matches
 from .errors import NotFound, ServiceError
+from .owed import MailHandOver
+from .unit import Unit
 
 log = logging.getLogger("mobius.replies")
 
@@ -34,6 +36,7 @@ STALE = (
 )
 ENDED = "対局はもう終わっています。返信の手は指していません"
 NOTHING = "指す手が見つからなかったため、何も指していません"
+ENDED_FIRST = "この手の前に、時間切れか接続切れで対局が終わりました"
 
 
 def receive(
@@ -42,13 +45,12 @@ def receive(
     found: MatchItem | None,
     incoming: message.Incoming,
     now: datetime,
-    watch: matches.Watch | None,
-    hand_over: matches.HandOver | None,
+    unit: Unit,
 ) -> tuple[str, str]:
     """What became of the reply to the game ``found`` (as read with the address's owner):
     ``replies.Received``'s outcome and reason."""
     try:
-        match: matches.Match | None = matches.loaded(found)
+        match: matches.Match | None = unit.known_match(found)
     except NotFound:
         match = None
     side = next((s for s in match.rules.sides if s.lower() == to.slot), None) if match else None
@@ -57,28 +59,32 @@ def receive(
         return "dropped", "no such game for the reply address"
     player = f"a:{owner}"
     if match.players.get(side) != player:
-        return _refused(match, to, owner, incoming, NOT_YOURS, now, hand_over)
+        return _refused(match, to, owner, incoming, NOT_YOURS, now)
     if match.ended:
-        return _refused(match, to, owner, incoming, ENDED, now, hand_over)
+        return _refused(match, to, owner, incoming, ENDED, now)
     if to.day != match.moves:
         why = STALE.format(then=to.day, now=match.moves)
-        return _refused(match, to, owner, incoming, why, now, hand_over)
+        return _refused(match, to, owner, incoming, why, now)
     rules = match.rules
     reading = rules.read_reply(match.game, side, incoming.text)
     lines = [{"text": ln.text, "status": ln.status, "why": ln.why} for ln in reading.lines]
     if reading.form is None:
         why = "\n".join(reading.problems) or NOTHING
-        return _refused(match, to, owner, incoming, why, now, hand_over, lines)
+        return _refused(match, to, owner, incoming, why, now, lines)
     try:
         move = rules.move_from_form(match.game, side, reading.form)
     except ValueError as error:
-        return _refused(match, to, owner, incoming, str(error), now, hand_over, lines)
+        return _refused(match, to, owner, incoming, str(error), now, lines)
     done = rules.move_line(side, move)
     item = _receipt(match, to, owner, incoming, now, lines=lines, done=done)
+    # Time is settled once a request, before its move (decision 226): a flag fallen or the
+    # player gone since the mail ends the game now, and the reply is refused.
+    if matches.end_if_due(match, now, side):
+        return _refused(match, to, owner, incoming, ENDED_FIRST, now, lines)
     try:
-        matches.move(match, [player], to.day, move, None, now, watch, hand_over, receipt=item)
+        matches.move(match, [player], to.day, move, None, now, receipt=item)
     except ServiceError as error:  # illegal, out of turn, or the game moved on meanwhile
-        return _refused(match, to, owner, incoming, str(error), now, hand_over, lines)
+        return _refused(match, to, owner, incoming, str(error), now, lines)
     return "applied", ""
 
 
@@ -102,7 +108,6 @@ def _refused(
     incoming: message.Incoming,
     why: str,
     now: datetime,
-    hand_over: matches.HandOver | None,
     lines: list[dict[str, str]] | None = None,
 ) -> tuple[str, str]:
     """Nothing played: the reason owed once (a second delivery of the same message finds it
@@ -114,6 +119,5 @@ def _refused(
         outbox_store.owe_receipt(item)
     except AlreadyOwed:
         return "duplicate", ""
-    if hand_over is not None:
-        hand_over(outbox_store.match_mail(match.match_id))
+    match.owe(MailHandOver(outbox_store.match_mail(match.match_id)))
     return ("applied" if lines is not None else "refused"), why

@@ -12,12 +12,12 @@ The computer plays through the same rule set with its own randomness
 
 import random
 import secrets
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import rulesets, runtime, timecontrol
 from ..rulesets.base import MatchRules
@@ -29,6 +29,10 @@ from ..storage.records import RecordWrite
 from ..storage.repository import plain
 from . import records
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
+from .owed import ClockWatch, MailHandOver, Owed
+
+if TYPE_CHECKING:  # the unit loads games through this module
+    from .unit import Unit
 
 COMPUTER = "cpu"
 OPEN = "open"  # a seat waiting for the person the game's link was sent to
@@ -37,11 +41,6 @@ OPEN = "open"  # a seat waiting for the person the game's link was sent to
 OPPONENTS = ("cpu", "invite", "room")
 ROOMS_LISTED = 20  # the top page lists the latest rooms waiting
 ROOM_WAITS = timedelta(hours=24)  # a room nobody took in this long leaves the list
-# Asks a worker to look at a game when its side to move would lose on time (decision 49):
-# (match id, the move count it watches, the flag time).
-Watch = Callable[[str, int, datetime], None]
-# Hands the mail a write owed to the mail workers (its outbox partition), after the write.
-HandOver = Callable[[str], None]
 # In a correspondence game the side to move is reminded this long before its deadline.
 REMIND_BEFORE = timedelta(hours=3)
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
@@ -55,6 +54,13 @@ GUEST_KEPT = timedelta(days=30)
 
 
 STALE = "ページが古くなっていたため、この手は送られませんでした。盤面を確かめてください"
+ABORT_QUESTION = (
+    "対局を中止します。双方が最初の手を指す前なので、勝ち負けもレーティングもつきません。"
+    "よろしいですか？"
+)
+# 投了: the platform's verb for ending a game by choice, not a move of it; every rule set's
+# forms and mail spell it so.
+RESIGN = "resign"
 
 
 class Stale(Conflict):
@@ -72,9 +78,15 @@ class MoreSetup(Exception):
 
 @dataclass
 class Match:
-    """One game as a request sees it: the stored item and its game, parsed once."""
+    """One game as a request sees it: the stored item and its game, parsed once, and what
+    the request's writes of it owe once they are committed (``owe``)."""
 
     item: MatchItem
+    owed: list[Owed] = field(default_factory=list)
+
+    def owe(self, effect: Owed) -> None:
+        """Recorded only after the write that owes it went through (decision 225)."""
+        self.owed.append(effect)
 
     @property
     def match_id(self) -> str:
@@ -264,7 +276,7 @@ def computer_replies(
 
 def resigns(move: Any) -> bool:
     """投了: a way to end the game, not a move of it (every rule set spells it so)."""
-    return isinstance(move, Mapping) and move.get("do") == "resign"
+    return isinstance(move, Mapping) and move.get("do") == RESIGN
 
 
 def movers_of(moves: Iterable[store.NewMove]) -> frozenset[str]:
@@ -313,9 +325,11 @@ def start(
     given: Mapping[str, str],
     player: str,
     now: datetime,
-    watch: Watch | None = None,
+    unit: "Unit",
 ) -> str:
-    """A new game against the computer; the computer's opening moves are played at once."""
+    """A new game (against the computer, or its seat open to an invited person or the rooms'
+    list); the computer's opening moves are played at once. Its clock's watch is owed on
+    ``unit``."""
     try:
         rules = rulesets.match_rules(rules_name)
     except ValueError:
@@ -370,8 +384,9 @@ def start(
     if rules.to_move(game) is None:
         meta.state, meta.ended_at = "ended", now
     store.create_match(meta, opening, {side: player}, kept(players, now), room=opponent == "room")
-    if clock.flag is not None and watch is not None:
-        watch(match_id, len(opening), clock.flag)
+    created = unit.created(Match(meta))
+    if clock.flag is not None:
+        created.owe(ClockWatch(match_id, len(opening), clock.flag))
     return match_id
 
 
@@ -562,12 +577,7 @@ def gone_at(presence: store.Presence) -> datetime:
     return presence.seen + GONE_AFTER
 
 
-def end_if_due(
-    match: Match,
-    now: datetime,
-    present: str | None = None,
-    hand_over: HandOver | None = None,
-) -> bool:
+def end_if_due(match: Match, now: datetime, present: str | None = None) -> bool:
     """Ends the game if the side to move ran out of time or its page has been gone for a
     minute (on any read, write or worker's look), dated at that moment. Conditioned on the
     moves read — a move that came first wins — and, for leaving, on the player not seen
@@ -598,17 +608,11 @@ def end_if_due(
         )
     except Refused:
         return False
-    _hand_over(match, mail, hand_over)
+    _hand_over(match, mail)
     return True
 
 
-def settle(
-    match: Match,
-    now: datetime,
-    present: str | None = None,
-    watch: Watch | None = None,
-    hand_over: HandOver | None = None,
-) -> bool:
+def settle(match: Match, now: datetime, present: str | None = None) -> bool:
     """What time alone decides, on any read or a worker's look: a ranked game's held answer
     is played into the game once its hold has ended, dated at the hold's end (the asking
     side's clock starts then); else a fallen flag or a mover gone a minute ends the game.
@@ -616,13 +620,13 @@ def settle(
     False)."""
     held, until = match.held, match.item.hold_until
     if match.ended or held is None or until is None or now < until:
-        return end_if_due(match, now, present, hand_over)
+        return end_if_due(match, now, present)
     side = str(held["side"])
     played = match.rules.play(
         match.game, side, held["move"], chance_of(int(match.item.seed), match.moves + 1)
     )
     try:
-        _advance(match, side, played, until, present, watch, hand_over)
+        _advance(match, side, played, until, present)
     except Refused:
         return False
     return True
@@ -644,9 +648,14 @@ def _watched(flag: datetime | None, presence: store.Presence | None) -> datetime
     return min(found) if found else None
 
 
-def _hand_over(match: Match, mail: list[OutboxItem], hand_over: HandOver | None) -> None:
-    if mail and hand_over is not None:
-        hand_over(mailbox.match_mail(match.match_id))
+def _hand_over(match: Match, mail: list[OutboxItem]) -> None:
+    if mail:
+        match.owe(MailHandOver(mailbox.match_mail(match.match_id)))
+
+
+def _watch(match: Match, moves: int, at: datetime | None) -> None:
+    if at is not None:
+        match.owe(ClockWatch(match.match_id, moves, at))
 
 
 def _advance(
@@ -655,8 +664,6 @@ def _advance(
     played: Any,
     now: datetime,
     present: str | None,
-    watch: Watch | None,
-    hand_over: HandOver | None,
     receipt: OutboxItem | None = None,
 ) -> None:
     """Commits ``side``'s move played at ``now`` and the computer's replies: the mover's
@@ -680,10 +687,8 @@ def _advance(
     _commit(
         match, new_moves, after, banks=banks, clock=clock, now=now, mail=mail, presence=presence
     )
-    _hand_over(match, mail, hand_over)
-    watched = _watched(clock.flag, presence)
-    if watched is not None and watch is not None:
-        watch(match.match_id, match.moves + len(new_moves), watched)
+    _hand_over(match, mail)
+    _watch(match, match.moves + len(new_moves), _watched(clock.flag, presence))
 
 
 def move(
@@ -693,32 +698,33 @@ def move(
     given: Mapping[str, Any] | None,
     form: Mapping[str, str] | None,
     now: datetime,
-    watch: Watch | None = None,
-    hand_over: HandOver | None = None,
     receipt: OutboxItem | None = None,
 ) -> None:
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
     person's page showed (a reply mail's: the move count its mail was written for, with the
     ``receipt`` it owes). In a ranked game an answer given while it is held is kept aside
-    until the hold ends (decision 65)."""
+    until the hold ends (decision 65).
+
+    What time decided before the move is written by the request's read (``settle``, once a
+    request, decision 226); a move whose time ran out all the same (that read lost its race
+    to a worker's, or was not made) was made on a game about to change: ``Stale``."""
     side = match.side_of(who)
     if side is None:
         raise Forbidden("この対局の対局者ではありません")
-    if end_if_due(match, now, side, hand_over):
-        raise Conflict("この手の前に、時間切れか接続切れで対局が終わりました")
+    when = due(match)
+    if when is not None and now >= when[0]:
+        raise Stale(STALE)
     if match.ended:
         raise Conflict("対局はもう終わっています")
     if seen_moves != match.moves:
-        raise Stale(
-            "ページが古くなっていたため、この手は送られませんでした。盤面を確かめてください"
-        )
+        raise Stale(STALE)
     rules, game = match.rules, match.game
     try:
         wanted = given if given is not None else rules.move_from_form(game, side, form or {})
-        if rules.to_move(game) != side and wanted.get("do") != "resign":
+        if rules.to_move(game) != side and not resigns(wanted):
             raise Conflict("いまは相手の番です")
-        if match.held is not None and wanted.get("do") != "resign":
+        if match.held is not None and not resigns(wanted):
             raise Conflict("回答はもう送ってあります。公開されるまでお待ちください")
         played = rules.play(game, side, wanted, chance_of(int(match.item.seed), match.moves + 1))
     except Conflict:
@@ -726,28 +732,33 @@ def move(
     except ValueError as error:
         raise InvalidInput(str(error)) from None
     until = match.holding(now)
-    if until is not None and rules.to_move(game) == side and wanted.get("do") != "resign":
+    if until is not None and rules.to_move(game) == side and not resigns(wanted):
         try:
             store.hold_answer(match.item, {"side": side, "move": played.move}, now)
         except Refused:
             raise Stale(STALE) from None
-        if watch is not None:
-            watch(match.match_id, match.moves, until)  # shown at the hold's end
+        _watch(match, match.moves, until)  # shown at the hold's end
         if receipt is not None and mailbox.owe_once(receipt):
-            _hand_over(match, [receipt], hand_over)
+            _hand_over(match, [receipt])
         return
     try:
-        _advance(match, side, played, now, side, watch, hand_over, receipt)
+        _advance(match, side, played, now, side, receipt)
     except Refused:
         raise Stale(STALE) from None
+
+
+def question(match: Match, side: str, form: Mapping[str, str]) -> str | None:
+    """What a page asks before it sends ``form`` (None: nothing to ask): 投了 that would
+    abort the game says it is 中止 (decision 150); anything else, as its rule set asks."""
+    if resigns(form) and match.abortable:
+        return ABORT_QUESTION
+    return match.rules.confirmation(match.game, side, form)
 
 
 def join(
     match: Match,
     player: str,
     now: datetime,
-    watch: Watch | None = None,
-    hand_over: HandOver | None = None,
     identities: Sequence[str] = (),
 ) -> str:
     """The invited person takes the open seat (once: the seat must still be open); the
@@ -786,37 +797,30 @@ def join(
         )
     except Refused:
         raise Conflict("この対局にはもう空いている席がありません") from None
-    _hand_over(match, mail, hand_over)
-    watched = _watched(clock.flag, presence)
-    if watched is not None and watch is not None:
-        watch(match.match_id, match.moves, watched)
+    _hand_over(match, mail)
+    _watch(match, match.moves, _watched(clock.flag, presence))
     return side
 
 
-def look(
-    match_id: str,
-    moves: int,
-    now: datetime,
-    watch: Watch,
-    hand_over: HandOver | None = None,
-) -> bool:
+def look(match_id: str, moves: int, now: datetime, unit: "Unit") -> bool:
     """A worker's look at a game it was asked to watch: a held answer whose hold has ended
     is shown; the side to move loses if it is still the game of ``moves`` moves and its flag
     has fallen or its page has been gone for a minute; a time still ahead (a bank longer than
     a message can wait, a hold, a player seen since) is watched again, and a game played by
-    mail reminds its player once the deadline is near. True if the game ended now."""
-    found = store.load_match(match_id)
-    if found is None or _expired(found.expires_at, now):
+    mail reminds its player once the deadline is near. True if the game ended now. What the
+    look owes (the next watch, the mail) is owed on ``unit``."""
+    try:
+        match = unit.match(match_id)
+    except NotFound:  # past its TTL
         return False
-    match = Match(found)
     if match.ended or match.moves != moves:
         return False
     reveal = _reveal_at(match)
     if reveal is not None:
         if now < reveal:
-            watch(match_id, moves, reveal)
+            _watch(match, moves, reveal)
         else:
-            settle(match, now, None, watch, hand_over)
+            settle(match, now)
         return False
     when = due(match)
     if when is None:
@@ -824,13 +828,13 @@ def look(
     if now < when[0]:
         flag = match.item.flag_at
         if match.correspondence and flag is not None and now >= flag - REMIND_BEFORE:
-            _remind(match, now, hand_over)
-        watch(match_id, moves, when[0])
+            _remind(match, now)
+        _watch(match, moves, when[0])
         return False
-    return end_if_due(match, now, None, hand_over)
+    return end_if_due(match, now)
 
 
-def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:
+def _remind(match: Match, now: datetime) -> None:
     """The side to move's player is reminded of the deadline, once for this move count."""
     side = match.rules.to_move(match.game)
     account = records.account_of(match.players[side]) if side else None
@@ -838,7 +842,7 @@ def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:
         return
     item = mailbox.match_mail_item(match.match_id, match.moves, "reminder", account, now)
     if mailbox.owe_once(item):
-        _hand_over(match, [item], hand_over)
+        _hand_over(match, [item])
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from ..storage import outbox as outbox_store
 from ..storage.errors import AlreadyOwed
 from ..storage.models import OutboxItem
 from ..storage.repository import VillageRecord
-from . import actions, match_replies, matches, outbox, villages
+from . import actions, match_replies, outbox, villages
 from .errors import ServiceError
 from .unit import Unit
 
@@ -58,17 +58,9 @@ class Received:
 UNKNOWN_SENDER = "no account verified the sender's address"
 
 
-def receive(
-    raw: bytes,
-    now: datetime,
-    unit: Unit | None = None,
-    hand_over: HandOver | None = None,
-    watch: matches.Watch | None = None,
-    match_hand_over: matches.HandOver | None = None,
-) -> Received:
-    """``watch`` and ``match_hand_over``: a game's clock watch and its mail's hand-over, as
-    its pages pass them (a reply to a game's mail plays a move, decision 128)."""
-    unit = unit or Unit()
+def receive(raw: bytes, now: datetime, unit: Unit, hand_over: HandOver | None = None) -> Received:
+    """A reply to a game's mail plays a move (decision 128): what its write owes (the game's
+    clock watch, its mail's hand-over) is owed on ``unit``, for the entrypoint to send."""
     hand_over = hand_over or outbox.hand_over_village_mail
     incoming = message.read(raw)
     sender = incoming.sender
@@ -88,9 +80,7 @@ def receive(
         found, owner = match_store.load_match_and_owner(to.village_id, sender)
         if owner is None:
             return _drop(UNKNOWN_SENDER, incoming)
-        outcome, why = match_replies.receive(
-            to, owner, found, incoming, now, watch, match_hand_over
-        )
+        outcome, why = match_replies.receive(to, owner, found, incoming, now, unit)
         return Received(outcome, why)
     owner = accounts_store.address_owner(sender)
     if owner is None:

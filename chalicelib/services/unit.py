@@ -4,26 +4,56 @@ Each village is loaded at most once and its game parsed once (``VillageRecord.ga
 a use case that wrote, or lost a race, reloads on purpose through ``reload``. Writes
 themselves go through storage's intention-named, conditioned writes, each one
 DynamoDB request or transaction.
+
+What the games it saw owe once their writes are committed (a clock watch, mail to hand
+over: ``services/owed.py``) it collects for the entrypoint, which sends them after the use
+case returns (``collect_owed``; cosmicpython's ``collect_new_events``, decision 225).
 """
 
+from collections.abc import Iterator
 from datetime import datetime
 
 from ..storage import matches as match_store
+from ..storage.models import MatchItem
 from ..storage.repository import VillageRecord, load_village
 from . import matches, sessions
 from .errors import NotFound
+from .owed import Owed
 
 
 class Unit:
     def __init__(self) -> None:
         self._villages: dict[str, VillageRecord | None] = {}
         self._matches: dict[str, matches.Match] = {}
+        # Every game this unit handed out, a reloaded one's earlier copy too: what each owes.
+        self._seen: list[matches.Match] = []
 
     def match(self, match_id: str) -> matches.Match:
         """A game played move by move, loaded once (``reload_match`` after a write)."""
         if match_id not in self._matches:
-            self._matches[match_id] = matches.load(match_id)
+            self._keep(matches.load(match_id))
         return self._matches[match_id]
+
+    def known_match(self, item: MatchItem | None) -> matches.Match:
+        """Adopts a game read elsewhere (with its reply's owner): ``NotFound`` as ``match``."""
+        return self._keep(matches.loaded(item))
+
+    def created(self, match: matches.Match) -> matches.Match:
+        """A game this unit's use case just made: what it owes is collected with the rest
+        (read again, it is loaded as any other)."""
+        self._seen.append(match)
+        return match
+
+    def _keep(self, match: matches.Match) -> matches.Match:
+        self._matches[match.match_id] = match
+        self._seen.append(match)
+        return match
+
+    def collect_owed(self) -> Iterator[Owed]:
+        """What the games' committed writes owe, each once, in the order they were owed."""
+        for match in self._seen:
+            while match.owed:
+                yield match.owed.pop(0)
 
     def match_and_session(
         self, match_id: str, account_id: str, session_id: str, now: datetime
@@ -35,8 +65,7 @@ class Unit:
             return self.match(match_id), sessions.check(account_id, session_id, now)
         item, session = match_store.load_match_and_session(match_id, account_id, session_id)
         grant = sessions.grant_of(session, account_id, session_id, now)
-        self._matches[match_id] = matches.loaded(item)
-        return self._matches[match_id], grant
+        return self._keep(matches.loaded(item)), grant
 
     def reload_match(self, match_id: str) -> matches.Match:
         self._matches.pop(match_id, None)

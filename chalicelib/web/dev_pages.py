@@ -10,7 +10,7 @@ from datetime import datetime
 
 from chalice import Response
 
-from .. import jobs, runtime
+from .. import runtime
 from ..clock import jst
 from ..inbound import message
 from ..inbound.words import reply_address
@@ -252,8 +252,6 @@ def inbox(ctx: Ctx) -> Response:
             raw = raw_text.encode("utf-8")[:MAX_RAW]
         else:
             raw = _as_member(ctx, ctx.form.get("seat", ""), ctx.form.get("text", ""))
-        received = replies.receive(
-            raw, ctx.now, ctx.unit, watch=jobs.watch_clock, match_hand_over=jobs.hand_over_mail
-        )
+        received = replies.receive(raw, ctx.now, ctx.unit)
         said = {"text": OUTCOMES[received.outcome], "reason": received.reason}
     return ctx.page("dev_inbox.html", seats=_seats(ctx) + _game_sides(ctx), said=said)

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 from chalice import Response
 
-from .. import bounded, jobs, runtime
+from .. import bounded, runtime
 from ..links import match_scope, presence_token, read_match_token, read_presence_token
 from ..render import render
 from ..services import matches, reviews
@@ -24,10 +24,6 @@ from ..storage.errors import FAULTS
 from .http import BadRequest, html, json_response, redirect
 from .pages import Ctx, Request, json_api, log_fault, page
 
-ABORT_QUESTION = (
-    "対局を中止します。双方が最初の手を指す前なので、勝ち負けもレーティングもつきません。"
-    "よろしいですか？"
-)
 EXPIRED_LINK = "このリンクは正しくないか、期限が切れています。ログインして対局を開いてください"
 # A game's mail link lets its player in for this long from the tap, that game only: they may
 # move again with no new mail (an execution, then the night) days after the link's deadline.
@@ -64,7 +60,7 @@ def _seat(
         if page and match.open_side is not None and not match.ended:
             raise Invited
         raise BadRequest("この対局の対局者ではありません", 403)
-    if matches.settle(match, ctx.now, side, jobs.watch_clock, jobs.hand_over_mail):
+    if matches.settle(match, ctx.now, side):
         match = ctx.unit.reload_match(match_id)
     if here:
         matches.seen_here(match_id, match.presence, side, ctx.now)  # any request of theirs counts
@@ -75,7 +71,7 @@ def _seat(
 def start(ctx: Ctx) -> Response:
     rules = ctx.form.get("rules", "")
     try:
-        match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now, jobs.watch_clock)
+        match_id = matches.start(rules, ctx.form, ctx.player(), ctx.now, ctx.unit)
     except matches.MoreSetup as more:
         # The choices so far ride along as hidden fields (the side drawn now fixed); a
         # refusal of what this page chose comes back on it, with its sentence.
@@ -181,14 +177,7 @@ def join(ctx: Ctx, match_id: str) -> Response:
     """The invited person sits (a guest without registering, or their account)."""
     _check_id(match_id)
     match = ctx.match(match_id)
-    matches.join(
-        match,
-        ctx.player(),
-        ctx.now,
-        jobs.watch_clock,
-        jobs.hand_over_mail,
-        identities=ctx.players(match_id),
-    )
+    matches.join(match, ctx.player(), ctx.now, identities=ctx.players(match_id))
     return redirect(f"/matches/{match_id}", ctx.set_cookie)
 
 
@@ -223,9 +212,7 @@ def _move(ctx: Ctx, match: matches.Match, side: str) -> tuple[Response, bool]:
         if not isinstance(given, dict):
             raise BadRequest("手はオブジェクトで指定してください")
     elif form.get("confirm") != "1":
-        question = match.rules.confirmation(match.game, side, form)
-        if form.get("do") == "resign" and match.abortable:
-            question = ABORT_QUESTION
+        question = matches.question(match, side, form)
         if question is not None:
             fields = {k: v for k, v in form.items() if k != "csrf"}
             confirm = ctx.page(
@@ -240,8 +227,6 @@ def _move(ctx: Ctx, match: matches.Match, side: str) -> tuple[Response, bool]:
             given,
             None if given is not None else form,
             ctx.now,
-            jobs.watch_clock,
-            jobs.hand_over_mail,
         )
     except matches.Stale:
         return redirect(f"/matches/{match_id}?stale=1", ctx.set_cookie), False

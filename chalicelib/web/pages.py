@@ -15,7 +15,7 @@ from botocore.exceptions import ClientError
 from chalice import Response
 from pynamodb.exceptions import PynamoDBException
 
-from .. import runtime
+from .. import effects, runtime
 from ..links import match_scope
 from ..render import render
 from ..services import matches, sessions
@@ -233,7 +233,8 @@ def page(handler: Handler, *, csrf: bool = True, answers_json: bool = False) -> 
     every fault of AWS as the 503 page (``busy``; JSON for ``answers_json``), never a 500.
 
     ``csrf=False`` only where a signed token in the URL is the authority (one-click
-    unsubscribe, RFC 8058, is posted by mail clients without our cookie).
+    unsubscribe, RFC 8058, is posted by mail clients without our cookie). What the
+    handler's writes owe is sent once it has answered (``effects.sent_after``).
     """
 
     def run(request: Request, *params: str) -> Response:
@@ -243,7 +244,8 @@ def page(handler: Handler, *, csrf: bool = True, answers_json: bool = False) -> 
         if session is None:
             ctx.set_cookie = ctx.session.cookie(now)
         try:
-            return _answer(ctx, session, handler, params, csrf)
+            with effects.sent_after(ctx.unit):
+                return _answer(ctx, session, handler, params, csrf)
         except FAULTS as error:  # a refusal's page too may need storage (who is logged in)
             log_fault(handler.__name__, error)
             return busy_json() if answers_json else ctx.busy()

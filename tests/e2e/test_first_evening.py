@@ -9,6 +9,7 @@ import pytest
 
 from chalicelib import runtime
 from chalicelib.services import matches
+from chalicelib.services.unit import Unit
 
 from .conftest import AXE, PHONE, WAIT_MS, WIDTH, Phone, make_player
 
@@ -113,7 +114,7 @@ def test_the_records_tables_keep_each_heading_and_id_on_one_line(server, phone):
         "clock": "none",
         "strength": "normal",
     }
-    match_id = matches.start("duel", given, "a:test07", now)
+    match_id = matches.start("duel", given, "a:test07", now, Unit())
     matches.join(matches.load(match_id), "a:test08", now)
     match = matches.load(match_id)
     matches.move(match, ["a:test07"], match.moves, {"do": "resign"}, None, now)

@@ -8,9 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib import jobs, queues, runtime
+from chalicelib import effects, jobs, queues, runtime
 from chalicelib.rules.duel import Duel
 from chalicelib.services import matches
+from chalicelib.services.owed import ClockWatch
+from chalicelib.services.unit import Unit
 from chalicelib.storage import matches as store
 
 GUEST = "g:guest-one"
@@ -22,9 +24,9 @@ def now(clock, monkeypatch):
     return clock
 
 
-def new_game(clock, control="3m", side="A", watch=None) -> str:
+def new_game(clock, control="3m", side="A", unit=None) -> str:
     given = {"preset": "std9", "side": side, "strength": "normal", "clock": control}
-    return matches.start("duel", given, GUEST, clock(), watch)
+    return matches.start("duel", given, GUEST, clock(), unit or Unit())
 
 
 def item(match_id):
@@ -68,12 +70,17 @@ def test_a_move_spends_the_bank_and_the_countdown_comes_back_every_move(now):
 
 
 def test_a_move_after_the_flag_is_refused_and_the_game_ends_on_time(now):
+    """Time is settled once a request (decision 226): the move alone writes no end; the read
+    of the request that brought it (``settle``, as every page's) does."""
     match_id = new_game(now)
     now.advance(timedelta(seconds=201))
-    with pytest.raises(matches.Conflict, match="時間切れ"):
-        matches.move(
-            matches.load(match_id), [GUEST], 0, {"do": "co", "roles": ["seer"]}, None, now()
-        )
+    game = matches.load(match_id)
+    with pytest.raises(matches.Stale):
+        matches.move(game, [GUEST], 0, {"do": "co", "roles": ["seer"]}, None, now())
+    assert item(match_id).state == "running"
+    assert matches.settle(game, now(), "A")
+    with pytest.raises(matches.Conflict, match="終わっています"):
+        matches.move(matches.load(match_id), [GUEST], 0, {"do": "co"}, None, now())
     assert item(match_id).state == "ended" and store.match_moves(match_id) == []
 
 
@@ -95,7 +102,8 @@ def test_nobody_looking_a_delayed_message_brings_a_worker_within_seconds_of_the_
             sent.append(message)
 
     monkeypatch.setattr(queues, "_sqs", lambda region, endpoint: Queue())
-    match_id = new_game(now, watch=jobs.watch_clock)
+    with effects.sent_after(Unit()) as unit:
+        match_id = new_game(now, unit=unit)
     [message] = sent
     assert message["MessageBody"] == f"M:{match_id}:0"
     assert message["DelaySeconds"] == 201  # a second after the flag (200 s)
@@ -108,17 +116,20 @@ def test_nobody_looking_a_delayed_message_brings_a_worker_within_seconds_of_the_
     assert json.loads(json.dumps(Duel.from_json(item(match_id).game).ending))["at"] == "time"
 
 
-def test_a_long_bank_is_watched_again_and_a_moved_game_is_left_alone(now, monkeypatch):
-    watched = []
-    match_id = new_game(now, control="day", watch=lambda *args: watched.append(args))
-    assert watched == [(match_id, 0, now() + timedelta(days=1))]
+def test_a_long_bank_is_watched_again_and_a_moved_game_is_left_alone(now):
+    unit = Unit()
+    match_id = new_game(now, control="day", unit=unit)
+    assert list(unit.collect_owed()) == [ClockWatch(match_id, 0, now() + timedelta(days=1))]
     # The longest SQS wait is 15 minutes: the worker comes early and asks again.
-    now.advance(timedelta(seconds=jobs.MAX_DELAY))
-    assert not matches.look(match_id, 0, now(), lambda *args: watched.append(args))
-    assert watched[-1] == (match_id, 0, item(match_id).flag_at)
+    now.advance(timedelta(seconds=effects.MAX_DELAY))
+    unit = Unit()
+    assert not matches.look(match_id, 0, now(), unit)
+    assert list(unit.collect_owed()) == [ClockWatch(match_id, 0, item(match_id).flag_at)]
     # Once the person has moved, a message about the old move count does nothing.
     game = matches.load(match_id)
     matches.move(game, [GUEST], 0, {"do": "co", "roles": ["seer"]}, None, now())
     now.advance(timedelta(days=2))
-    assert not matches.look(match_id, 0, now(), lambda *args: watched.append(args))
+    unit = Unit()
+    assert not matches.look(match_id, 0, now(), unit)
+    assert list(unit.collect_owed()) == []
     assert item(match_id).state == "running"

@@ -10,6 +10,7 @@ Needs moto's DynamoDB table, a verified SES sender and the runtime clock set to 
 import re
 from datetime import date, timedelta
 
+from chalicelib import effects
 from chalicelib.inbound import message
 from chalicelib.notify.notices import IDLE_WARNING_SUBJECT as WARNING
 from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
@@ -23,9 +24,9 @@ from chalicelib.services import (
     matches,
     puzzles,
     replies,
-    scheduler,
     villages,
 )
+from chalicelib.services.unit import Unit
 from chalicelib.storage.puzzles import save_puzzle
 from chalicelib.storage.repository import load_village
 from tests import puzzle_days
@@ -128,10 +129,12 @@ def _receipts(start: list[Mail], clock, box: MailBox) -> dict[str, list[Mail]]:
     then to another member's: each gets its receipt."""
     first, second = start[0], start[1]
     text = "祈り なし\n占い 庶民A\nよろしくお願いします"
-    replies.receive(message.as_sent_by(first.to, first.message["Reply-To"], text, clock()), clock())
+    replies.receive(
+        message.as_sent_by(first.to, first.message["Reply-To"], text, clock()), clock(), Unit()
+    )
     applied = box.new()
     foreign = message.as_sent_by(first.to, second.message["Reply-To"], "祈り なし", clock())
-    replies.receive(foreign, clock())
+    replies.receive(foreign, clock(), Unit())
     return {"reply:applied": applied, "reply:refused": box.new()}
 
 
@@ -202,28 +205,28 @@ def _account(clock, box: MailBox) -> dict[str, list[Mail]]:
 
 
 def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
-    """A game by mail (1手1日) between two accounts: its start, a reminder, a turn, the end."""
-
-    def hand_over(owner: str) -> None:
-        scheduler.send_owed_mail(owner, clock())
-
+    """A game by mail (1手1日) between two accounts: its start, a reminder, a turn, the end,
+    each use case's owed mail sent after it as its entrypoint sends it."""
     a, b = (make_account(LONG_ID.format(n), clock()) for n in (60, 61))
     given = {"preset": "17A", "side": "A", "strength": "normal", "clock": "day"}
-    match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{a}", clock())
-    matches.join(matches.load(match_id), f"a:{b}", clock(), hand_over=hand_over)
+    with effects.sent_after(Unit()) as unit:
+        match_id = matches.start("duel", {**given, "opponent": "invite"}, f"a:{a}", clock(), unit)
+        matches.join(unit.match(match_id), f"a:{b}", clock())
     begun = box.new()  # the game begins on A's move (A is away: B sat)
     clock.advance(timedelta(hours=21, minutes=1))
-    matches.look(match_id, 0, clock(), lambda *_: None, hand_over)
+    with effects.sent_after(Unit()) as unit:
+        matches.look(match_id, 0, clock(), unit)
     reminder = box.new()
     # A replies to the reminder (a move, a line that is no move), then to the turn's mail again.
     for mail, text in ((reminder[0], "CO要請 占い師\nよろしく"), (begun[0], "処刑 1")):
         sent = message.as_sent_by(mail.to, mail.message["Reply-To"], text, clock())
-        replies.receive(sent, clock(), match_hand_over=hand_over)
+        with effects.sent_after(Unit()) as unit:
+            replies.receive(sent, clock(), unit)
     after = box.new()
     answered = [m for m in after if "返信" in m.subject]
     turn = [m for m in after if m not in answered]  # B's turn: A moved
-    game = matches.load(match_id)
-    matches.move(game, [f"a:{b}"], 1, {"do": "resign"}, None, clock(), hand_over=hand_over)
+    with effects.sent_after(Unit()) as unit:
+        matches.move(unit.match(match_id), [f"a:{b}"], 1, {"do": "resign"}, None, clock())
     return {
         "duel:start": begun,
         "duel:turn": turn,

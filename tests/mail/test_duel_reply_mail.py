@@ -12,13 +12,16 @@ from pathlib import Path
 import pytest
 
 from benchmarks.requests import counting
-from chalicelib import jobs
+from chalicelib import effects, jobs
 from chalicelib.inbound import address, message
 from chalicelib.notify.match_notices import reply_address
 from chalicelib.rules.duel import Duel
 from chalicelib.rulesets import match_rules
 from chalicelib.services import match_replies, matches, replies
+from chalicelib.services.owed import MailHandOver
+from chalicelib.services.unit import Unit
 from chalicelib.storage import matches as store
+from chalicelib.storage import outbox as mailbox
 from chalicelib.storage import records as records_store
 from chalicelib.storage.models import MatchItem
 from tests.integration.conftest import make_account
@@ -47,8 +50,9 @@ def new_game(clock, a_email: str = "alice@example.jp", ranked: bool = False) -> 
     make_account("bob", clock(), B_EMAIL)
     given = {"preset": "std9", "side": "A", "strength": "normal", "clock": "day"}
     given |= {"ranked": "1"} if ranked else {}
-    match_id = matches.start("duel", {**given, "opponent": "invite"}, "a:alice", clock())
-    matches.join(matches.load(match_id), "a:bob", clock(), hand_over=jobs.hand_over_mail)
+    with effects.sent_after(Unit()) as unit:
+        match_id = matches.start("duel", {**given, "opponent": "invite"}, "a:alice", clock(), unit)
+        matches.join(unit.match(match_id), "a:bob", clock())
     return match_id
 
 
@@ -74,9 +78,9 @@ def mails_to(email: str) -> list[Mail]:
 
 
 def receive(raw_mail: bytes, clock) -> replies.Received:
-    return replies.receive(
-        raw_mail, clock(), watch=jobs.watch_clock, match_hand_over=jobs.hand_over_mail
-    )
+    """A reply as the receipt rule's function takes it: what it owes sent after it."""
+    with effects.sent_after(Unit()) as unit:
+        return replies.receive(raw_mail, clock(), unit)
 
 
 def reply_as(email: str, reply_to: str, text: str, clock, message_id: str = "") -> bytes:
@@ -260,8 +264,8 @@ def test_a_ranked_games_answer_by_mail_is_held_like_the_pages_and_confirmed_once
     assert "指しました: 回答: 騙りなし" in confirmation.text
     assert receive(answer, clock).outcome == "duplicate"
     clock.advance(timedelta(seconds=21))
-    match = matches.load(match_id)
-    assert matches.settle(match, clock(), None, None, jobs.hand_over_mail)
+    with effects.sent_after(Unit()) as unit:
+        assert matches.settle(unit.match(match_id), clock())
     assert moves(match_id) == 2 and game(match_id).phase == "A:day"
 
 
@@ -292,14 +296,13 @@ def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
     assert item is not None
     item.update(actions=[MatchItem.movers.set({"A", "B"})])  # both played: rated, not aborted
     mail = reply_as("alice@example.jp", to(match_id, "A"), "投了", clock)
-    handed: list[str] = []
+    unit = Unit()
     with counting() as calls:
-        received = replies.receive(
-            mail, clock(), watch=lambda *_: None, match_hand_over=handed.append
-        )
+        received = replies.receive(mail, clock(), unit)
     assert received.outcome == "applied"
     assert calls == {"BatchGetItem": 2, "TransactWriteItems": 1}, calls
-    assert handed and game(match_id).ending["at"] == "resign"
+    assert MailHandOver(mailbox.match_mail(match_id)) in list(unit.collect_owed())
+    assert game(match_id).ending["at"] == "resign"
     assert records_store.load("bob", "duel").data["ranked"] == {"games": 1, "wins": 1}
 
 

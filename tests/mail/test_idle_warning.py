@@ -11,6 +11,7 @@ from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.base import Pace
 from chalicelib.rulesets.mobius.timeline import TIMINGS
 from chalicelib.services import accounts, replies, villages
+from chalicelib.services.unit import Unit
 from chalicelib.storage.repository import load_village
 from tests.integration.conftest import make_account
 from tests.integration.helpers import fill
@@ -24,7 +25,7 @@ TURN = TIMINGS[Pace.SHORT].turn
 
 def reply(mail, text: str, clock) -> replies.Received:
     raw = message.as_sent_by(mail.to, mail.message["Reply-To"], text, clock())
-    return replies.receive(raw, clock())
+    return replies.receive(raw, clock(), Unit())
 
 
 def example_of(mail) -> str | None:

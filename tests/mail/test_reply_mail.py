@@ -13,6 +13,7 @@ from chalicelib.inbound import address, commands, message
 from chalicelib.inbound.words import reply_address, vocabulary
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, outbox, receipts, replies
+from chalicelib.services.unit import Unit
 from chalicelib.storage import outbox as outbox_store
 from chalicelib.storage.repository import load_account, load_village
 from tests.integration import classic_helpers as classic
@@ -60,7 +61,7 @@ def running(village, members, clock):
 def reply_from(name: str, village: str, clock, slot: str | None = None) -> replies.Received:
     record = load_village(village)
     to = reply_address(record, slot or SENDERS.get(name, SENDERS["gmail"])[1])
-    return replies.receive(raw(name, to), clock())
+    return replies.receive(raw(name, to), clock(), Unit())
 
 
 def choices(village: str, account: str) -> dict[str, str]:
@@ -179,10 +180,10 @@ def test_a_tampered_reply_address_gets_no_reply(running, members, clock):
     local, _, domain = to.partition("@")
     tampered = f"{local[:-1]}{'a' if local[-1] != 'a' else 'b'}@{domain}"
     before = len(sent_mails())
-    assert replies.receive(raw("gmail", tampered), clock()).outcome == "dropped"
+    assert replies.receive(raw("gmail", tampered), clock(), Unit()).outcome == "dropped"
     # Another member's seat written into a valid-looking address: the MAC no longer holds.
     forged = to.replace(".commoner_a.", ".commoner_b.")
-    assert replies.receive(raw("gmail", forged), clock()).outcome == "dropped"
+    assert replies.receive(raw("gmail", forged), clock(), Unit()).outcome == "dropped"
     assert choices(running, members["commoner_a"]) == {} and len(sent_mails()) == before
 
 
@@ -193,7 +194,7 @@ def test_mail_from_our_own_address_is_never_answered(running, clock):
         b"From: <noreply@mobius.example>",
     )
     before = len(sent_mails())
-    assert replies.receive(own, clock()).outcome == "dropped"
+    assert replies.receive(own, clock(), Unit()).outcome == "dropped"
     assert len(sent_mails()) == before
 
 
@@ -212,7 +213,7 @@ def test_a_member_writing_to_another_members_address_is_told_why_and_nothing_is_
 def test_a_reply_to_an_earlier_days_mail_is_told_why_and_nothing_is_saved(running, members, clock):
     old = reply_address(load_village(running), "commoner_a")
     to_update(running, clock)  # day 2
-    assert replies.receive(raw("gmail", old), clock()).outcome == "refused"
+    assert replies.receive(raw("gmail", old), clock(), Unit()).outcome == "refused"
     assert choices(running, members["commoner_a"]) == {}
     (receipt,) = receipts_to("yamada.taro@gmail.com")
     assert "1日目のお知らせへの返信でした。いまは2日目です" in receipt.joined
@@ -222,7 +223,7 @@ def test_a_sender_no_account_verified_gets_no_reply(running, clock):
     to = reply_address(load_village(running), "commoner_a")
     stranger = raw("gmail", to).replace(b"yamada.taro@gmail.com", b"someone.else@gmail.com")
     before = len(sent_mails())
-    assert replies.receive(stranger, clock()).outcome == "dropped"
+    assert replies.receive(stranger, clock(), Unit()).outcome == "dropped"
     assert len(sent_mails()) == before
 
 
@@ -250,7 +251,7 @@ def test_every_game_mail_has_the_members_reply_address_and_an_example_valid_toda
     assert example in start.html
     # The example, sent back as it is, is saved.
     reply = message.as_sent_by("yamada.taro@gmail.com", start.message["Reply-To"], example, clock())
-    assert replies.receive(reply, clock()).outcome == "applied"
+    assert replies.receive(reply, clock(), Unit()).outcome == "applied"
     assert len(choices(village, members["commoner_a"])) == 1
 
 
@@ -269,7 +270,9 @@ def test_classic_a_vote_and_a_night_choice_by_reply(clock, rng):
     account = classic.account_of(vid, voter)
     to = reply_address(record, voter)
     received = replies.receive(
-        message.as_sent_by(f"{account}@gmail.com", to, f"投票 {character}", clock()), clock()
+        message.as_sent_by(f"{account}@gmail.com", to, f"投票 {character}", clock()),
+        clock(),
+        Unit(),
     )
     assert received.outcome == "applied"
     assert choices(vid, account) == {"vote": target}
@@ -423,7 +426,7 @@ def reply_with_the_example(mail, email: str, clock) -> str | None:
         return None
     example = lines[lines.index(EXAMPLE_LINE) + 1].removeprefix("例: ")
     raw = message.as_sent_by(email, mail.message["Reply-To"], example, clock())
-    return replies.receive(raw, clock()).outcome
+    return replies.receive(raw, clock(), Unit()).outcome
 
 
 def test_classic_a_whole_village_is_played_by_replying_to_its_mail_alone(clock, rng):
@@ -467,7 +470,7 @@ def test_a_reply_quoting_the_days_mail_whole_saves_the_members_own_command_alone
     own = lines[lines.index(EXAMPLE_LINE) + 1].removeprefix("例: ")
     body = f"{own}\n\n{TEXT_STYLES[style](start.text)}"
     reply = message.as_sent_by("yamada.taro@gmail.com", start.message["Reply-To"], body, clock())
-    assert replies.receive(reply, clock()).outcome == "applied"
+    assert replies.receive(reply, clock(), Unit()).outcome == "applied"
     assert len(choices(village, members["commoner_a"])) == 1
     (receipt,) = receipts_to("yamada.taro@gmail.com")
     assert f"保存しました: {own}" in receipt.text

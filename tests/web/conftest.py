@@ -22,13 +22,14 @@ from moto import mock_aws
 from moto.ses.models import ses_backends
 
 from app import app
-from chalicelib import runtime
+from chalicelib import effects, runtime
 from chalicelib.clock import JST, system_clock
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.duel.puzzle import Puzzle
 from chalicelib.rules.mobius import SLOTS
-from chalicelib.services import accounts, sessions, update, villages
+from chalicelib.services import accounts, matches, sessions, update, villages
 from chalicelib.services.puzzles import today
+from chalicelib.services.unit import Unit
 from chalicelib.storage import db
 from chalicelib.storage import puzzles as puzzle_store
 from chalicelib.web.http import SESSION_COOKIE, Session
@@ -130,6 +131,13 @@ def make_account(name: str, now: datetime, verified: bool = True) -> str:
     if verified:
         accounts.verify_email(token, now)
     return name
+
+
+def worker_look(match_id: str, moves: int, now: datetime) -> bool:
+    """The advance worker's look at a game it was asked to watch (``jobs.advance``'s): what
+    the look owes is sent after it, as there."""
+    with effects.sent_after(Unit()) as unit:
+        return matches.look(match_id, moves, now, unit)
 
 
 def session_cookie(account_id: str | None, now: datetime, csrf: str = "test-csrf") -> str:

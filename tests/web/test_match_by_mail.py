@@ -15,13 +15,12 @@ from urllib.parse import urlparse
 
 import pytest
 
-from chalicelib import jobs, runtime
+from chalicelib import runtime
 from chalicelib.rules.duel import Duel
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
-from chalicelib.services import matches
 from devserver.__main__ import LocalVillage
-from tests.web.conftest import text
+from tests.web.conftest import text, worker_look
 from tests.web.test_match_mail import PASS_LINK, two_people
 from tests.web.test_matches import play_json, stored
 
@@ -104,7 +103,7 @@ class Player:
 def worker_looks(match_id: str, clock) -> bool:
     """The worker's delayed look (decision 49) at the game as it is now."""
     moves = stored(match_id).moves
-    return matches.look(match_id, moves, clock(), lambda *_: None, jobs.hand_over_mail)
+    return worker_look(match_id, moves, clock())
 
 
 def play_by_mail(browser, new_browser, clock, preset_rng: str):

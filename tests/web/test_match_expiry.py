@@ -5,11 +5,10 @@ page, the view, a move, the live question and the top page's list treat it as go
 
 from datetime import timedelta
 
-from chalicelib.services import matches
 from chalicelib.storage import matches as store
 from chalicelib.storage.keys import player_match_sk, player_pk
 from chalicelib.storage.models import MatchItem, MoveItem, PlayerMatchItem
-from tests.web.conftest import make_account, text
+from tests.web.conftest import make_account, text, worker_look
 from tests.web.test_matches import play_json, start, stored
 
 KEPT = timedelta(days=30)
@@ -94,5 +93,5 @@ def test_an_expired_guest_game_not_yet_deleted_is_gone_everywhere(browser, clock
 def test_a_worker_looking_at_an_expired_game_does_nothing(browser, clock):
     match_id = start(browser, clock="3m")
     clock.advance(KEPT + timedelta(seconds=1))
-    assert not matches.look(match_id, stored(match_id).moves, clock(), lambda *_: None)
+    assert not worker_look(match_id, stored(match_id).moves, clock())
     assert stored(match_id).state == "running"

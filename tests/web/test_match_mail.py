@@ -9,12 +9,12 @@ from datetime import timedelta
 from email.header import decode_header, make_header
 from urllib.parse import urlparse
 
-from chalicelib import jobs
+from chalicelib import effects, jobs
 from chalicelib.clock import jst
 from chalicelib.labels import SITE_NAME
-from chalicelib.services import accounts, matches, scheduler
+from chalicelib.services import accounts, scheduler
 from chalicelib.storage import outbox as mailbox
-from tests.web.conftest import mail_text, make_account, sent_mails, text
+from tests.web.conftest import mail_text, make_account, sent_mails, text, worker_look
 from tests.web.test_matches import play_json, start, stored
 
 BRAND = f"【{SITE_NAME}・2人で遊ぶ人狼】"
@@ -114,7 +114,7 @@ def test_lost_on_time_with_nobody_looking_the_player_is_mailed_the_end(browser, 
     browser.login("alice")
     match_id = start(browser, clock="3m")  # against the CPU
     clock.advance(timedelta(seconds=201))
-    assert matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
+    assert worker_look(match_id, 0, clock())
     [end] = mails_to("alice")
     assert "時間切れ" in mail_text(end) and "あなたの負け" in mail_text(end)
 
@@ -144,9 +144,9 @@ def test_a_guest_is_never_mailed(browser, new_browser, clock):
     friend.get(f"/matches/{match_id}")
     friend.post(f"/matches/{match_id}/join")  # B: the guest (A) is to move
     clock.advance(timedelta(hours=22))
-    matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
+    worker_look(match_id, 0, clock())
     clock.advance(timedelta(hours=3))
-    matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
+    worker_look(match_id, 0, clock())
     assert stored(match_id).state == "ended"
     assert len(mails_to("bob")) == 1 and "あなたの勝ち" in mail_text(mails_to("bob")[0])
     assert len(sent_mails()) == 1  # bob's end only: the guest has no address
@@ -158,11 +158,11 @@ def test_correspondence_the_player_is_reminded_once_before_the_deadline(
     match_id, _friend = two_people(browser, new_browser, clock)
     assert len(mails_to("alice")) == 1  # her turn
     clock.advance(timedelta(hours=20, minutes=59))
-    matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
+    worker_look(match_id, 0, clock())
     assert len(mails_to("alice")) == 1  # not yet: more than 3 hours left
     clock.advance(timedelta(minutes=2))
     for _ in range(2):  # a duplicate message reminds once
-        matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
+        worker_look(match_id, 0, clock())
     _turn, reminder = mails_to("alice")
     assert subject(reminder) == f"{BRAND}スタンダード9人 A(村人陣営)：〆切が近づいています"
     assert "時間切れであなたの負け" in mail_text(reminder)
@@ -174,7 +174,7 @@ def test_correspondence_the_player_is_reminded_once_before_the_deadline(
 
 def test_a_turn_played_before_its_mail_left_is_not_mailed(browser, new_browser, clock, monkeypatch):
     held = []
-    monkeypatch.setattr(jobs, "hand_over_mail", held.append)  # the mail worker is slow
+    monkeypatch.setattr(effects, "hand_over_mail", held.append)  # the mail worker is slow
     match_id, friend = two_people(browser, new_browser, clock)
     assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
     assert play_json(friend, match_id, {"do": "answer", "claims": []}).status_code == 303
@@ -199,7 +199,7 @@ def test_preferences_switch_match_mail_off(browser, new_browser, clock):
     friend.post(f"/matches/{match_id}/join")
     assert mails_to("alice") == []  # her turn's mail is off
     clock.advance(timedelta(hours=21, minutes=1))
-    matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
+    worker_look(match_id, 0, clock())
     [reminder] = mails_to("alice")  # reminders are a preference of their own
     assert "〆切" in subject(reminder)
 

@@ -14,11 +14,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from chalicelib import jobs
+from chalicelib import effects
 from chalicelib.rules.duel import Duel
 from chalicelib.services import matches
 from chalicelib.storage import matches as store
-from tests.web.conftest import header, mail_text, make_account, text
+from tests.web.conftest import header, mail_text, make_account, text, worker_look
 from tests.web.test_match_mail import mails_to, two_people
 from tests.web.test_matches import play_json, start, stored
 
@@ -31,7 +31,7 @@ FRAME = re.compile(r'<iframe class="here" src="([^"]+)"')
 def watched(monkeypatch):
     """The delayed messages the game's writes ask for: (match, moves, when)."""
     asked = []
-    monkeypatch.setattr(jobs, "watch_clock", lambda *call: asked.append(call))
+    monkeypatch.setattr(effects, "watch_clock", lambda *call: asked.append(call))
     return asked
 
 
@@ -40,8 +40,8 @@ def flat(mail) -> str:
     return mail_text(mail).replace("\n", "")
 
 
-def look(match_id: str, clock, moves: int = 0, watch=None) -> bool:
-    return matches.look(match_id, moves, clock(), watch or (lambda *_: None), jobs.hand_over_mail)
+def look(match_id: str, clock, moves: int = 0) -> bool:
+    return worker_look(match_id, moves, clock())
 
 
 def ending(match_id: str) -> dict | None:
@@ -228,9 +228,8 @@ def test_the_worker_is_asked_to_look_at_the_minute_and_again_after_a_sign_of_lif
     clock.advance(20 * SECOND)
     browser.get(f"/matches/{match_id}")
     clock.advance(41 * SECOND)
-    asked = []
-    assert not look(match_id, clock, watch=lambda *call: asked.append(call))
-    assert asked == [(match_id, 0, began + 80 * SECOND)]
+    assert not look(match_id, clock)
+    assert watched[-1] == (match_id, 0, began + 80 * SECOND)
     assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
     assert watched[-1] == (match_id, 1, clock() + 60 * SECOND)  # bob's minute
 

@@ -12,14 +12,15 @@ from urllib.parse import urlencode
 
 import pytest
 
-from chalicelib import jobs
+from chalicelib import effects
 from chalicelib.rules.duel import Draws, Duel, preset
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rules.duel.questions import open_request
 from chalicelib.rulesets.duel.ruleset import ANSWER_HOLD, DUEL
 from chalicelib.services import matches
-from tests.web.conftest import alert, make_account, sent_mails, text
+from chalicelib.services.unit import Unit
+from tests.web.conftest import alert, make_account, sent_mails, text, worker_look
 from tests.web.test_gm_pages import CROSS_SITE
 from tests.web.test_matches import MATCH_URL, moves_of, play_json, poll, stored
 from tests.web.test_security import CSRF_REFUSAL
@@ -272,10 +273,13 @@ def test_ranked_resigning_while_an_answer_is_held_ends_the_game_without_it(
     assert [m.move["do"] for m in moves_of(match_id)] == ["co", "resign"]
 
 
-def test_ranked_by_mail_the_turn_is_mailed_only_when_the_answer_shows(browser, new_browser, clock):
+def test_ranked_by_mail_the_turn_is_mailed_only_when_the_answer_shows(
+    browser, new_browser, clock, monkeypatch
+):
     """A correspondence game with nobody looking: the worker's look shows the held answer at
     the hold's end, and only then is A mailed the turn."""
     watched = []
+    monkeypatch.setattr(effects, "watch_clock", lambda _id, moves, at: watched.append((moves, at)))
     match_id, _bob = ranked_game(browser, new_browser, clock, control="day")
     mailed = len(sent_mails())
     play_json(browser, match_id, {"do": "co", "roles": ["seer"]})
@@ -283,23 +287,22 @@ def test_ranked_by_mail_the_turn_is_mailed_only_when_the_answer_shows(browser, n
     clock.advance(timedelta(seconds=3))
     mailed = len(sent_mails())
 
-    def watch(match_id_, moves, at):
-        watched.append((moves, at))
-
-    stored_item = stored(match_id)
-    match = matches.Match(stored_item)
-    matches.move(match, ["a:bob"], 1, {"do": "answer", "claims": []}, None, clock(), watch)
-    assert watched == [(1, stored_item.hold_until)]  # a look at the hold's end
+    hold_until = stored(match_id).hold_until
+    with effects.sent_after(Unit()) as unit:  # bob's answer, as his page sends it
+        matches.move(
+            unit.match(match_id), ["a:bob"], 1, {"do": "answer", "claims": []}, None, clock()
+        )
+    assert watched == [(1, hold_until)]  # a look at the hold's end
     assert len(sent_mails()) == mailed  # nothing told A
     clock.advance(timedelta(seconds=10))
-    assert matches.look(match_id, 1, clock(), watch, jobs.hand_over_mail) is False
-    assert watched[-1] == (1, stored_item.hold_until) and stored(match_id).moves == 1
+    assert worker_look(match_id, 1, clock()) is False
+    assert watched[-1] == (1, hold_until) and stored(match_id).moves == 1
     clock.advance(timedelta(seconds=7))
-    matches.look(match_id, 1, clock(), watch, jobs.hand_over_mail)
+    worker_look(match_id, 1, clock())
     assert stored(match_id).moves == 2
     [turn] = sent_mails()[mailed:]
     assert "alice@example.jp" in turn.destinations
-    matches.look(match_id, 1, clock(), watch, jobs.hand_over_mail)  # a duplicate message
+    worker_look(match_id, 1, clock())  # a duplicate message
     assert stored(match_id).moves == 2 and len(sent_mails()) == mailed + 1
 
 

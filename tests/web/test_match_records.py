@@ -6,7 +6,6 @@ fox win); the records page reads them."""
 import random
 from datetime import timedelta
 
-from chalicelib import jobs
 from chalicelib.rules.duel import Draws, Duel, play, preset
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
@@ -16,7 +15,7 @@ from chalicelib.storage import records as stored_records
 from chalicelib.storage.db import transaction
 from chalicelib.storage.models import MatchItem, RecordItem
 from tests.unit.duel.helpers import B12, STD9
-from tests.web.conftest import alert, mail_text, make_account, sent_mails, text
+from tests.web.conftest import alert, mail_text, make_account, sent_mails, text, worker_look
 from tests.web.test_match_ranked import both_move, ranked_game
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
@@ -93,8 +92,8 @@ def test_a_flag_fallen_with_nobody_looking_is_a_loss_counted_once_against_the_cp
     match_id = start(browser, clock="3m", strength="strong")
     seen = [matches.load(match_id), matches.load(match_id)]  # two looks read it at once
     clock.advance(timedelta(seconds=201))
-    assert matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail)
-    assert matches.look(match_id, 0, clock(), lambda *_: None, jobs.hand_over_mail) is False
+    assert worker_look(match_id, 0, clock())
+    assert worker_look(match_id, 0, clock()) is False
     for match in seen:  # a duplicate tick with what it read before the end: refused
         assert matches.end_if_due(match, clock()) is False
     assert record("alice")["all"] == {"games": 1, "losses": 1}
@@ -172,7 +171,7 @@ def test_a_game_left_unfinished_counts_nothing(browser, clock):
     browser.login("bob")
     match_id = start(browser)  # against the CPU, no clock: only bob's moves can end it
     clock.advance(timedelta(days=31))  # bob left it
-    assert matches.look(match_id, 0, clock(), lambda *_: None) is False
+    assert worker_look(match_id, 0, clock()) is False
     assert stored(match_id).state == "running"
     assert record("bob") == {}  # never ended: nothing counted
 
@@ -276,7 +275,7 @@ def test_a_ranked_game_ended_before_the_second_side_s_first_move_is_aborted(
 def test_a_ranked_game_lost_on_time_before_the_first_move_is_aborted(browser, new_browser, clock):
     match_id, _bob = ranked_game(browser, new_browser, clock)
     clock.advance(timedelta(minutes=10))
-    assert matches.look(match_id, 0, clock(), lambda *_: None)
+    assert worker_look(match_id, 0, clock())
     assert stored(match_id).aborted is True
     assert record("alice") == {} and record("bob") == {}
 

@@ -29,6 +29,7 @@ from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.mobius.ruleset import CHOICE_LABELS
 from chalicelib.rulesets.mobius.visibility import Board
 from chalicelib.services import accounts, matches
+from chalicelib.services.unit import Unit
 from chalicelib.storage.repository import load_village
 from chalicelib.web import accounts as pages
 from tests.web.conftest import PASSWORD, alert, make_account, session_cookie, text
@@ -352,7 +353,7 @@ def match_id(people, clock):
     """A game against the computer that the member plays (as A)."""
     _, member, _ = people
     given = {"preset": "std9", "side": "A", "strength": "normal"}
-    return matches.start("duel", given, f"a:{member}", clock())
+    return matches.start("duel", given, f"a:{member}", clock(), Unit())
 
 
 @pytest.fixture

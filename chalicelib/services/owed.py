@@ -1,0 +1,30 @@
+"""What a use case owes once its write is committed, besides the write itself (decision 225).
+
+A use case records these on the game it wrote (``Match.owe``) only after its write went
+through; its unit of work collects them (``Unit.collect_owed``) and the entrypoint that ran
+it sends them after it returns (``chalicelib/effects.py``), so that no use case is handed a
+callback from the layer above it. A use case that refuses (raises before writing) owes
+nothing."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class ClockWatch:
+    """A worker should look at the game of ``moves`` moves at ``at``: its side to move's flag,
+    its page gone a minute, or a held answer shown (decision 49)."""
+
+    match_id: str
+    moves: int
+    at: datetime
+
+
+@dataclass(frozen=True)
+class MailHandOver:
+    """Mail just owed in the outbox partition ``owner`` goes to the mail workers."""
+
+    owner: str
+
+
+Owed = ClockWatch | MailHandOver
