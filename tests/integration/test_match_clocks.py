@@ -11,6 +11,7 @@ import pytest
 from chalicelib import effects, jobs, queues, runtime
 from chalicelib.rules.duel import Duel
 from chalicelib.services import matches
+from chalicelib.services.errors import Conflict
 from chalicelib.services.owed import ClockWatch
 from chalicelib.services.unit import Unit
 from chalicelib.storage import matches as store
@@ -79,7 +80,7 @@ def test_a_move_after_the_flag_is_refused_and_the_game_ends_on_time(now):
         matches.move(game, [GUEST], 0, {"do": "co", "roles": ["seer"]}, None, now())
     assert item(match_id).state == "running"
     assert matches.settle(game, now(), "A")
-    with pytest.raises(matches.Conflict, match="終わっています"):
+    with pytest.raises(Conflict, match="終わっています"):
         matches.move(matches.load(match_id), [GUEST], 0, {"do": "co"}, None, now())
     assert item(match_id).state == "ended" and store.match_moves(match_id) == []
 

@@ -10,6 +10,7 @@ import pytest
 
 from chalicelib import effects
 from chalicelib.services import matches
+from chalicelib.services.errors import Conflict
 from chalicelib.services.owed import ClockWatch, MailHandOver
 from chalicelib.services.unit import Unit
 from chalicelib.storage import outbox as mailbox
@@ -95,7 +96,7 @@ def test_a_join_owes_the_turns_mail_and_the_clock_only_once_it_is_written(clock)
         MailHandOver(mailbox.match_mail(match_id)),  # alice's turn, by mail
         ClockWatch(match_id, 0, flag),
     ]
-    with pytest.raises(matches.Conflict):
+    with pytest.raises(Conflict):
         matches.join(late, "a:carol", clock())
     assert late.owed == []
 

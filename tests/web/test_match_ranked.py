@@ -278,16 +278,15 @@ def test_ranked_by_mail_the_turn_is_mailed_only_when_the_answer_shows(
 ):
     """A correspondence game with nobody looking: the worker's look shows the held answer at
     the hold's end, and only then is A mailed the turn."""
-    watched = []
-    monkeypatch.setattr(effects, "watch_clock", lambda _id, moves, at: watched.append((moves, at)))
     match_id, _bob = ranked_game(browser, new_browser, clock, control="day")
     mailed = len(sent_mails())
     play_json(browser, match_id, {"do": "co", "roles": ["seer"]})
     assert len(sent_mails()) == mailed + 1  # bob's turn
     clock.advance(timedelta(seconds=3))
     mailed = len(sent_mails())
-
     hold_until = stored(match_id).hold_until
+    watched = []  # the worker's delayed looks asked for from here on
+    monkeypatch.setattr(effects, "watch_clock", lambda _id, moves, at: watched.append((moves, at)))
     with effects.sent_after(Unit()) as unit:  # bob's answer, as his page sends it
         matches.move(
             unit.match(match_id), ["a:bob"], 1, {"do": "answer", "claims": []}, None, clock()

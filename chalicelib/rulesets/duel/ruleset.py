@@ -25,7 +25,7 @@ from . import computer, forms, labels, mail
 
 SIDES = ("A", "B")
 # A player's mail, after the game's title (decision 56); the reminder's hours are the
-# platform's (services/matches.py REMIND_BEFORE).
+# platform's (services/matches/play.py REMIND_BEFORE).
 SUBJECTS = {
     "start": "対局が始まりました（あなたの番です）",  # the invited person sat: nobody moved yet
     "turn": "あなたの番です",
