@@ -9,11 +9,13 @@ import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from . import queues, runtime
-from .services import scheduler
-from .services.owed import ClockWatch, Owed
-from .services.unit import Unit
+
+if TYPE_CHECKING:  # every function imports this module: each path imports its services
+    from .services.owed import Owed
+    from .services.unit import Unit
 
 log = logging.getLogger("mobius.jobs")
 
@@ -38,6 +40,8 @@ def hand_over_mail(owner: str) -> None:
     """Mail a game's write just owed goes to the mail workers (deployed: one SQS message), or
     is sent here (locally, where there are none). A hand-over that fails leaves the mail
     owed, where the next tick finds it."""
+    from .services import scheduler  # only without a queue: locally
+
     try:
         mail_queue = queues.mail_queue()
         if mail_queue:
@@ -48,10 +52,12 @@ def hand_over_mail(owner: str) -> None:
         log.exception("mail of %s left owed to the next tick", owner)
 
 
-def dispatch(owed: Iterable[Owed]) -> None:
+def dispatch(owed: "Iterable[Owed]") -> None:
     """Sends each effect as its kind is sent. A clock watch that fails is raised (a worker's
     message is then delivered again; a page says the table was busy, the move written); a
     mail hand-over that fails is logged, the mail left owed to the tick."""
+    from .services.owed import ClockWatch
+
     for effect in owed:
         if isinstance(effect, ClockWatch):
             watch_clock(effect.match_id, effect.moves, effect.at)
@@ -60,7 +66,7 @@ def dispatch(owed: Iterable[Owed]) -> None:
 
 
 @contextmanager
-def sent_after(unit: Unit) -> Iterator[Unit]:
+def sent_after(unit: "Unit") -> "Iterator[Unit]":
     """Runs a use case on ``unit``, then sends what its committed writes owe — also when it
     then refused or failed: what was committed is owed all the same."""
     try:

@@ -12,7 +12,6 @@ from ...storage.errors import Refused
 from ...storage.models import OutboxItem
 from ...storage.records import RecordWrite
 from ...storage.repository import plain
-from .. import records
 from .clock import Clock, due, reveal_at
 from .game import Match, kept, mail_owed, movers_of, owe_mail
 
@@ -28,6 +27,8 @@ def ending_records(
     """What a write that ends the game adds for its players' records (none before the end,
     none for an aborted game: decision 150); ``players`` and ``sides``: the seats' players
     after an adoption, and only the adopted."""
+    from .. import records  # only what involves an account's records (cold start)
+
     setup = plain(match.item.setup)
     # A what-if (its setup names the game it continues) starts from a position chosen in
     # hindsight: its end is no game won or lost (decision duel 73).

@@ -15,7 +15,6 @@ from ...storage import matches as store
 from ...storage import outbox as mailbox
 from ...storage.models import MatchItem, OutboxItem
 from ...storage.repository import plain
-from .. import records
 from ..errors import Conflict, NotFound
 from ..owed import ClockWatch, MailHandOver, Owed
 
@@ -238,6 +237,8 @@ def mail_owed(
     after it: the end to each player with an account who did not make the write (the one who
     did was on the page), and, played by mail, the ``turn`` to the person now to move (a
     join's is "start": the other person sat, nobody moved)."""
+    from .. import records  # only what involves an account's records (cold start)
+
     to_move = match.rules.to_move(game)
     if to_move is None:
         wanted = [(side, "end") for side in players if side != present]

@@ -16,7 +16,6 @@ from ...storage import matches as store
 from ...storage import outbox as mailbox
 from ...storage.errors import Refused
 from ...storage.models import OutboxItem
-from .. import records
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from .clock import clock_after, due, reveal_at, watched
 from .ending import commit, end_if_due
@@ -215,6 +214,8 @@ def look(match_id: str, moves: int, now: datetime, unit: "Unit") -> bool:
 
 def _remind(match: Match, now: datetime) -> None:
     """The side to move's player is reminded of the deadline, once for this move count."""
+    from .. import records  # only what involves an account's records (cold start)
+
     side = match.rules.to_move(match.game)
     account = records.account_of(match.players[side]) if side else None
     if account is None:

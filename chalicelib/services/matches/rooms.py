@@ -16,7 +16,6 @@ from ...storage import matches as store
 from ...storage.errors import Refused
 from ...storage.models import MatchItem
 from ...storage.repository import plain
-from .. import records
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from .clock import Clock, clock_after, watched
 from .ending import ending_records
@@ -146,6 +145,8 @@ def _dealt(
 def _check_ranked(player: str, opponent: str, control: timecontrol.TimeControl | None) -> None:
     """A ranked game is between two accounts with a clock (decision 64): its ratings must
     mean something, and a game without a clock could wait for ever."""
+    from .. import records  # only what involves an account's records (cold start)
+
     if records.account_of(player) is None:
         raise InvalidInput("ランク戦はログインしてから作成してください")
     if opponent == "cpu":
@@ -166,6 +167,8 @@ def join(
     clocks start now. Returns the side taken. ``identities``: every identity the joining
     browser holds besides ``player`` (its account, the guest id still in its cookie): none
     of them may hold the other seat, or one person would play both sides."""
+    from .. import records  # only what involves an account's records (cold start)
+
     side = match.open_side
     if side is None:
         raise Conflict("この対局にはもう空いている席がありません")
