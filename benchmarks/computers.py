@@ -33,7 +33,7 @@ from .requests import counting, fake_aws, verified_accounts
 
 # A size at each step of RULES-CLASSIC §1's deck (one wolf; a medium, a madman and two wolves;
 # masons and a fox; three wolves): every size took most of `make bench`'s time for figures
-# README's larger runs give (decision 184).
+# docs/classic.md's larger runs give (decision 184).
 SIZES = (5, 9, 13, 16)
 GAMES = 300
 SIMULATED = 3000

@@ -2,7 +2,7 @@
 time per CPU move on every preset.
 
 Targets: against the same opponent each 「強い」 CPU wins ≥ 25 percentage points more often
-than a random legal player, on each side, in std9 and 12B (judged on three seeds, README);
+than a random legal player, on each side, in std9 and 12B (judged on three seeds, docs/duel.md);
 a CPU move ≤ 200 ms at the 95th percentile and ≤ 1 s at most, on every preset. 400 games per
 matchup keep each margin within about ±3 pp of noise (random vs random, needed only for the
 other reading of "the same opponent", is left out); the other presets are played CPU vs CPU

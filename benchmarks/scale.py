@@ -6,7 +6,7 @@
   deployed app runs it: the due query, then ``jobs.dispatch`` fanning the ids out to SQS
   (moto's queue). Its time, the fan-out's part of it, and its requests (DynamoDB and SQS).
   On moto every request is CPU in this process, so the fan-out's threads cannot show here
-  what they save against SQS's network latency (README).
+  what they save against SQS's network latency (docs/benchmarks.md).
 - **A village's worker cost**: the real village through a few nights as deployed: the
   advance worker (``jobs.process``: the night, then the village handed to the mail queue) and
   the mail worker (``jobs.send_mail``), counting DynamoDB and SQS requests and mails.
@@ -46,7 +46,7 @@ NIGHTS = 3  # the sample village's nights whose worker cost is averaged
 REGION = "ap-northeast-1"
 TABLE = "mobius-bench"
 TICK_TABLE = "mobius-bench-tick"
-# SES rates (mail a second) the README's table is worked out for: the default production
+# SES rates (mail a second) docs/benchmarks.md's table is worked out for: the default production
 # quota, and two raised ones.
 RATES = (14, 50, 200)
 # One mail worker sends one mail at a time; SendRawEmail answers in some tens of milliseconds,

@@ -70,7 +70,7 @@ def due_villages() -> dict[str, float]:
 
 def mails_per_village_day(level: str = "all") -> dict[str, float]:
     """Mails sent for one 13-member short village over its first three days, every member
-    wanting ``level`` (README "Mail a member wants")."""
+    wanting ``level`` (docs/playing.md, "Mail a member wants")."""
     with mock_aws(), like_dynamodb():
         db.configure()
         db.create_table()

@@ -9,7 +9,7 @@ then asks a living CPU a question on the public board, calling it by a name a pl
   (a post of its own after the question) before the village's next update after the question.
 
 The CPU-only win rates that must not move are ``computers`` (classic) and ``rules``' (Mobius)
-figures; README compares them before and after on the same seeds.
+figures; docs/mobius.md compares them before and after on the same seeds.
 """
 
 import random

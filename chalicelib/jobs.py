@@ -21,7 +21,7 @@ SES_TOPIC_NAME = "mobius-ses-notifications"
 # The mail queue's event source runs at most this many mail workers at once (app.py); each
 # sends at an equal share of the account's SES rate, so together they keep to it (decision
 # 58). One worker sends one mail at a time (~10/s at SES's latency), so an account whose rate
-# is above ~10 × MAIL_WORKERS needs more workers (README).
+# is above ~10 × MAIL_WORKERS needs more workers (docs/benchmarks.md).
 MAIL_WORKERS = 4
 # The advance queue's event source runs at most this many advance workers at once: enough
 # for a minute's due villages in batches of 10, and a bound on what a flood of messages (a

@@ -2,7 +2,7 @@
 custom MAIL FROM domain, the configuration set whose bounce and complaint events reach the
 SES notice handler, and the API's optional custom domain (docs/decisions.md 204).
 
-The DNS records themselves stay with the operator (README, deploy): the stack's outputs
+The DNS records themselves stay with the operator (docs/deploy.md): the stack's outputs
 give the DKIM records' names and values.
 """
 

@@ -212,7 +212,7 @@ def _alarm(description: str, **properties: Any) -> dict[str, Any]:
 
 
 def alarms() -> dict[str, Any]:
-    """The operator's topic and every alarm; one e-mail subscription to confirm (README)."""
+    """The operator's topic and every alarm; one e-mail subscription to confirm (docs/deploy.md)."""
     result: dict[str, Any] = {
         "AlarmTopic": {
             "Type": "AWS::SNS::Topic",

@@ -1,4 +1,4 @@
-"""The stack's parameters: what an operator sets before the first deploy (README, deploy).
+"""The stack's parameters: what an operator sets before the first deploy (docs/deploy.md).
 
 The addresses the code reads from its environment come from here, not from
 .chalice/config.json: config.json's stage values are only the parameters' defaults, so one

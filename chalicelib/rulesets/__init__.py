@@ -2,7 +2,8 @@
 
 Adding a game is adding a package here with an object implementing ``base.RuleSet`` (a
 village: seats, days, a scheduled update) or ``base.MatchRules`` (two sides playing move by
-move), and one line in ``PLACES`` or ``MATCH_PLACES`` (README: "How to add a rule set").
+move), and one line in ``PLACES`` or ``MATCH_PLACES`` (docs/architecture.md: "How to add a rule
+set").
 Nothing else names a game.
 
 A rule set's package is imported the first time a game of it is met, so a Lambda that

@@ -213,7 +213,7 @@ class NoticeText:
 
     subject: str
     context: dict[str, Any] = field(default_factory=dict)
-    # Whether this mail concerns the member (README "Mail a member wants"): a member who
+    # Whether this mail concerns the member (docs/playing.md, "Mail a member wants"): one who
     # wants only their own mail and the deadlines is not sent the others.
     concerns: bool = True
 
@@ -260,7 +260,8 @@ class Ahead:
 
 
 class RuleSet(Protocol):
-    """Everything game-specific, behind one object per game (see README "How to add a rule set")."""
+    """Everything game-specific, behind one object per game (docs/architecture.md: "How to add a
+    rule set")."""
 
     name: str  # stored on the village item
     label: str  # how the lounge names the game

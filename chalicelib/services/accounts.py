@@ -62,7 +62,7 @@ MAIL_PER_ACCOUNT = 5
 MAIL_PER_SOURCE = 10
 
 PREFERENCES = ("morning_mail", "reminder_mail")  # both on by default
-# How much game mail a member wants (README "Mail a member wants"): every update (the
+# How much game mail a member wants (docs/playing.md, "Mail a member wants"): every update (the
 # default), only what concerns them and the deadlines, or none.
 MAIL_LEVELS = ("all", "mine", "none")
 

@@ -222,7 +222,8 @@ class AccountItem(Item, discriminator="account"):
     departures: ListAttribute[str] = ListAttribute(default=list)
     preferences: MapAttribute[str, Any] = MapAttribute(default=dict)
     # How much game mail: None or "all" (every update), "mine" (what concerns me and the
-    # deadlines), "none". Finer than, and on top of, ``preferences`` (README "Mail").
+    # deadlines), "none". Finer than, and on top of, ``preferences`` (docs/playing.md, "Mail a
+    # member wants").
     mail_level = UnicodeAttribute(null=True)
     undeliverable = BooleanAttribute(default=False)  # SES bounce or complaint: no more mail
     # A GM (村建て, the GM's village list): set and cleared only by ``gm grant``/``gm revoke``.

@@ -125,7 +125,7 @@ def test_make_run_serves_seeds_and_keeps_its_data_across_a_restart(tmp_path):
         encoding, body = get_gzip(port, "/")
         assert encoding == "gzip"
         assert "はじめての短期村" in gzip.decompress(body).decode("utf-8")
-        # The GM command line as README writes it finds this server by itself (issue 26).
+        # The GM command line as docs/gm.md writes it finds this server by itself (issue 26).
         assert gm(tmp_path, "list").splitlines()[0].startswith("番号\tルール")
         assert "はじめての人狼BBS村" in gm(tmp_path, "list")
     finally:

@@ -1,4 +1,4 @@
-"""How much game mail a member wants (README "Mail a member wants"): every update (the
+"""How much game mail a member wants (docs/playing.md, "Mail a member wants"): every update (the
 default), only what concerns them and the deadlines, or none; for both rule sets."""
 
 from datetime import timedelta

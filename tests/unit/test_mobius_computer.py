@@ -486,7 +486,7 @@ def test_no_turn_outside_a_running_day():
 
 
 def test_computer_only_villages_win_within_10_points_of_the_simulator():
-    """The README's figures come from 2,000 games each; fewer here, the same seed."""
+    """docs/mobius.md's figures come from 2,000 games each; fewer here, the same seed."""
     cpu = simulate.simulate(200, 1, cpu=True)["win_rate"]
     plain = simulate.simulate(600, 1)["win_rate"]
     for side in ("human", "oni"):

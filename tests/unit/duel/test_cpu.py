@@ -122,7 +122,7 @@ def test_a_pair_of_strengths_is_scored_over_both_sides_a_fox_win_being_neither_s
     def cell(village: float, wolves: float) -> dict[str, float]:
         return {"village": village, "wolves": wolves, "fox": round(1 - village - wolves, 4)}
 
-    # README's pooled 12B table (decision 99): rows A's level, columns B's.
+    # docs/duel.md's pooled 12B table (decision 99): rows A's level, columns B's.
     rows = {
         "beginner": [cell(0.167, 0.27), cell(0.057, 0.268), cell(0.085, 0.322)],
         "normal": [cell(0.587, 0.27), cell(0.403, 0.372), cell(0.302, 0.455)],
