@@ -50,7 +50,8 @@ class Unit:
         return match
 
     def collect_owed(self) -> Iterator[Owed]:
-        """What the games' committed writes owe, each once, in the order they were owed."""
+        """What the games' committed writes owe, each once: a game's in the order it owed
+        them, the games in the order this unit handed them out."""
         for match in self._seen:
             while match.owed:
                 yield match.owed.pop(0)
