@@ -15,8 +15,8 @@ from chalicelib.clock import jst
 from chalicelib.notify import ses as mail
 from chalicelib.notify.notices import IDLE_WARNING_SUBJECT
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
-from chalicelib.services import accounts, actions, hosting, scheduler, villages
-from chalicelib.storage.repository import load_village
+from chalicelib.services import accounts, actions, hosting, villages
+from chalicelib.storage.repository import load_village, village_header
 from tests.mail.conftest import sent_mails
 from tests.mail.helpers import (
     MailBox,
@@ -182,8 +182,9 @@ def test_a_long_village_reminds_three_hours_before_its_deadline(players, clock, 
     )
     seated = seat(vid, players, clock)
     tick_until(clock, rng, first, step=timedelta(hours=1))
-    meta = load_village(vid).meta
-    assert scheduler.reminder_at(meta) == first + LONG.day - timedelta(hours=3)
+    header = village_header(load_village(vid).meta)
+    reminder_at = header.rules.reminder(header, header.created_at)[0]
+    assert reminder_at == first + LONG.day - timedelta(hours=3)
     box = MailBox()
     box.new()
     clock.advance(timedelta(hours=1))

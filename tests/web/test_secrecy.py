@@ -259,7 +259,7 @@ def check_viewer(client, clock, play: Play, record, account, boards=None, days=N
     game = record.game
     state = record.meta.state
     ending = state in ("ending", "ended")
-    phase = state if ending else posts.phase_of(record, clock()).value
+    phase = state if ending else record.rules.phase(record, clock()).value
     names = {s: posts.display_name(record.meta.character_set, m) for s, m in record.members.items()}
     slot_by_name = {n: s for s, n in names.items()}
     slot = slot_of(play, account)
