@@ -1,3 +1,3 @@
 """Fixtures every suite may use."""
 
-pytest_plugins = ["tests.dynamo_faults", "tests.aws_calls"]
+pytest_plugins = ["tests.support.dynamo_faults", "tests.support.aws_calls"]

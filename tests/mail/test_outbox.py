@@ -13,7 +13,7 @@ from chalicelib.storage.keys import outbox_pk
 from chalicelib.storage.models import AccountItem, OutboxItem
 from chalicelib.storage.outbox import owed_item
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import (
+from tests.support.mailbox import (
     MailBox,
     account_of,
     assert_tells_nothing_of_others,

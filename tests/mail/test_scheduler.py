@@ -21,9 +21,9 @@ from chalicelib.services import posts, scheduler, villages
 from chalicelib.storage.keys import state_keys
 from chalicelib.storage.models import OutboxItem, VillageItem
 from chalicelib.storage.repository import load_village
-from tests.integration.conftest import make_account
-from tests.mail.conftest import REGION
-from tests.mail.helpers import MailBox, account_of, seat, tick, tick_until
+from tests.support.accounts import make_account
+from tests.support.mail import REGION
+from tests.support.mailbox import MailBox, account_of, seat, tick, tick_until
 
 SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]
