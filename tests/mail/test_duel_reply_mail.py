@@ -284,6 +284,32 @@ def test_the_ses_lambda_plays_a_reply_to_a_games_mail(clock, monkeypatch):
     assert moves(match_id) == 1 and game(match_id).phase == "B:answer"
 
 
+def test_deployed_a_replys_move_hands_its_clock_and_its_mail_to_the_queues(
+    clock, monkeypatch, deployed_queues
+):
+    """As the stack runs it: the move's new flag goes to the advance queue, the opponent's
+    turn mail to the mail workers (nothing sent by the reply's own function)."""
+    import boto3
+
+    bucket = "mobius-inbound-mail-test"
+    monkeypatch.setenv("MOBIUS_INBOUND_BUCKET", bucket)
+    s3 = boto3.client("s3", region_name="ap-northeast-1")
+    s3.create_bucket(
+        Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": "ap-northeast-1"}
+    )
+    match_id = new_game(clock, SENDERS["duel_gmail"])
+    watched, handed = (deployed_queues.count(q) for q in (jobs.QUEUE_NAME, jobs.MAIL_QUEUE_NAME))
+    before = len(mails_to(B_EMAIL))
+    s3.put_object(
+        Bucket=bucket, Key=f"{jobs.INBOUND_PREFIX}d2", Body=raw("duel_gmail", to(match_id, "A"))
+    )
+    event = {"Records": [{"ses": {"mail": {"messageId": "d2"}, "receipt": {}}}]}
+    assert jobs.reply_mail(event) == ["applied"]
+    assert deployed_queues.count(jobs.QUEUE_NAME) == watched + 1
+    assert deployed_queues.count(jobs.MAIL_QUEUE_NAME) == handed + 1
+    assert len(mails_to(B_EMAIL)) == before
+
+
 def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
     """Decision duel 102: the game and the address's owner in one read, both accounts' records
     in one more, the transaction; the mail it owes goes to the mail workers (not counted)."""

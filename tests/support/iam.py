@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 
 from moto.iam.access_control import IAMPolicy, PermissionResult
 
+from infra import mail
 from infra.resources import TABLE_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,9 +27,9 @@ POLICIES = ROOT / ".chalice" / "policies"
 REGION = "ap-northeast-1"
 ACCOUNT = "123456789012"
 # What the recorder writes for the configured sending domain and configuration set, whatever a
-# test set them to; the policies' ${MailDomain} and ${MailConfigurationSet} become the same.
+# test set them to; the policies' ${MailDomain} becomes the same.
 MAIL_DOMAIN = "mail.example"
-CONFIGURATION_SET = "mail-configuration-set"
+CONFIGURATION_SET = mail.CONFIGURATION_SET  # a fixed name (the policy's too)
 INBOUND_BUCKET = f"mobius-inbound-mail-{ACCOUNT}-{REGION}"  # as infra/resources.py names it
 
 # A transaction is authorized item by item (and a batch per table), each with the action of
@@ -157,7 +158,6 @@ SUBSTITUTIONS = {
     "${AWS::AccountId}": ACCOUNT,
     "${AWS::Partition}": "aws",
     "${MailDomain}": MAIL_DOMAIN,
-    "${MailConfigurationSet}": CONFIGURATION_SET,
 }
 
 
