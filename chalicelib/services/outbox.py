@@ -26,7 +26,6 @@ from ..storage.keys import time_key
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.shards import Answered
-from ..storage.villages import owed_items
 from . import account_notices, receipts, villages
 from .errors import NotFound
 from .matches import Match
@@ -45,11 +44,6 @@ MARK_TRIES = 3
 MARK_PAUSE = 0.05  # seconds, times the tries so far
 
 Sender = Callable[..., Any]
-
-
-def owed_to_members(record: VillageRecord, day: int, kind: str, now: datetime) -> list[OutboxItem]:
-    """The mail of ``kind`` owed to every member (written inside a step's transaction)."""
-    return owed_items(record, day, kind, now)
 
 
 @dataclass

@@ -21,7 +21,7 @@ from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.services import matches
 from devserver.__main__ import LocalVillage
-from tests.web.conftest import text
+from tests.support.clients import text
 from tests.web.test_match_mail import PASS_LINK, two_people
 from tests.web.test_matches import play_json, stored
 

@@ -18,7 +18,9 @@ from chalicelib import jobs
 from chalicelib.rules.duel import Duel
 from chalicelib.services import matches
 from chalicelib.storage import matches as store
-from tests.web.conftest import header, mail_text, make_account, text
+from tests.support.accounts import make_account
+from tests.support.clients import header, text
+from tests.support.mail import mail_text
 from tests.web.test_match_mail import mails_to, two_people
 from tests.web.test_matches import play_json, start, stored
 

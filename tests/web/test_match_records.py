@@ -15,8 +15,10 @@ from chalicelib.services import matches, records
 from chalicelib.storage import records as stored_records
 from chalicelib.storage.db import transaction
 from chalicelib.storage.models import MatchItem, RecordItem
-from tests.unit.duel.helpers import B12, STD9
-from tests.web.conftest import alert, mail_text, make_account, sent_mails, text
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
+from tests.support.duels import B12, STD9
+from tests.support.mail import mail_text, sent_messages
 from tests.web.test_match_ranked import both_move, ranked_game
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
@@ -244,9 +246,9 @@ def test_a_ranked_game_resigned_before_any_move_is_aborted_unrated_and_uncounted
     assert "中止する</button>" in page and "投了する</button>" not in page
     asked = browser.post(f"/matches/{match_id}/moves", {"moves": "0", "do": "resign"})
     assert "対局を中止します。" in text(asked)  # asked once more, in its own words
-    mailed = len(sent_mails())
+    mailed = len(sent_messages())
     assert resign(browser, match_id).status_code == 303
-    [end] = sent_mails()[mailed:]  # bob, who was not on the page, is told
+    [end] = sent_messages()[mailed:]  # bob, who was not on the page, is told
     said = mail_text(end).replace("\n", "")  # wrapped at 78 octets
     assert "対局は中止になりました" in said and "あなたの勝ち" not in said
     assert stored(match_id).state == "ended" and stored(match_id).aborted is True

@@ -15,7 +15,7 @@ from chalicelib.services import matches, records
 from chalicelib.storage import matches as store
 from chalicelib.storage import outbox as mailbox
 from chalicelib.storage import records as stored_records
-from tests.web.conftest import make_account
+from tests.support.accounts import make_account
 from tests.web.test_match_mail import two_people
 from tests.web.test_match_ranked import both_move, create, ranked_game
 from tests.web.test_match_records import record

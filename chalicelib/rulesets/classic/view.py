@@ -13,7 +13,7 @@ from typing import Any
 from ...rules.classic import NPC, Ability, Cause, Role, Village
 from ...rules.classic import visibility as secrecy
 from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS, TEAM
-from ...rules.classic.night import counting, counting_attack, counting_attacker, holder
+from ...rules.classic.night import counting, counting_attack, holder
 from ...rules.classic.visibility import Board, Moment
 from ..base import State, Viewer, VillageView, is_computer
 from . import chronicle, labels, report, seats, timeline
@@ -125,7 +125,7 @@ def wolf_attacks(
             )
     counts = None
     if night is not None and night >= 2:
-        found = counting_attacker(choices, roles=engine.roles, alive=engine.alive, night=night)
+        found = engine.current_attack(choices)
         if found is not None:
             counts = {
                 "wolf": names[seats.seat(game, found[0]) or found[0]],
