@@ -1,11 +1,12 @@
-"""Cold start: ``import app`` beside the bare libraries every function needs, side by side.
+"""Cold start: ``import app``, and each first call's imports after it, beside the bare
+libraries every function needs, side by side (decisions 215–217).
 
 Each figure is the median of ``RUNS`` fresh interpreters under ``python -X importtime``, the
 bare libraries' run and the app's taken in turn so that the machine's load falls on both alike.
 Modules are read from compiled bytecode, as in the deployed package (``infra/build.py``
 compiles every module): a private bytecode cache, written by one warm-up run of each, so a
 checkout that never writes bytecode (``PYTHONDONTWRITEBYTECODE``) would otherwise measure the
-compiler. Decision 215.
+compiler.
 """
 
 import os
@@ -45,7 +46,7 @@ FIRST_CALLS = {
     "tick": "from chalicelib.services import scheduler",
 }
 MARK = "-- measured from here --"
-TOP = 10  # modules of ours listed by their own import time
+TOP = 10  # modules of ours listed by their own import time, wherever a first call loads them
 
 
 def importtime(code: str, cache: str) -> dict[str, tuple[int, int]]:
@@ -89,7 +90,7 @@ def figures() -> dict[str, object]:
             for name, code in codes.items():
                 times = importtime(code, cache)
                 runs[name].append(_top_level_ms(times))
-                if name == "app":
+                if name != "bare":
                     for module, (self_us, _) in times.items():
                         if module.strip().split(".")[0] in ("app", "chalicelib"):
                             own[module.strip()].append(self_us)

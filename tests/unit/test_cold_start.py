@@ -15,14 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # Needed by some paths only: the rule engines, the duel's CPU search and the villages'
 # computer members, the full record, the reply parser, the rating model, the 感想戦's
 # what-if, password hashing, mail's line breaking.
-ENGINES = ("chalicelib.rules.mobius", "chalicelib.rules.classic", "chalicelib.rules.duel")
-CPU = (
-    "chalicelib.rules.duel.cpu",
-    "chalicelib.rulesets.duel.computer",
-    "chalicelib.rulesets.mobius.computer",
-    "chalicelib.rulesets.classic.computer",
-)
-FULL_RECORD = ("chalicelib.rulesets.mobius.chronicle", "chalicelib.rulesets.classic.chronicle")
+VILLAGE_GAMES = ("mobius", "classic")
+GAMES = (*VILLAGE_GAMES, "duel")
+CPU = ("chalicelib.rules.duel.cpu", *(f"chalicelib.rulesets.{game}.computer" for game in GAMES))
+FULL_RECORD = tuple(f"chalicelib.rulesets.{game}.chronicle" for game in VILLAGE_GAMES)
+ENGINES = tuple(f"chalicelib.rules.{game}" for game in GAMES)
 REPLY_PARSER = ("chalicelib.inbound.message", "mailparser_reply")
 RATINGS = ("openskill", "chalicelib.services.records")
 REVIEWS = ("chalicelib.services.reviews",)
