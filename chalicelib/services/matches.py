@@ -27,7 +27,6 @@ from ..storage.errors import Refused
 from ..storage.models import MatchItem, OutboxItem
 from ..storage.records import RecordWrite
 from ..storage.repository import plain
-from . import records
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
 
 COMPUTER = "cpu"
@@ -378,6 +377,8 @@ def start(
 def _check_ranked(player: str, opponent: str, control: timecontrol.TimeControl | None) -> None:
     """A ranked game is between two accounts with a clock (decision 64): its ratings must
     mean something, and a game without a clock could wait for ever."""
+    from . import records  # only what involves an account's records (cold start)
+
     if records.account_of(player) is None:
         raise InvalidInput("ランク戦はログインしてから作成してください")
     if opponent == "cpu":
@@ -401,6 +402,8 @@ def _owed(
     after it: the end to each player with an account who did not make the write (the one who
     did was on the page), and, played by mail, the ``turn`` to the person now to move (a
     join's is "start": the other person sat, nobody moved)."""
+    from . import records  # only what involves an account's records (cold start)
+
     to_move = match.rules.to_move(game)
     if to_move is None:
         wanted = [(side, "end") for side in players if side != present]
@@ -426,6 +429,8 @@ def _ending_records(
     """What a write that ends the game adds for its players' records (none before the end,
     none for an aborted game: decision 150); ``players`` and ``sides``: the seats' players
     after an adoption, and only the adopted."""
+    from . import records  # only what involves an account's records (cold start)
+
     setup = plain(match.item.setup)
     # A what-if (its setup names the game it continues) starts from a position chosen in
     # hindsight: its end is no game won or lost (decision duel 73).
@@ -754,6 +759,8 @@ def join(
     clocks start now. Returns the side taken. ``identities``: every identity the joining
     browser holds besides ``player`` (its account, the guest id still in its cookie): none
     of them may hold the other seat, or one person would play both sides."""
+    from . import records  # only what involves an account's records (cold start)
+
     side = match.open_side
     if side is None:
         raise Conflict("この対局にはもう空いている席がありません")
@@ -832,6 +839,8 @@ def look(
 
 def _remind(match: Match, now: datetime, hand_over: HandOver | None) -> None:
     """The side to move's player is reminded of the deadline, once for this move count."""
+    from . import records  # only what involves an account's records (cold start)
+
     side = match.rules.to_move(match.game)
     account = records.account_of(match.players[side]) if side else None
     if account is None:

@@ -140,7 +140,7 @@ def test_a_fox_win_is_a_loss_for_both_and_a_draw_for_the_ratings(browser, new_br
     assert record("bob")["sides"] == {"B": {"games": 1, "losses": 1}}
     for account in ("alice", "bob"):  # even ratings, a draw: no mean moves
         mu, sigma = record(account)["ratings"]["all"]
-        assert mu == records.MODEL.mu and sigma < records.MODEL.sigma
+        assert mu == records.MU and sigma < records.SIGMA
         [entry] = stored_records.history(account, "duel", 10)
         assert entry.result == "draw"
     assert "ranked_win" not in record("alice")["achievements"]
@@ -210,7 +210,7 @@ def test_a_ranked_end_rates_both_players_overall_and_by_side_once(browser, new_b
     match_id, bob = ranked_game(browser, new_browser, clock)
     both_move(match_id, {"A": browser, "B": bob}, clock, random.Random(1))
     assert resign(bob, match_id).status_code == 303  # alice (A) wins
-    model = records.MODEL
+    model = records.model()
     [[win], [loss]] = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
     alice, bob_record = record("alice"), record("bob")
     assert alice["ratings"] == {"all": [win.mu, win.sigma], "A": [win.mu, win.sigma]}
@@ -291,7 +291,7 @@ def test_a_ranked_game_both_sides_moved_in_is_rated_when_it_ends(browser, new_br
     assert resign(bob, match_id).status_code == 303
     assert not stored(match_id).aborted
     assert record("alice")["ranked"] == {"games": 1, "wins": 1}
-    assert record("alice")["ratings"]["all"][0] > records.MODEL.mu
+    assert record("alice")["ratings"]["all"][0] > records.MU
     assert "ranked_win" in record("alice")["achievements"]
 
 

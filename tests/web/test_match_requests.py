@@ -158,7 +158,7 @@ def test_two_ranked_games_of_one_account_ending_at_once_count_and_rate_both(
     assert alice["ranked"] == {"games": 2, "wins": 1, "losses": 1}
     assert bob_record["ranked"] == {"games": 2, "wins": 1, "losses": 1}
     # The ratings as if the inner game had ended first, then the outer from its ratings.
-    model = records.MODEL
+    model = records.model()
     rated = {"a": model.rating(), "b": model.rating()}
     for game in (inner, outer):
         ranks = [2.0, 1.0] if resigner[game] == "a:alice" else [1.0, 2.0]

@@ -16,7 +16,7 @@ from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS, TEAM
 from ...rules.classic.night import counting, counting_attack, holder
 from ...rules.classic.visibility import Board, Moment
 from ..base import State, Viewer, VillageView, is_computer
-from . import chronicle, labels, report, seats, timeline
+from . import labels, report, seats, timeline
 from .game import ClassicGame
 from .timeline import Event
 
@@ -364,6 +364,8 @@ def page(
         if not any(r.day == engine.day for r in engine.rounds) and engine.mornings:
             context["epilogue_day"] = engine.day
     if secrecy.full_record_open(moment):
+        from . import chronicle  # the full record: only an ended game's pages show it
+
         wills = {s: m.will or "" for s, m in seat_map.items()}
         record = chronicle.build(game, village.saved_days(), wills, names)
         context["record"] = record[max(0, min(day, len(record) - 1))]
