@@ -1,4 +1,9 @@
-"""The non-HTTP entrypoints' bodies: the minute tick, its SQS workers, SES notices, the GM."""
+"""The non-HTTP entrypoints' bodies: the minute tick, its SQS workers, SES notices, the GM.
+
+Each body imports its own path when it first runs: every function of the stack imports this
+module (``app.py`` names its queues), and the tick has no use for the reply parser nor a
+reply for the scheduler (decision 216).
+"""
 
 import json
 import logging
@@ -6,12 +11,14 @@ import os
 import random
 import secrets
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from . import effects, gm, observability, queues, runtime
-from .notify import pacing, ses
-from .services import bounces, matches, puzzles, replies, scheduler
+from . import effects, observability, queues, runtime
+from .notify import pacing
 from .services.errors import ServiceError
-from .services.unit import Unit
+
+if TYPE_CHECKING:
+    from .services.scheduler import TickReport
 
 log = logging.getLogger("mobius.jobs")
 
@@ -44,6 +51,8 @@ _sender: pacing.PacedSender | None = None  # one per container: its bucket outli
 def mail_sender() -> pacing.PacedSender | None:
     """This container's sender at its share of the account's SES rate; None (SES unpaced, as
     the outbox's default) locally, where moto and the runner have no rate to keep."""
+    from .notify import ses
+
     global _sender
     if runtime.is_local():
         return None
@@ -59,7 +68,9 @@ def mail_sender() -> pacing.PacedSender | None:
     return _sender
 
 
-def tick() -> scheduler.TickReport:
+def tick() -> "TickReport":
+    from .services import scheduler
+
     mail_queue = queues.mail_queue()
     report = scheduler.tick(
         runtime.now(),
@@ -87,6 +98,8 @@ def tick() -> scheduler.TickReport:
 def puzzle_daily() -> int:
     """The daily job: the day's puzzle and its mail to each account that asked (owed once
     per day and account, so a duplicate run sends nothing twice), then tomorrow's puzzle."""
+    from .services import puzzles
+
     now = runtime.now()
     try:
         owed = puzzles.owe_daily_mail(now)
@@ -101,6 +114,9 @@ def puzzle_daily() -> int:
 def advance(message: str, owing: list[str] | None) -> None:
     """One advance-queue message: a village's due look, or a game's clock watch. Mail the
     look owes is added to ``owing`` (deployed: for the mail workers); raised on failure."""
+    from .services import matches, scheduler
+    from .services.unit import Unit
+
     if message.startswith(effects.WATCH_PREFIX):
         match_id, _, moves = message.removeprefix(effects.WATCH_PREFIX).rpartition(":")
         with observability.about(match_id=match_id):
@@ -177,6 +193,8 @@ def deliver(
     owner: str, send: pacing.PacedSender | None, seconds_left: Callable[[], float] | None
 ) -> None:
     """One village's (or an account's, a game's) owed mail; a failure of the outbox raised."""
+    from .services import scheduler
+
     with observability.about(village_id=owner):
         try:
             delivery = scheduler.send_owed_mail(
@@ -214,6 +232,8 @@ def mail_batch(event: dict, seconds_left: Callable[[], float] | None = None) -> 
 
 
 def ses_notification(message: str) -> list[str]:
+    from .services import bounces
+
     try:
         notification = json.loads(message)
     except ValueError:
@@ -247,6 +267,9 @@ def reply_mail(event: dict, read: Callable[[str], bytes] = _raw_message) -> list
     received reply read from S3 and handed to the replies service. SES's own verdicts in the
     event are a first gate (a failed SPF, DKIM or DMARC check, spam or a virus: dropped here
     without reading it); the service checks the message's own again, with alignment."""
+    from .services import replies
+    from .services.unit import Unit
+
     outcomes = []
     for record in event.get("Records", []) if isinstance(event, dict) else []:
         ses_event = record.get("ses", {}) if isinstance(record, dict) else {}
@@ -272,6 +295,8 @@ def reply_mail(event: dict, read: Callable[[str], bytes] = _raw_message) -> list
 
 
 def gm_create_village(event: dict) -> dict:
+    from . import gm
+
     try:
         return gm.create(event if isinstance(event, dict) else {}, "lambda")
     except ServiceError as error:

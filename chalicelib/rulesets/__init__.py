@@ -7,7 +7,9 @@ set").
 Nothing else names a game.
 
 A rule set's package is imported the first time a game of it is met, so a Lambda that
-serves only Mobius villages never pays the classic engine's import at its cold start.
+serves only Mobius villages never pays the classic engine's import at its cold start; the
+lounge reads each game's name and offer from its package alone (``LABEL``,
+``NEXT_UPDATE_WORDS``; ``OFFER``), never its engine.
 """
 
 from collections.abc import Mapping
@@ -61,16 +63,22 @@ def daily_puzzle() -> Any:
     return getattr(import_module(module), attribute)
 
 
+def _package(module: str) -> Any:
+    """A rule set's package (the one its object's module is in): what the lounge shows of the
+    game, without the engine the lounge has no use for (decision 217)."""
+    return import_module(module.rpartition(".")[0])
+
+
 def next_update_words() -> dict[str, Mapping[str, str]]:
     """How the lounge names each rule set's next update, by village state."""
-    return {name: get(name).next_update_words for name in PLACES}
+    return {name: _package(module).NEXT_UPDATE_WORDS for name, (module, _) in PLACES.items()}
 
 
 def labels() -> dict[str, str]:
-    """Each village rule set's name as the lounge shows it (imports every rule set)."""
-    return {name: get(name).label for name in PLACES}
+    """Each village rule set's name as the lounge shows it."""
+    return {name: _package(module).LABEL for name, (module, _) in PLACES.items()}
 
 
 def offers() -> list[Offer]:
     """What the top page offers to play against the computer, game by game."""
-    return [match_rules(name).offer() for name in MATCH_PLACES]
+    return [_package(module).OFFER for module, _ in MATCH_PLACES.values()]

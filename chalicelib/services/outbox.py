@@ -13,24 +13,25 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from .. import queues, rulesets
 from ..clock import JST
-from ..notify import match_notices, notices, puzzle_notices, ses
 from ..storage import outbox as store
 from ..storage import puzzles as puzzle_store
 from ..storage.keys import time_key
 from ..storage.models import AccountItem, OutboxItem
 from ..storage.repository import VillageRecord, plain
 from ..storage.shards import Answered
-from ..storage.villages import owed_items
-from . import account_notices, receipts, villages
+from . import villages
 from .errors import NotFound
 from .matches import Match
 from .unit import Unit
+
+if TYPE_CHECKING:
+    from ..notify.notices import Notice
 
 log = logging.getLogger("mobius.outbox")
 
@@ -45,11 +46,6 @@ MARK_TRIES = 3
 MARK_PAUSE = 0.05  # seconds, times the tries so far
 
 Sender = Callable[..., Any]
-
-
-def owed_to_members(record: VillageRecord, day: int, kind: str, now: datetime) -> list[OutboxItem]:
-    """The mail of ``kind`` owed to every member (written inside a step's transaction)."""
-    return owed_items(record, day, kind, now)
 
 
 @dataclass
@@ -85,6 +81,10 @@ def deliver(
     sender (SES by default); ``seconds_left``: the time the caller has (a Lambda's), below
     ``SEND_MARGIN_SECONDS`` of which the rest is left owed, unclaimed.
     """
+    # Composing and sending are the mail worker's (deployed): the tick and the advance
+    # worker, which import this module for what is owed, never load them.
+    from ..notify import ses
+
     unit = unit or Unit()
     send = send or ses.send
     result = Delivery()
@@ -146,6 +146,8 @@ def _mail(
     unit: Unit, accounts: dict[str, AccountItem], item: OutboxItem, now: datetime
 ) -> Outgoing | None:
     """What to send for ``item``, or None: nothing to send."""
+    from . import account_notices, receipts
+
     if store.is_account_mail(item):
         composed = account_notices.compose(item, now) if item.attempts <= MAX_ATTEMPTS else None
         if composed is None:
@@ -245,7 +247,9 @@ def villages_owed_mail(items: list[OutboxItem]) -> list[str]:
 
 def _notice(
     record: VillageRecord | None, account: AccountItem | None, item: OutboxItem, now: datetime
-) -> notices.Notice | None:
+) -> "Notice | None":
+    from ..notify import notices
+
     if record is None or account is None or not _wanted(account, item):
         return None
     if item.mail_kind == store.IDLE_WARNING:
@@ -258,9 +262,11 @@ def _notice(
 
 def _idle_warning(
     record: VillageRecord, account: AccountItem, item: OutboxItem, now: datetime
-) -> notices.Notice | None:
+) -> "Notice | None":
     """The warning, while it still holds: not once the member accessed the village again
     (their window moved), died, left or the game ended (no window)."""
+    from ..notify import notices
+
     slot = record.slot_of(account.account_id)
     window = villages.idle_windows(record).get(slot) if slot is not None else None
     if slot is None or window is None or time_key(window.since) != item.detail:
@@ -284,7 +290,7 @@ def _wanted(account: AccountItem, item: OutboxItem) -> bool:
 
 def _puzzle_notice(
     account: AccountItem | None, item: OutboxItem, day: str, now: datetime
-) -> notices.Notice | None:
+) -> "Notice | None":
     """The day's puzzle to an account still on the list, or None: not wanted any more (the
     switch off, unsubscribed, bounced), or its day over by now (a stale puzzle is no news)."""
     if account is None or item.attempts > MAX_ATTEMPTS:
@@ -296,6 +302,8 @@ def _puzzle_notice(
     stored = puzzle_store.load_puzzle(day)
     if not stored:  # none made, or the day's games held none
         return None
+    from ..notify import puzzle_notices
+
     rules = rulesets.daily_puzzle()
     puzzle = rules.parse(stored)
     return puzzle_notices.compose(rules, puzzle, date.fromisoformat(day), account, now)
@@ -311,9 +319,11 @@ def _game(unit: Unit, match_id: str) -> Match | None:
 
 def _match_notice(
     unit: Unit, account: AccountItem | None, item: OutboxItem, match_id: str, now: datetime
-) -> notices.Notice | None:
+) -> "Notice | None":
     """A game's mail to one of its players (every kind concerns them), or None: not wanted,
     the game gone, or a turn already played (the player came back before the mail left)."""
+    from ..notify import match_notices
+
     if account is None or not _wanted(account, item):
         return None
     try:

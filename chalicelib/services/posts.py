@@ -42,10 +42,6 @@ def traces(record: VillageRecord, board: str) -> frozenset[str]:
     return frozenset(trace[1] for trace in found if trace is not None and trace[0] == board)
 
 
-def phase_of(record: VillageRecord, now: datetime) -> str:
-    return record.rules.phase(record, now)
-
-
 def post(
     village_id: str,
     account_id: str | None,

@@ -25,7 +25,6 @@ from .errors import Conflict, InvalidInput, NotFound
 log = logging.getLogger("mobius.puzzles")
 
 FIRST_DAY = date(2026, 12, 1)  # the first day with a puzzle: /puzzle/<date> before it is a 404
-MAIL_KEPT = timedelta(days=1)  # a day's mail is not sent once its day is over
 
 
 def today(now: datetime) -> date:

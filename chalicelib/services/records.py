@@ -13,16 +13,18 @@ import copy
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
-
-from openskill.models import PlackettLuce
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from .. import rulesets
 from ..rulesets.base import MatchRules
 from ..storage import records as store
 from ..storage.keys import key_time, time_key
 
-MODEL = PlackettLuce(mu=1500.0, sigma=500.0, beta=250.0, tau=5.0)
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
+
+MU, SIGMA = 1500.0, 500.0  # a new account's rating
 ALL = "all"  # the overall rating's key beside the sides'
 HISTORY_SHOWN = 30  # the records page lists the latest ranked games
 CORRESPONDENCE_FEAT = 10  # 「通信対局10局」
@@ -170,9 +172,17 @@ def _counted(data: dict[str, Any], ended: Ended, side: str, result: str) -> dict
     return data
 
 
+@cache
+def model() -> "PlackettLuce":
+    """The rating model, made at the first ranked end: no other request rates anyone."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=MU, sigma=SIGMA, beta=250.0, tau=5.0)
+
+
 def _rating(data: Mapping[str, Any], key: str) -> Any:
-    mu, sigma = data.get("ratings", {}).get(key) or (MODEL.mu, MODEL.sigma)
-    return MODEL.create_rating([float(mu), float(sigma)])
+    mu, sigma = data.get("ratings", {}).get(key) or (MU, SIGMA)
+    return model().create_rating([float(mu), float(sigma)])
 
 
 def _ratings(
@@ -184,7 +194,7 @@ def _ratings(
     after: dict[str, dict[str, list[float]]] = {s: {} for s in sides}
     for key_of in (lambda s: ALL, lambda s: s):
         teams = [[_rating(read[s].data, key_of(s))] for s in sides]
-        for side, [new] in zip(sides, MODEL.rate(teams, ranks=ranks), strict=True):
+        for side, [new] in zip(sides, model().rate(teams, ranks=ranks), strict=True):
             after[side][key_of(side)] = [new.mu, new.sigma]
     return after
 
@@ -282,7 +292,7 @@ def records_of(account_id: str, rules_name: str) -> Records:
     rows = []
     history = store.history(account_id, rules_name, HISTORY_SHOWN)
     for rated in history:
-        was = rated.ratings.get("before", {}).get(ALL) or MODEL.mu  # None: the first
+        was = rated.ratings.get("before", {}).get(ALL) or MU  # None: the first
         now = rated.ratings[ALL][0]
         rows.append(
             HistoryRow(
@@ -310,8 +320,8 @@ def records_of(account_id: str, rules_name: str) -> Records:
         ratings=[
             Rating(
                 label,
-                round((ratings.get(key) or [MODEL.mu])[0]),
-                round(2 * (ratings.get(key) or [0, MODEL.sigma])[1]),
+                round((ratings.get(key) or [MU])[0]),
+                round(2 * (ratings.get(key) or [0, SIGMA])[1]),
             )
             for key, label in shown
         ],

@@ -19,8 +19,7 @@ from ..rulesets.base import ACTIVE_STATES, Pace
 from ..storage import outbox as outbox_store
 from ..storage import villages as store
 from ..storage.errors import FAULTS
-from ..storage.models import VillageItem
-from ..storage.repository import VillageRecord, village_header
+from ..storage.repository import VillageRecord
 from ..storage.shards import Answered
 from . import computers, outbox, update, villages
 from .unit import Unit
@@ -150,12 +149,6 @@ def send_owed_mail(
     if not items:
         return outbox.Delivery()
     return outbox.deliver(now, items, send=send, seconds_left=seconds_left)
-
-
-def reminder_at(meta: VillageItem) -> datetime | None:
-    """When the village's reminder of the day is due (None: no reminder)."""
-    header = village_header(meta)
-    return header.rules.reminder(header, header.created_at)[0]
 
 
 def _remind(record: VillageRecord, now: datetime) -> bool:

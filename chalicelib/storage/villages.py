@@ -116,15 +116,6 @@ def _stepped(village_id: str, post: SystemPost, step: Step, version: int, index:
     return item
 
 
-def owed_items(record: VillageRecord, day: int, kind: str, now: datetime) -> list[OutboxItem]:
-    """The mail of ``kind`` owed to every member, as items to write."""
-    return [
-        owed_item(record.village_id, day, kind, member.account_id, now)
-        for member in record.members.values()
-        if member.account_id is not None and not is_computer(member.account_id)
-    ]
-
-
 def _look(village_id: str, when: datetime) -> LookItem:
     return LookItem(
         village_pk(village_id),

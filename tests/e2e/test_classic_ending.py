@@ -16,9 +16,8 @@ from chalicelib.rules.classic import NPC
 from chalicelib.services import actions, posts, scheduler, villages
 from chalicelib.services.errors import ServiceError
 from chalicelib.storage.repository import load_village
-from tests.integration.classic_helpers import create
-
-from .conftest import PASSWORD, make_player
+from tests.support.accounts import PASSWORD, make_account
+from tests.support.classic_villages import create
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +68,7 @@ def test_a_finished_sixteen_player_classic_village_read_on_a_phone(server, phone
     vid = villages.create_village(
         pace="short", name="十六人の村", now=clock(), rng=rng, rules="classic"
     )
-    accounts = [make_player(f"end{n:02d}", clock()) for n in range(PLAYERS)]
+    accounts = [make_account(f"end{n:02d}", clock()) for n in range(PLAYERS)]
     for n, account in enumerate(accounts):
         villages.join(vid, account, f"s{n + 1}", YAMAZATO[n].key, clock())
     for account in accounts:
@@ -122,7 +121,7 @@ def test_tapping_a_post_number_puts_its_anchor_into_the_write_form(server, phone
 
     clock = server.clock
     vid = create(clock, random.Random(4), opening=True)
-    accounts = [make_player(f"rep{n:02d}", clock()) for n in range(4)]
+    accounts = [make_account(f"rep{n:02d}", clock()) for n in range(4)]
     for n, account in enumerate(accounts):
         villages.join(vid, account, f"s{n + 1}", YAMAZATO[n].key, clock())
     for account in accounts:

@@ -8,40 +8,11 @@ import random
 
 import pytest
 
-from chalicelib import jobs, runtime
+from chalicelib import jobs
 from chalicelib.services import villages
-
-from .conftest import make_player
+from tests.support.accounts import make_account
 
 pytestmark = pytest.mark.browser
-
-
-class LocalTools:
-    """The local runner's tools over the test server's clock: /dev/clock moves it and ticks."""
-
-    def __init__(self, clock) -> None:
-        self.clock = clock
-
-    def mails(self) -> list[dict]:
-        return []
-
-    def advance_clock(self, minutes: int) -> None:
-        from datetime import timedelta
-
-        self.clock.advance(timedelta(minutes=minutes))
-        jobs.tick()
-
-    def advance_to(self, at) -> None:
-        self.clock.now = max(self.clock.now, at)
-        jobs.tick()
-
-
-@pytest.fixture
-def local_tools(server):
-    tools = LocalTools(server.clock)
-    runtime.set_dev_tools(tools)
-    yield tools
-    runtime.set_dev_tools(None)
 
 
 def test_a_person_and_four_cpus_play_a_classic_village_on_a_phone(server, phone, local_tools):
@@ -57,7 +28,7 @@ def test_a_person_and_four_cpus_play_a_classic_village_on_a_phone(server, phone,
         cpu_members=4,
         practice=True,
     )
-    make_player("newcomer", clock())
+    make_account("newcomer", clock())
     me = phone("practice")
     page = me.page
 

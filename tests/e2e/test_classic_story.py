@@ -17,8 +17,7 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import NPC, Role
 from chalicelib.services import actions, scheduler, villages
 from chalicelib.storage.repository import load_village
-
-from .conftest import PASSWORD, make_player
+from tests.support.accounts import PASSWORD, make_account
 
 pytestmark = pytest.mark.browser
 
@@ -52,8 +51,8 @@ def test_a_classic_village_on_a_phone(server, phone):
         rules="classic",
         given={"template": "人狼BBS式の短期村です。よろしくお願いします。"},
     )
-    others = [make_player(f"bbs{n:02d}", clock()) for n in range(5)]
-    make_player("sayo_fan", clock())
+    others = [make_account(f"bbs{n:02d}", clock()) for n in range(5)]
+    make_account("sayo_fan", clock())
     me = phone("classic")
     page = me.page
 

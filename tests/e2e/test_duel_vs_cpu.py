@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .conftest import PHONE, WAIT_MS, Phone
+from tests.support.phones import PHONE, WAIT_MS, Phone
 
 pytestmark = pytest.mark.browser
 

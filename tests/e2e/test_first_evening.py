@@ -7,11 +7,10 @@ import re
 
 import pytest
 
-from chalicelib import runtime
 from chalicelib.services import matches
 from chalicelib.services.unit import Unit
-
-from .conftest import AXE, PHONE, WAIT_MS, WIDTH, Phone, make_player
+from tests.support.accounts import make_account
+from tests.support.phones import AXE, PHONE, WAIT_MS, WIDTH, Phone
 
 pytestmark = pytest.mark.browser
 
@@ -40,20 +39,6 @@ el => {
   return range.getBoundingClientRect().bottom;
 }
 """
-
-
-class LocalTools:
-    """The local runner's tools, so that the header carries its local-only links."""
-
-    def mails(self) -> list[dict]:
-        return []
-
-
-@pytest.fixture
-def local_links():
-    runtime.set_dev_tools(LocalTools())
-    yield
-    runtime.set_dev_tools(None)
 
 
 def assert_no_sideways_scroll(me: Phone, where: str) -> None:
@@ -90,7 +75,7 @@ def test_the_header_fits_a_phone_logged_out_and_in_local_links_included(server, 
 
     # The longest name an account may have (20 characters) is shown whole, logged in.
     for name in ("test01", "W" * 20):
-        make_player(name, server.clock())
+        make_account(name, server.clock())
         me.login(name)
         account = page.locator("nav.user a.account")
         expect(account).to_have_text(name)
@@ -105,8 +90,8 @@ def test_the_header_fits_a_phone_logged_out_and_in_local_links_included(server, 
 
 def test_the_records_tables_keep_each_heading_and_id_on_one_line(server, phone):
     now = server.clock()
-    make_player("test07", now)
-    make_player("test08", now)
+    make_account("test07", now)
+    make_account("test08", now)
     given = {
         "preset": "std9",
         "side": "A",

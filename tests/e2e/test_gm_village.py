@@ -5,8 +5,8 @@ page laid out for the phone and without an axe-core violation."""
 import pytest
 
 from chalicelib.services import hosting
-
-from .conftest import AXE, PASSWORD, PHONE, WAIT_MS, Phone, make_player
+from tests.support.accounts import PASSWORD, make_account
+from tests.support.phones import AXE, PHONE, WAIT_MS, Phone
 
 pytestmark = [pytest.mark.browser, pytest.mark.axe]
 
@@ -23,7 +23,7 @@ def test_a_gm_builds_a_classic_village_on_a_phone_and_finds_it_in_the_lounge(
     from playwright.sync_api import expect
 
     clock = server.clock
-    make_player("gamemaster", clock())
+    make_account("gamemaster", clock())
     hosting.grant("gamemaster", True, "cli:test", clock())
     # axe is injected as a script: the context lets it past the pages' CSP (tests only).
     context = chromium.new_context(**PHONE, bypass_csp=True)

@@ -7,10 +7,10 @@ shortest and the longest HTML part are checked (the longest has every one-tap li
 
 import pytest
 
-from tests.e2e.conftest import AXE, PHONE
-from tests.integration.conftest import aws, clock, rng  # noqa: F401
-from tests.mail.conftest import app_clock, ses  # noqa: F401
-from tests.mail.every_kind import KINDS, every_kind
+from tests.support.every_kind import KINDS, every_kind
+from tests.support.mail import app_clock, ses  # noqa: F401
+from tests.support.phones import AXE, PHONE
+from tests.support.services import aws, clock, rng  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.axe]
 

@@ -12,11 +12,7 @@ import re
 import pytest
 
 from chalicelib.services import villages
-
-from .conftest import make_player
-
-# The local runner's tools on the test clock: /dev/clock moves it and the scheduler ticks.
-from .test_classic_practice import local_tools  # noqa: F401
+from tests.support.accounts import make_account
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +33,7 @@ def test_a_person_and_twelve_computers_play_a_mobius_village_to_its_ending(serve
         cpu_members=12,
         practice=True,
     )
-    make_player("solo_player", clock())
+    make_account("solo_player", clock())
     me = phone("solo")
     page = me.page
 

@@ -7,31 +7,14 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib import runtime
 from chalicelib.services import actions, posts, update
 from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_village
-
-from .conftest import PASSWORD, WIDTH, new_village, seat_players
+from tests.support.accounts import PASSWORD
+from tests.support.phones import WIDTH
+from tests.support.villages import new_village, seat_players
 
 pytestmark = pytest.mark.browser
-
-
-class LocalTools:
-    """The local runner's tools, so that the header carries its local-only links."""
-
-    def mails(self) -> list[dict]:
-        return []
-
-    def advance_clock(self, minutes: int) -> None:
-        raise AssertionError("not moved here")
-
-
-@pytest.fixture
-def local_links():
-    runtime.set_dev_tools(LocalTools())
-    yield
-    runtime.set_dev_tools(None)
 
 
 def top(page, selector: str) -> float:
@@ -42,7 +25,7 @@ def test_a_member_s_day_page_on_a_phone(server, phone, local_links):
     from playwright.sync_api import expect
 
     clock = server.clock
-    village_id = new_village(clock(), "スマホの村", seed=20261130)
+    village_id = new_village(clock, seed=20261130, name="スマホの村")
     seated = seat_players(village_id, list(load_village(village_id).members), clock(), "ph")
     clock.now = load_village(village_id).meta.next_update
     update.advance(village_id, clock())

@@ -13,8 +13,9 @@ from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, VERDICT_LABELS
 from chalicelib.services import actions, posts, scheduler
 from chalicelib.storage.repository import load_village
-
-from .conftest import PASSWORD, new_village, seat_players, verification_link
+from tests.support.accounts import PASSWORD
+from tests.support.mail import verification_link
+from tests.support.villages import new_village, seat_players
 
 pytestmark = pytest.mark.browser
 
@@ -48,7 +49,7 @@ def test_first_village_on_a_phone(server, phone):
     from playwright.sync_api import expect
 
     clock = server.clock
-    village_id = new_village(clock(), "はじめての短期村", seed=20261201)
+    village_id = new_village(clock, seed=20261201, name="はじめての短期村")
     me = phone("player")
     page = me.page
 
@@ -188,7 +189,7 @@ def test_a_visitor_sees_only_the_public_board(server, phone):
     from playwright.sync_api import expect
 
     clock = server.clock
-    village_id = new_village(clock(), "観光できる村", seed=7)
+    village_id = new_village(clock, seed=7, name="観光できる村")
     # Twelve players: the village starts with one slot vacant.
     seated = seat_players(village_id, list(SLOTS[:12]), clock(), prefix="host")
     run_scheduler(server, village_id)

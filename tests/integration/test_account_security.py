@@ -12,8 +12,8 @@ from chalicelib.services.errors import Conflict, InvalidInput, RateLimited, Unau
 from chalicelib.storage.keys import email_pk
 from chalicelib.storage.models import EmailItem
 from chalicelib.storage.repository import load_account
-from tests.integration.conftest import make_account
-from tests.integration.helpers import refused
+from tests.support.accounts import make_account
+from tests.support.villages import refused
 
 PASSWORD = "correct horse battery"
 ATTACKER = "198.51.100.66"

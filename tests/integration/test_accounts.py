@@ -17,8 +17,8 @@ from chalicelib.services.errors import (
 from chalicelib.storage.keys import email_pk
 from chalicelib.storage.models import EmailItem, Item
 from chalicelib.storage.repository import load_account
-from tests.integration.conftest import PRODUCTION_HASHER, make_account
-from tests.integration.helpers import persona_of, refused
+from tests.support.accounts import PRODUCTION_HASHER, make_account
+from tests.support.villages import persona_of, refused
 
 PASSWORD = "correct horse battery"
 

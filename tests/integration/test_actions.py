@@ -10,8 +10,8 @@ from chalicelib.rulesets.base import VISITOR, Viewer
 from chalicelib.services import actions, posts, villages
 from chalicelib.services.errors import Forbidden, InvalidInput, NotFound
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration.conftest import make_account
-from tests.integration.helpers import at, cast_of, fill, kill, refused, start, to_update
+from tests.support.accounts import make_account
+from tests.support.villages import at, cast_of, fill, kill, refused, start, to_update
 
 
 @pytest.fixture

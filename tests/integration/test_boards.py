@@ -12,8 +12,8 @@ from chalicelib.rulesets.mobius.labels import SLOT_LABELS
 from chalicelib.services import actions, paging, posts, villages
 from chalicelib.services.errors import Forbidden, InvalidInput, NotFound, RateLimited
 from chalicelib.storage.repository import load_village
-from tests.integration.conftest import make_account
-from tests.integration.helpers import (
+from tests.support.accounts import make_account
+from tests.support.villages import (
     all_posts,
     at,
     cast_of,

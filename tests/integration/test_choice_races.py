@@ -11,13 +11,19 @@ from chalicelib.rulesets.classic.seats import character
 from chalicelib.services import actions, update
 from chalicelib.services.errors import Forbidden
 from chalicelib.storage.repository import load_village
-from tests.fakes import between_read_and_write
-
-from .classic_helpers import account_of, create, join_all, living_seats, seat_of_role, start
-from .classic_helpers import game as classic_game
-from .conftest import make_account
-from .helpers import at, cast_of, to_update
-from .helpers import start as start_mobius
+from tests.support.accounts import make_account
+from tests.support.classic_villages import (
+    account_of,
+    create,
+    join_all,
+    living_seats,
+    seat_of_role,
+    start,
+)
+from tests.support.classic_villages import game as classic_game
+from tests.support.fakes import between_read_and_write
+from tests.support.villages import at, cast_of, to_update
+from tests.support.villages import start as start_mobius
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from chalicelib.rulesets.base import VISITOR, State, Viewer
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import Forbidden, InvalidInput
 from chalicelib.storage.repository import load_account, load_village
-
-from .classic_helpers import (
+from tests.support.accounts import make_account
+from tests.support.classic_villages import (
     account_of,
     create,
     game,
@@ -23,7 +23,6 @@ from .classic_helpers import (
     start,
     to_due,
 )
-from .conftest import make_account
 
 MIN = timedelta(minutes=1)
 

@@ -12,11 +12,10 @@ from chalicelib.services import actions, update, villages
 from chalicelib.services.errors import Conflict, Forbidden, InvalidInput
 from chalicelib.services.unit import Unit
 from chalicelib.storage.repository import load_village
-
-from .classic_helpers import game, join_all
-from .classic_helpers import start as start_votes
-from .conftest import make_account
-from .helpers import fill, persona_of, to_update
+from tests.support.accounts import make_account
+from tests.support.classic_villages import game, join_all
+from tests.support.classic_villages import start as start_votes
+from tests.support.villages import fill, persona_of, to_update
 
 
 def mobius(clock, rng, cpus: int) -> str:

@@ -15,8 +15,8 @@ from chalicelib.services import computers as computers_module
 from chalicelib.services.errors import InvalidInput
 from chalicelib.storage.models import PresenceItem
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration.classic_helpers import game
-from tests.integration.conftest import make_account
+from tests.support.accounts import make_account
+from tests.support.classic_villages import game
 
 
 def practice(clock, rng, cpus: int = 4, rules: str = "classic") -> str:

@@ -12,10 +12,10 @@ from chalicelib.rules.mobius import SLOTS, Village
 from chalicelib.services import actions, update, villages
 from chalicelib.services.errors import Conflict, InvalidInput, ServiceError
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration.classic_helpers import account_of, create, join_all, living_seats, to_due
-from tests.integration.classic_helpers import start as start_classic
-from tests.integration.conftest import make_account
-from tests.integration.helpers import all_posts, at, fill, persona_of, start, texts, to_update
+from tests.support.accounts import make_account
+from tests.support.classic_villages import account_of, create, join_all, living_seats, to_due
+from tests.support.classic_villages import start as start_classic
+from tests.support.villages import all_posts, at, fill, persona_of, start, texts, to_update
 
 
 def race(*calls: Callable[[], object]) -> list[object]:

@@ -10,8 +10,8 @@ from datetime import timedelta
 
 from chalicelib.services import accounts, computer_seats, posts, villages
 from chalicelib.storage.repository import load_account, load_village, plain
-from tests.integration.conftest import make_account
-from tests.integration.helpers import all_posts, fill, persona_of
+from tests.support.accounts import make_account
+from tests.support.villages import all_posts, fill, persona_of
 
 
 def conflict_once(dynamo_faults) -> None:

@@ -12,11 +12,10 @@ from chalicelib.services import hosting, update
 from chalicelib.services.errors import InvalidInput
 from chalicelib.storage import gm_log
 from chalicelib.storage.repository import load_village
-
-from .classic_helpers import create, game, join_all, start
-from .conftest import make_account
-from .helpers import all_posts
-from .helpers import start as mobius_start
+from tests.support.accounts import make_account
+from tests.support.classic_villages import create, game, join_all, start
+from tests.support.villages import all_posts
+from tests.support.villages import start as mobius_start
 
 GM = "account:gamemaster"
 

@@ -13,16 +13,8 @@ from chalicelib.rulesets.mobius.timeline import OPENING_SPEECH_BAN
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration.conftest import make_account
-from tests.integration.helpers import (
-    cast_of,
-    fill,
-    kill,
-    persona_of,
-    refused,
-    start,
-    to_update,
-)
+from tests.support.accounts import make_account
+from tests.support.villages import cast_of, fill, kill, persona_of, refused, start, to_update
 
 # ----- creating villages and the lounge -----
 

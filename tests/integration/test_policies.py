@@ -10,8 +10,8 @@ import pytest
 from moto.iam.access_control import IAMPolicy
 
 from chalicelib.services import posts, sessions
-from tests import aws_calls, iam
-from tests.integration.helpers import at, start
+from tests.support import aws_calls, iam
+from tests.support.villages import at, start
 
 TABLE = f"arn:aws:dynamodb:{iam.REGION}:{iam.ACCOUNT}:table/mobius"
 

@@ -19,8 +19,7 @@ from chalicelib.storage.keys import village_pk
 from chalicelib.storage.models import DayItem, Item, VillageItem
 from chalicelib.storage.repository import VillageRecord, load_village
 from chalicelib.web import village_view
-
-from .helpers import at, cast_of, start, to_update
+from tests.support.villages import at, cast_of, start, to_update
 
 # META, the members and the scheduler's small LOOK item (decision 54) sort in the hot range.
 HOT = {"META", "LOOK"} | {f"SLOT#{slot}" for slot in SLOTS}

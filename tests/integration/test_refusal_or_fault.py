@@ -12,10 +12,10 @@ from chalicelib.services.errors import Conflict
 from chalicelib.storage import villages as store
 from chalicelib.storage.errors import FAULTS, WRITE_TRIES, Refused
 from chalicelib.storage.repository import load_account, load_village
-from tests.dynamo_faults import UNAVAILABLE
-from tests.integration import classic_helpers as classic
-from tests.integration.conftest import make_account
-from tests.integration.helpers import fill
+from tests.support import classic_villages as classic
+from tests.support.accounts import make_account
+from tests.support.dynamo_faults import UNAVAILABLE
+from tests.support.villages import fill
 
 PASSWORD = "correct horse battery"
 

@@ -13,9 +13,9 @@ from chalicelib.services.errors import Forbidden
 from chalicelib.storage import villages as store
 from chalicelib.storage.errors import Refused
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration import classic_helpers as classic
-from tests.integration.conftest import make_account
-from tests.integration.helpers import at, cast_of, kill, refused, start
+from tests.support import classic_villages as classic
+from tests.support.accounts import make_account
+from tests.support.villages import at, cast_of, kill, refused, start
 
 # ----- classic: the prologue's seats -----
 

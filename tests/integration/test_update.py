@@ -8,8 +8,8 @@ from chalicelib.rulesets.base import VISITOR
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.services.errors import Forbidden
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration.conftest import make_account
-from tests.integration.helpers import (
+from tests.support.accounts import make_account
+from tests.support.villages import (
     all_posts,
     at,
     cast_of,

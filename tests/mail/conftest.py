@@ -1,47 +1,38 @@
-"""Mail fixtures: the integration fixtures plus a verified SES sender and the sent mails."""
+"""Mail fixtures: the integration fixtures plus a verified SES sender, the app on the test
+clock and its test client; and the villages several of the mail tests start from."""
 
-import email
-from email.header import decode_header, make_header
+from datetime import timedelta
 
-import boto3
 import pytest
-from moto.core import DEFAULT_ACCOUNT_ID
-from moto.ses.models import ses_backends
 
-from chalicelib import runtime
-from tests.integration.conftest import aws, clock, players, rng, village  # noqa: F401
-
-REGION = "ap-northeast-1"
-
-
-@pytest.fixture(autouse=True)
-def ses(aws, monkeypatch):  # noqa: F811
-    monkeypatch.setenv("MOBIUS_BASE_URL", "https://mobius.example")
-    boto3.client("ses", region_name=REGION).verify_email_identity(
-        EmailAddress="noreply@mobius.example"
-    )
+from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
+from tests.support.accounts import make_account
+from tests.support.classic_villages import create, join_all, start
+from tests.support.clients import client  # noqa: F401
+from tests.support.mail import app_clock, ses  # noqa: F401
+from tests.support.mailbox import MailBox, account_of, seat, tick, touch_all
+from tests.support.services import aws, clock, players, rng, village  # noqa: F401
 
 
-@pytest.fixture(autouse=True)
-def app_clock(clock):  # noqa: F811
-    runtime.set_clock(clock)
-    yield
-    runtime.set_clock(runtime.system_clock)
+@pytest.fixture
+def running(players, clock, rng, village):  # noqa: F811
+    """Day 1 has just started; returns (village, slot -> account, account -> start mail)."""
+    seated = seat(village, players, clock)
+    box = MailBox()
+    clock.advance(TIMINGS[Pace.SHORT].first_update)
+    tick(clock, rng)
+    clock.advance(timedelta(minutes=1))
+    touch_all(village, seated, clock)
+    return village, seated, {account_of(m): m for m in box.new()}
 
 
-class Mail:
-    def __init__(self, raw: str) -> None:
-        self.raw = raw
-        self.message = email.message_from_string(raw)
-        self.to = self.message["To"]
-        self.subject = str(make_header(decode_header(self.message["Subject"])))
-        parts = {p.get_content_type(): p for p in self.message.walk() if not p.is_multipart()}
-        self.text = parts["text/plain"].get_payload(decode=True).decode("utf-8")
-        # The text without its line breaks: what a sentence cut at 78 octets says (decision 88).
-        self.joined = self.text.replace("\n", "")
-        self.html = parts["text/html"].get_payload(decode=True).decode("utf-8")
-
-
-def sent_mails() -> list[Mail]:
-    backend = ses_backends[DEFAULT_ACCOUNT_ID][REGION]
-    return [Mail(m.raw_data) for m in backend.sent_messages if hasattr(m, "raw_data")]
+@pytest.fixture
+def classic(clock, rng):  # noqa: F811
+    """A short classic village of five just started; (village, mails of the start)."""
+    accounts = [make_account(f"m{n:02d}", clock()) for n in range(5)]
+    vid = create(clock, rng)
+    join_all(vid, accounts, clock)
+    box = MailBox()
+    start(vid, accounts, clock)
+    tick(clock, rng)
+    return vid, box

@@ -5,15 +5,13 @@ import json
 from datetime import timedelta
 
 import pytest
-from chalice.test import Client
 
-from app import app
 from chalicelib import jobs
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, sessions
 from chalicelib.storage.repository import load_account, load_village
 from chalicelib.web.http import Session
-from tests.mail.helpers import MailBox, account_of, body_of, seat, tick
+from tests.support.mailbox import MailBox, account_of, body_of, seat, tick
 
 SHORT = TIMINGS[Pace.SHORT]
 NOTICE = "このメールアドレスにはメールが届かないため"
@@ -43,11 +41,6 @@ def complaint(address: str) -> str:
             "mail": {"destination": [address]},
         }
     )
-
-
-@pytest.fixture
-def client(tmp_path):
-    return Client(app, project_dir=str(tmp_path))
 
 
 def test_a_permanent_bounce_marks_the_address_undeliverable(players):

@@ -6,9 +6,7 @@ their own news."""
 from datetime import timedelta
 
 import pytest
-from chalice.test import Client
 
-from app import app
 from chalicelib import links
 from chalicelib.clock import jst
 from chalicelib.rules.classic import NPC, Role
@@ -16,7 +14,8 @@ from chalicelib.rulesets.base import Viewer
 from chalicelib.services import accounts, actions, scheduler
 from chalicelib.services.outbox import Delivery
 from chalicelib.storage.repository import load_village
-from tests.integration.classic_helpers import (
+from tests.support.accounts import make_account
+from tests.support.classic_villages import (
     account_of,
     create,
     join_all,
@@ -24,27 +23,9 @@ from tests.integration.classic_helpers import (
     seat_of_role,
     start,
 )
-from tests.integration.conftest import make_account
-from tests.mail.helpers import MailBox, Phone, body_of, links_in, path_of, tick
+from tests.support.mailbox import MailBox, Phone, body_of, links_in, path_of, tick
 
 ROLE_WORDS = {"seer": "占い師", "werewolf": "人狼", "villager": "村人"}
-
-
-@pytest.fixture
-def client(tmp_path):
-    return Client(app, project_dir=str(tmp_path))
-
-
-@pytest.fixture
-def classic(clock, rng):
-    """A short classic village of five just started; (village, mails of the start)."""
-    accounts = [make_account(f"m{n:02d}", clock()) for n in range(5)]
-    vid = create(clock, rng)
-    join_all(vid, accounts, clock)
-    box = MailBox()
-    start(vid, accounts, clock)
-    tick(clock, rng)
-    return vid, box
 
 
 def roles_by_account(vid: str) -> dict[str, Role]:

@@ -9,9 +9,18 @@ import pytest
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import actions
 from chalicelib.storage.repository import load_village
-from tests.integration.helpers import cast_of
-from tests.mail.helpers import MailBox, Phone, account_of, body_of, names_of, seat, tick, touch_all
-from tests.mail.test_links import client, member_links  # noqa: F401
+from tests.support.mailbox import (
+    MailBox,
+    Phone,
+    account_of,
+    body_of,
+    member_links,
+    names_of,
+    seat,
+    tick,
+    touch_all,
+)
+from tests.support.villages import cast_of
 
 SHORT = TIMINGS[Pace.SHORT]
 ASH = "あなたは裁かれ、灰になりました。"
@@ -58,7 +67,7 @@ def test_s4_3_the_morning_mail_tells_the_judged_and_the_attacked_of_their_death(
             assert ASH not in mail.text and "あなたは亡くなりました" not in mail.text
 
 
-def test_s4_3_the_judged_read_their_death_on_their_page(first_night, client):  # noqa: F811
+def test_s4_3_the_judged_read_their_death_on_their_page(first_night, client):
     village, _, mails, night = first_night
     phone = Phone(client)
     way_in = member_links(mails[night["judged"]])[(None, None)]
@@ -69,7 +78,7 @@ def test_s4_3_the_judged_read_their_death_on_their_page(first_night, client):  #
     assert "あなたは2日目の朝に裁かれ、灰になりました。" in panel
 
 
-def test_s3_a_dead_oni_votes_the_attack_in_one_tap(first_night, client):  # noqa: F811
+def test_s3_a_dead_oni_votes_the_attack_in_one_tap(first_night, client):
     village, seated, mails, night = first_night
     dead_oni = night["judged"]
     quick = member_links(mails[dead_oni])

@@ -5,7 +5,7 @@ from datetime import timedelta
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import actions, villages
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import MailBox, account_of, seat, tick, tick_until
+from tests.support.mailbox import MailBox, account_of, seat, tick, tick_until
 
 SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]

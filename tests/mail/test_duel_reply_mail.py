@@ -24,9 +24,9 @@ from chalicelib.storage import matches as store
 from chalicelib.storage import outbox as mailbox
 from chalicelib.storage import records as records_store
 from chalicelib.storage.models import MatchItem
-from tests.integration.conftest import make_account
-from tests.mail.conftest import Mail, sent_mails
 from tests.mail.test_quoted_game_mail import TEXT_STYLES
+from tests.support.accounts import make_account
+from tests.support.mail import Mail, sent_mails
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
 # Each fixture's sender, who plays A.

@@ -9,8 +9,8 @@ import pytest
 from benchmarks.faults import Faults
 from chalicelib.services import outbox, update
 from chalicelib.storage.repository import load_village
-from tests.fakes import THROTTLED
-from tests.mail.helpers import MailBox, account_of, seat, tick, touch_all
+from tests.support.fakes import THROTTLED
+from tests.support.mailbox import MailBox, account_of, seat, tick, touch_all
 
 
 def test_a_reminder_whose_owed_mail_failed_to_be_written_is_owed_at_the_next_tick(

@@ -4,22 +4,15 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from chalice.test import Client
 
-from app import app
 from chalicelib import gm, jobs
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import villages
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import MailBox, account_of, seat, tick
+from tests.support.mailbox import MailBox, account_of, seat, tick
 
 SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]
-
-
-@pytest.fixture
-def client(tmp_path):
-    return Client(app, project_dir=str(tmp_path))
 
 
 def test_the_lambda_creates_a_village(client, clock):

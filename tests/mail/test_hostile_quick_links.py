@@ -5,11 +5,11 @@ from datetime import timedelta
 from chalicelib import links, signing
 from chalicelib.services import actions
 from chalicelib.storage.repository import load_village
-from tests.mail.helpers import Phone, alert
-from tests.mail.test_links import EXPIRED, client, member_links, running, seer  # noqa: F401
+from tests.mail.test_links import EXPIRED
+from tests.support.mailbox import Phone, alert, member_links, seer
 
 
-def used_then_taken_back(running, client, clock):  # noqa: F811
+def used_then_taken_back(running, client, clock):
     """A seer taps the mail's prayer link, then takes the prayer back on the page; returns
     (village, account, the link's path, the phone that tapped it)."""
     village, account, _ = seer(running)
@@ -23,7 +23,7 @@ def used_then_taken_back(running, client, clock):  # noqa: F811
     return village, account, quick, phone
 
 
-def test_a_used_quick_link_cannot_undo_a_choice_set_back_by_hand(running, client, clock):  # noqa: F811
+def test_a_used_quick_link_cannot_undo_a_choice_set_back_by_hand(running, client, clock):
     village, account, quick, phone = used_then_taken_back(running, client, clock)
     # The old mail's link is tapped again: it must not set the prayer once more.
     phone.get(quick)
@@ -43,7 +43,7 @@ def respelled(path: str) -> list[str]:
     return [path + "=", path[:-1] + BASE64URL[last ^ 1]]
 
 
-def test_a_used_quick_link_spelled_otherwise_is_refused(running, client, clock):  # noqa: F811
+def test_a_used_quick_link_spelled_otherwise_is_refused(running, client, clock):
     village, account, quick, phone = used_then_taken_back(running, client, clock)
     for other in respelled(quick):
         assert Phone(client).get(other).status_code == 400
@@ -55,7 +55,7 @@ def test_a_used_quick_link_spelled_otherwise_is_refused(running, client, clock):
     assert actions.own_choices(load_village(village), account) == {}
 
 
-def test_a_fresh_spelling_of_a_used_quick_link_is_still_the_used_link(running, client, clock):  # noqa: F811
+def test_a_fresh_spelling_of_a_used_quick_link_is_still_the_used_link(running, client, clock):
     """The used-mark is on the link as decoded: the same link signed again (another expiry,
     hence another text) is the link that was used."""
     village, account, quick, phone = used_then_taken_back(running, client, clock)
@@ -68,7 +68,7 @@ def test_a_fresh_spelling_of_a_used_quick_link_is_still_the_used_link(running, c
     assert actions.own_choices(load_village(village), account) == {}
 
 
-def test_every_link_the_mail_carries_is_spelled_canonically(running):  # noqa: F811
+def test_every_link_the_mail_carries_is_spelled_canonically(running):
     _, account, _ = seer(running)
     for path in member_links(running[2][account]).values():
         assert signing.canonical(path[len("/m/") :])

@@ -13,9 +13,9 @@ from chalicelib.rulesets.mobius.timeline import TIMINGS
 from chalicelib.services import accounts, replies, villages
 from chalicelib.services.unit import Unit
 from chalicelib.storage.repository import load_village
-from tests.integration.conftest import make_account
-from tests.integration.helpers import fill
-from tests.mail.helpers import MailBox, tick
+from tests.support.accounts import make_account
+from tests.support.mailbox import MailBox, tick
+from tests.support.villages import fill
 
 EXAMPLE_LINE = "「例:」の後ろの形で書いてください。"
 MORNING = re.compile("日目が始まりました|日目の朝になりました")

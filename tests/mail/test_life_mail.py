@@ -19,8 +19,7 @@ from chalicelib.services import actions, villages
 from chalicelib.storage.keys import state_keys
 from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration.helpers import cast_of
-from tests.mail.helpers import (
+from tests.support.mailbox import (
     MailBox,
     account_of,
     assert_tells_nothing_of_others,
@@ -35,6 +34,7 @@ from tests.mail.helpers import (
     tick,
     tick_until,
 )
+from tests.support.villages import cast_of
 
 SHORT = TIMINGS[Pace.SHORT]
 

@@ -6,13 +6,12 @@ import re
 
 from chalicelib.services import actions
 from chalicelib.storage.repository import load_village
-from tests.mail.helpers import Phone
-from tests.mail.test_links import client, member_links, running, seer  # noqa: F401
+from tests.support.mailbox import Phone, member_links, seer
 
 
 def test_a_quick_link_that_meets_a_fault_is_a_503_that_sends_the_same_link_again(
-    running,  # noqa: F811
-    client,  # noqa: F811
+    running,
+    client,
     clock,
     dynamo_faults,
     caplog,

@@ -8,69 +8,28 @@ the next update.
 import re
 from datetime import timedelta
 
-import pytest
-from chalice.test import Client
-
-from app import app
 from chalicelib import links, signing
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import actions, posts, villages
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import (
+from tests.support.mailbox import (
     MailBox,
     Phone,
     account_of,
     alert,
     body_of,
     header,
-    links_in,
+    member_links,
     path_of,
-    seat,
+    seer,
     session_account,
     split_idle_warnings,
     tick,
-    touch_all,
 )
 
 SHORT = TIMINGS[Pace.SHORT]
 EXPIRED = "このリンクは正しくないか、期限が切れています。村のページからログインしてください"
 NOT_A_MEMBER = "このリンクの持ち主は、いまこの村の村民ではありません"
-
-
-@pytest.fixture
-def client(tmp_path):
-    # No project config: the local stage's defaults, as the web tests use.
-    return Client(app, project_dir=str(tmp_path))
-
-
-@pytest.fixture
-def running(players, clock, rng, village):
-    """Day 1 has just started; returns (village, slot -> account, account -> start mail)."""
-    seated = seat(village, players, clock)
-    box = MailBox()
-    clock.advance(SHORT.first_update)
-    tick(clock, rng)
-    clock.advance(timedelta(minutes=1))
-    touch_all(village, seated, clock)
-    return village, seated, {account_of(m): m for m in box.new()}
-
-
-def member_links(mail) -> dict[tuple[str | None, str | None], str]:
-    """The /m/ paths of a mail by (key, target); (None, None) is the personal link.
-
-    The text part carries the personal link only; the one-tap links are in the HTML part."""
-    found = {}
-    for url in links_in(mail.text) + links_in(mail.html):
-        if "/m/" in url:
-            link = links.read_member_token(path_of(url)[3:], links.runtime.now())
-            found[(link.key, link.target)] = path_of(url)
-    return found
-
-
-def seer(running) -> tuple[str, str, str]:
-    """A living seer's (village, account, slot)."""
-    village, seated, _ = running
-    return village, seated["seer_a"], "seer_a"
 
 
 # ----- tokens -----

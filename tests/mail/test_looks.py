@@ -13,7 +13,7 @@ from chalicelib.storage import villages as store
 from chalicelib.storage.errors import Refused
 from chalicelib.storage.keys import SHARDS, shard_of, time_key
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import owe_morning_mail, seat, tick
+from tests.support.mailbox import owe_morning_mail, seat, tick
 
 LONG = TIMINGS[Pace.LONG]
 WARNING_LEAD = timedelta(hours=3)  # a long village's idle warning (decision 140)

@@ -22,7 +22,7 @@ from chalicelib.rulesets.classic.ruleset import SUBJECTS as CLASSIC_SUBJECTS
 from chalicelib.rulesets.duel.ruleset import SUBJECTS as DUEL_SUBJECTS
 from chalicelib.rulesets.mobius.ruleset import SUBJECTS as MOBIUS_SUBJECTS
 from chalicelib.services import account_notices
-from tests.mail.every_kind import (
+from tests.support.every_kind import (
     ACCOUNT_KINDS,
     CLASSIC_KINDS,
     DUEL_KINDS,

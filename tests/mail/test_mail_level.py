@@ -9,10 +9,9 @@ from chalicelib.rulesets.mobius.ruleset import MOBIUS, _concerns
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration.classic_helpers import account_of as classic_account
-from tests.integration.classic_helpers import seat_of_role
-from tests.mail.helpers import MailBox, account_of, seat, tick, touch_all
-from tests.mail.test_classic_mail import classic  # noqa: F401
+from tests.support.classic_villages import account_of as classic_account
+from tests.support.classic_villages import seat_of_role
+from tests.support.mailbox import MailBox, account_of, seat, tick, touch_all
 
 SHORT = TIMINGS[Pace.SHORT]
 
@@ -80,7 +79,7 @@ def test_mobius_a_morning_concerns_its_dead_and_those_with_news():
         assert _concerns(kind, None, "A")
 
 
-def test_classic_mine_gets_the_seers_morning_not_a_plain_villagers(classic, clock, rng):  # noqa: F811
+def test_classic_mine_gets_the_seers_morning_not_a_plain_villagers(classic, clock, rng):
     vid, box = classic
     seer = classic_account(vid, seat_of_role(vid, Role.SEER))
     villager = classic_account(vid, seat_of_role(vid, Role.VILLAGER))

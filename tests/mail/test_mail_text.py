@@ -9,8 +9,7 @@ from chalicelib.rulesets.mobius.labels import SLOT_LABELS
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import actions
 from chalicelib.storage.repository import load_village
-from tests.integration.helpers import at, cast_of
-from tests.mail.helpers import (
+from tests.support.mailbox import (
     MailBox,
     account_of,
     links_in,
@@ -21,6 +20,7 @@ from tests.mail.helpers import (
     tick_until,
     touch_all,
 )
+from tests.support.villages import at, cast_of
 
 SHORT = TIMINGS[Pace.SHORT]
 

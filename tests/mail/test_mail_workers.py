@@ -14,8 +14,8 @@ from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update
 from chalicelib.storage.repository import load_village
-from tests.fakes import THROTTLED, FakeTime
-from tests.mail.helpers import MailBox, account_of, seat, touch_all
+from tests.support.fakes import THROTTLED, FakeTime
+from tests.support.mailbox import MailBox, account_of, seat, touch_all
 
 SHORT = TIMINGS[Pace.SHORT]
 

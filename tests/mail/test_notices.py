@@ -7,18 +7,14 @@ from datetime import timedelta
 from email.header import decode_header, make_header
 from email.utils import parseaddr, parsedate_to_datetime
 
-import pytest
-from chalice.test import Client
-
-from app import app
 from chalicelib.clock import jst
 from chalicelib.notify import ses as mail
 from chalicelib.notify.notices import IDLE_WARNING_SUBJECT
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
-from chalicelib.services import accounts, actions, hosting, scheduler, villages
-from chalicelib.storage.repository import load_village
-from tests.mail.conftest import sent_mails
-from tests.mail.helpers import (
+from chalicelib.services import accounts, actions, hosting, villages
+from chalicelib.storage.repository import load_village, village_header
+from tests.support.mail import sent_mails
+from tests.support.mailbox import (
     MailBox,
     Phone,
     account_of,
@@ -33,11 +29,6 @@ from tests.mail.helpers import (
 
 SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]
-
-
-@pytest.fixture
-def client(tmp_path):
-    return Client(app, project_dir=str(tmp_path))
 
 
 # ----- on the wire -----
@@ -182,8 +173,9 @@ def test_a_long_village_reminds_three_hours_before_its_deadline(players, clock, 
     )
     seated = seat(vid, players, clock)
     tick_until(clock, rng, first, step=timedelta(hours=1))
-    meta = load_village(vid).meta
-    assert scheduler.reminder_at(meta) == first + LONG.day - timedelta(hours=3)
+    header = village_header(load_village(vid).meta)
+    reminder_at = header.rules.reminder(header, header.created_at)[0]
+    assert reminder_at == first + LONG.day - timedelta(hours=3)
     box = MailBox()
     box.new()
     clock.advance(timedelta(hours=1))

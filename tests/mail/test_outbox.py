@@ -11,8 +11,9 @@ from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, outbox, update
 from chalicelib.storage.keys import outbox_pk
 from chalicelib.storage.models import AccountItem, OutboxItem
+from chalicelib.storage.outbox import owed_item
 from chalicelib.storage.repository import load_account, load_village
-from tests.mail.helpers import (
+from tests.support.mailbox import (
     MailBox,
     account_of,
     assert_tells_nothing_of_others,
@@ -148,7 +149,8 @@ def test_owing_the_same_mail_twice_keeps_one_item(players, clock, rng, village):
     assert len(box.new()) == 13
     record = load_village(village)
     # The same (village, day, kind, member) written again by a retried step: still one mail.
-    for item in outbox.owed_to_members(record, 1, "start", clock()):
+    for member in record.members.values():
+        item = owed_item(village, 1, "start", member.account_id, clock())
         with pytest.raises(PutError):
             item.save(condition=OutboxItem.pk.does_not_exist())
     tick(clock, rng)

@@ -18,8 +18,8 @@ from chalicelib.rulesets.classic.ruleset import REPLY_WORDS as CLASSIC_WORDS
 from chalicelib.rulesets.duel import mail as duel_mail
 from chalicelib.rulesets.duel.mail import WORDS as DUEL_WORDS
 from chalicelib.rulesets.mobius.ruleset import REPLY_WORDS as MOBIUS_WORDS
-from tests.mail.conftest import Mail
-from tests.mail.every_kind import every_kind
+from tests.support.every_kind import every_kind
+from tests.support.mail import Mail
 
 FROM = "人狼ひろば <noreply@mobius.example>"
 SENT = "Wednesday, December 2, 2026 9:00 PM"

@@ -16,11 +16,11 @@ from chalicelib.services import actions, outbox, receipts, replies
 from chalicelib.services.unit import Unit
 from chalicelib.storage import outbox as outbox_store
 from chalicelib.storage.repository import load_account, load_village
-from tests.integration import classic_helpers as classic
-from tests.integration.conftest import make_account
-from tests.integration.helpers import fill, to_update
-from tests.mail.conftest import sent_mails
 from tests.mail.test_quoted_game_mail import TEXT_STYLES
+from tests.support import classic_villages as classic
+from tests.support.accounts import make_account
+from tests.support.mail import sent_mails
+from tests.support.villages import fill, to_update
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
 # Who sends each fixture: the address it comes from and the seat its account plays.

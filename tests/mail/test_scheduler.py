@@ -21,9 +21,9 @@ from chalicelib.services import posts, scheduler, villages
 from chalicelib.storage.keys import state_keys
 from chalicelib.storage.models import OutboxItem, VillageItem
 from chalicelib.storage.repository import load_village
-from tests.integration.conftest import make_account
-from tests.mail.conftest import REGION
-from tests.mail.helpers import MailBox, account_of, seat, tick, tick_until
+from tests.support.accounts import make_account
+from tests.support.mail import REGION
+from tests.support.mailbox import MailBox, account_of, seat, tick, tick_until
 
 SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]
@@ -255,9 +255,9 @@ def test_a_short_village_turns_every_60_minutes_with_deadline_and_loss_time(
         assert record.game.day == day
         assert record.meta.day_started_at == day_start
         assert record.meta.next_update == day_start + SHORT.turn
-        assert posts.phase_of(record, day_start + timedelta(minutes=44)) == "day"
-        assert posts.phase_of(record, day_start + timedelta(minutes=45)) == "loss_time"
-        assert posts.phase_of(record, day_start + timedelta(minutes=55)) == "night"
+        assert record.rules.phase(record, day_start + timedelta(minutes=44)) == "day"
+        assert record.rules.phase(record, day_start + timedelta(minutes=45)) == "loss_time"
+        assert record.rules.phase(record, day_start + timedelta(minutes=55)) == "night"
         clock.now = day_start + timedelta(minutes=1)
         for account in seated.values():
             villages.touch(village, account, clock())
@@ -289,9 +289,9 @@ def test_a_long_village_updates_at_its_fixed_japan_time(players, clock, rng):
         assert meta.next_update == target + timedelta(hours=24)
         record = load_village(vid)
         deadline = target + timedelta(hours=18)  # 15:00 JST the next day
-        assert posts.phase_of(record, deadline - timedelta(seconds=1)) == "day"
-        assert posts.phase_of(record, deadline) == "loss_time"
-        assert posts.phase_of(record, deadline + timedelta(minutes=30)) == "night"
+        assert record.rules.phase(record, deadline - timedelta(seconds=1)) == "day"
+        assert record.rules.phase(record, deadline) == "loss_time"
+        assert record.rules.phase(record, deadline + timedelta(minutes=30)) == "night"
         assert record.game.day == day
         clock.now = target + timedelta(minutes=1)
 

@@ -9,8 +9,8 @@ from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import scheduler, villages
 from chalicelib.storage.keys import look_key, outbox_index_key
 from chalicelib.storage.shards import SHARD_TRIES
-from tests.dynamo_faults import UNAVAILABLE
-from tests.mail.helpers import owe_morning_mail
+from tests.support.dynamo_faults import UNAVAILABLE
+from tests.support.mailbox import owe_morning_mail
 
 SHORT = TIMINGS[Pace.SHORT]
 

@@ -8,8 +8,8 @@ from chalicelib.rules.mobius import SLOTS, is_oni_side
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS
 from chalicelib.services import scheduler, villages
 from chalicelib.storage.repository import load_village
-from tests.mail.conftest import sent_mails
-from tests.mail.helpers import assert_tells_nothing_of_others, names_of
+from tests.support.mail import sent_mails
+from tests.support.mailbox import assert_tells_nothing_of_others, names_of
 
 
 def inline(ids):

@@ -6,7 +6,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from chalicelib.notify.pacing import Backoff, PacedSender, TokenBucket, is_throttling
-from tests.fakes import THROTTLED, FakeTime, ses_error
+from tests.support.fakes import THROTTLED, FakeTime, ses_error
 
 DAILY_QUOTA = ses_error("Throttling", "Daily message quota exceeded.")
 REFUSED = ses_error("MessageRejected", "Email address is not verified.")

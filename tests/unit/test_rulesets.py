@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from chalicelib import rulesets
+from chalicelib.rules.duel import PRESETS, cpu
 from chalicelib.rules.mobius import SLOTS, Village
 from chalicelib.rulesets.base import Pace, Seat, State
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
@@ -95,3 +96,21 @@ def test_a_rule_set_is_imported_only_when_a_village_of_it_is_met():
     )
     root = Path(__file__).resolve().parents[2]
     subprocess.run([sys.executable, "-c", probe], cwd=root, check=True)
+
+
+def test_the_lounge_names_each_game_as_its_rule_set_does():
+    """The lounge reads each game's name, words and offer from its package (decision 217)."""
+    labels, words = rulesets.labels(), rulesets.next_update_words()
+    assert list(labels) == list(words) == list(rulesets.PLACES)
+    for name in rulesets.PLACES:
+        assert labels[name] == rulesets.get(name).label
+        assert words[name] == rulesets.get(name).next_update_words
+    offers = rulesets.offers()
+    assert [offer.rules for offer in offers] == list(rulesets.MATCH_PLACES)
+    assert offers == [rulesets.match_rules(name).offer() for name in rulesets.MATCH_PLACES]
+
+
+def test_the_duel_offers_the_engines_presets_and_strengths_in_their_order():
+    [offer] = rulesets.offers()
+    assert [preset for preset, _ in offer.presets] == list(PRESETS)
+    assert [strength for strength, _ in offer.strengths] == list(cpu.STRENGTHS)

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from benchmarks.faults import Faults
 from chalicelib.storage.repository import load_village
-from tests.web.conftest import alert, session_cookie, text
+from tests.support.clients import alert, session_cookie, text
 
 NOT_RECORDED = "今回の訪問を記録できませんでした"
 

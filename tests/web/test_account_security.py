@@ -19,15 +19,9 @@ from chalicelib.storage import accounts as account_store
 from chalicelib.storage.repository import load_account, load_village
 from chalicelib.web.http import BadRequest
 from chalicelib.web.http import read_session as read_cookie
-from tests.web.conftest import (
-    PASSWORD,
-    REGION,
-    alert,
-    mail_text,
-    make_account,
-    sent_mails,
-    text,
-)
+from tests.support.accounts import PASSWORD, make_account
+from tests.support.clients import alert, text
+from tests.support.mail import REGION, mail_text, sent_messages
 
 LOGIN_LINK = re.compile(r"/login/link\?token=([A-Za-z0-9_\-.]+)")
 
@@ -40,7 +34,7 @@ def register(browser, account_id="alice", email="alice@example.jp"):
 
 
 def login_link(to: str) -> str:
-    for message in reversed(sent_mails()):
+    for message in reversed(sent_messages()):
         if to in message.destinations:
             match = LOGIN_LINK.search(mail_text(message))
             if match:
@@ -144,12 +138,12 @@ def test_registration_when_mail_fails_stands_and_its_mail_follows(browser, clock
     done = register(browser)
     assert done.status_code == 200
     assert load_account("alice") is not None
-    assert sent_mails() == []
+    assert sent_messages() == []
     monkeypatch.undo()
     clock.advance(timedelta(minutes=1))  # the first retry's wait
     _tick(clock)
-    assert [set(m.destinations) for m in sent_mails()] == [{"alice@example.jp"}]
-    assert "/verify?token=" in mail_text(sent_mails()[0])
+    assert [set(m.destinations) for m in sent_messages()] == [{"alice@example.jp"}]
+    assert "/verify?token=" in mail_text(sent_messages()[0])
 
 
 def test_a_change_of_address_when_mail_fails_is_mailed_later(browser, clock, monkeypatch):
@@ -165,7 +159,7 @@ def test_a_change_of_address_when_mail_fails_is_mailed_later(browser, clock, mon
     monkeypatch.undo()
     clock.advance(timedelta(minutes=1))
     _tick(clock)
-    assert [set(m.destinations) for m in sent_mails()] == [{"new@example.jp"}]
+    assert [set(m.destinations) for m in sent_messages()] == [{"new@example.jp"}]
 
 
 def test_the_account_page_resends_the_verification_mail(browser):
@@ -176,8 +170,8 @@ def test_the_account_page_resends_the_verification_mail(browser):
     resent = browser.post("/account", {"what": "resend"})
     assert resent.status_code == 200
     assert "確認メールを送り直しました" in text(resent)
-    assert len(sent_mails()) == 2
-    assert "/verify?token=" in mail_text(sent_mails()[-1])
+    assert len(sent_messages()) == 2
+    assert "/verify?token=" in mail_text(sent_messages()[-1])
 
 
 # ----- 10. registration does not tell which addresses have accounts -----
@@ -197,7 +191,7 @@ def test_registering_a_known_address_answers_alike_and_mails_its_owner(new_brows
     assert csrf.sub("", page_of(fresh, "someone@example.jp")) == csrf.sub(
         "", page_of(known, "owner@example.jp")
     )
-    to_owner = [m for m in sent_mails() if "owner@example.jp" in m.destinations][-1]
+    to_owner = [m for m in sent_messages() if "owner@example.jp" in m.destinations][-1]
     # The text part's lines are cut at 78 octets (decision 88): read it as one line.
     assert "すでに ID「owner」のアカウントで使われています" in mail_text(to_owner).replace("\n", "")
     assert "/verify?token=" not in mail_text(to_owner)
@@ -244,7 +238,7 @@ def test_asking_a_login_link_answers_alike_for_unknown_ids(browser, clock, ident
     unknown = browser.post("/login/mail", {"identifier": identifier})
     assert known.status_code == unknown.status_code == 200
     assert "ログイン用のリンクを送りました" in text(unknown)
-    assert [set(m.destinations) for m in sent_mails()] == [{"alice@example.jp"}]
+    assert [set(m.destinations) for m in sent_messages()] == [{"alice@example.jp"}]
 
 
 def test_a_login_link_request_takes_the_same_path_for_every_address(browser, clock, monkeypatch):
@@ -270,7 +264,7 @@ def test_a_login_link_request_takes_the_same_path_for_every_address(browser, clo
     assert [m["Body"] for m in handed] == ["accounts"] * len(identifiers)
     monkeypatch.undo()
     jobs.send_mail(["accounts"])
-    assert [set(m.destinations) for m in sent_mails()] == [{"alice@example.jp"}] * 2
+    assert [set(m.destinations) for m in sent_messages()] == [{"alice@example.jp"}] * 2
     sqs.delete_queue(QueueUrl=queue)  # moto lives as long as the package's tests
 
 
@@ -282,7 +276,7 @@ def test_login_links_are_rate_limited_per_address(browser, clock):
     # Past the limit the answer is the same (it tells nothing), and nothing more is sent.
     flooded = browser.post("/login/mail", {"identifier": "alice"})
     assert flooded.status_code == 200
-    assert len(sent_mails()) == accounts.MAIL_PER_ADDRESS
+    assert len(sent_messages()) == accounts.MAIL_PER_ADDRESS
 
 
 # ----- 9. changing the address cannot flood a third party -----
@@ -299,13 +293,13 @@ def test_alternating_address_changes_cannot_flood_an_address(browser, clock):
         statuses.append(browser.post("/account", form).status_code)
     assert statuses.count(200) == accounts.MAIL_PER_ACCOUNT
     assert set(statuses[accounts.MAIL_PER_ACCOUNT :]) == {429}
-    to_victim = [m for m in sent_mails() if "victim@example.jp" in m.destinations]
+    to_victim = [m for m in sent_messages() if "victim@example.jp" in m.destinations]
     assert len(to_victim) <= accounts.MAIL_PER_ADDRESS
 
 
 def test_mail_links_point_at_our_own_site(browser):
     register(browser)
-    link = re.search(r"https?://\S+/verify\?token=\S+", mail_text(sent_mails()[0])).group(0)
+    link = re.search(r"https?://\S+/verify\?token=\S+", mail_text(sent_messages()[0])).group(0)
     assert urlsplit(link).netloc == "127.0.0.1:8000"
 
 

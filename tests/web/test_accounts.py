@@ -5,16 +5,9 @@ from datetime import timedelta
 
 from chalicelib.services import accounts
 from chalicelib.storage.repository import load_account
-from tests.web.conftest import (
-    PASSWORD,
-    alert,
-    header,
-    mail_text,
-    make_account,
-    sent_mails,
-    text,
-    verification_token,
-)
+from tests.support.accounts import PASSWORD, make_account
+from tests.support.clients import alert, header, text
+from tests.support.mail import mail_text, sent_messages, verification_token
 
 
 def register(browser, account_id="alice", password=PASSWORD, email="Alice@Example.jp"):
@@ -33,7 +26,7 @@ def test_register_sends_a_mail_whose_link_verifies_only_on_post(browser):
     assert done.status_code == 200
     assert "メールを送りました" in text(done)
     assert "alice@example.jp" in text(done)  # the address as stored: case-folded
-    [mail] = sent_mails()
+    [mail] = sent_messages()
     assert set(mail.destinations) == {"alice@example.jp"}
     assert "/verify?token=" in mail_text(mail)
     token = verification_token("alice@example.jp")
@@ -90,7 +83,7 @@ def test_register_refusals_keep_the_values_and_say_why(browser):
     taken = register(browser, email="other@example.jp")
     assert taken.status_code == 409
     assert alert(taken) == "このIDはすでに使われています"
-    assert len(sent_mails()) == 1
+    assert len(sent_messages()) == 1
 
 
 def test_login_sets_a_new_session_and_redirects_to_a_local_next(browser, clock):

@@ -8,7 +8,7 @@ from html import unescape
 
 from chalicelib.services import posts, update
 from chalicelib.storage.repository import load_village
-from tests.web.conftest import session_cookie, text
+from tests.support.clients import session_cookie, text
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)"> & \'"'
 

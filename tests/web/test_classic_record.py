@@ -13,9 +13,9 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import NPC, Role
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_village
-from tests.integration.classic_helpers import create, join_all, start
-
-from .conftest import Browser, make_account, session_cookie, text
+from tests.support.accounts import make_account
+from tests.support.classic_villages import create, join_all, start
+from tests.support.clients import Browser, session_cookie, text
 
 PLAYERS = 10  # seer, medium, hunter, two werewolves, a madman, villagers
 

@@ -24,7 +24,9 @@ from chalicelib.rules.classic import NPC
 from chalicelib.services import actions, outbox, posts, update, villages
 from chalicelib.services.errors import ServiceError
 from chalicelib.storage.repository import load_village
-from tests.web.conftest import Browser, make_account, sent_mails, session_cookie, text
+from tests.support.accounts import make_account
+from tests.support.clients import Browser, session_cookie, text
+from tests.support.mail import sent_messages
 
 BOARDS = ("public", "wolves", "masons", "monologue", "heaven")
 ROLE_WORDS = {
@@ -204,7 +206,7 @@ def check_pages(play: Play, client, clock, outsider: str) -> None:
 
 def check_mail(play: Play) -> None:
     play.look()
-    for message in sent_mails():
+    for message in sent_messages():
         parsed_to = email.message_from_string(message.raw_data)["To"]
         account = parsed_to.split("@")[0]
         if account not in play.accounts:

@@ -9,8 +9,8 @@ from datetime import timedelta
 from chalicelib.rules.classic import NPC, Role
 from chalicelib.services import posts, update, villages
 from chalicelib.storage.repository import load_village
-
-from .conftest import make_account, text
+from tests.support.accounts import make_account
+from tests.support.clients import text
 
 CONDUCT = "外部相談の禁止"
 

@@ -1,8 +1,8 @@
 """Deployed, each function hands work to the queues, and the mail worker sends at the
 account's rate through the stage's configuration set: the paths no local run takes (locally
 there are no queues, and whoever owes work does it inline), run here as the stack runs them,
-on moto's SQS and SES. tests/aws_calls.py checks each of their calls against the policy of the
-function that makes it."""
+on moto's SQS and SES. tests/support/aws_calls.py checks each of their calls against the
+policy of the function that makes it."""
 
 from datetime import timedelta
 
@@ -14,7 +14,8 @@ from chalicelib import effects, jobs
 from chalicelib.notify import ses as mail
 from chalicelib.storage import matches as store
 from chalicelib.storage.keys import puzzle_mail_owner
-from tests.web.conftest import REGION, make_account
+from tests.support.accounts import make_account
+from tests.support.mail import REGION
 from tests.web.test_matches import start
 from tests.web.test_puzzle import TODAY, puzzle_mails, subscribe
 

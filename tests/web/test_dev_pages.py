@@ -12,8 +12,10 @@ from chalicelib.clock import jst
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import scheduler
 from chalicelib.storage.repository import load_village
-from tests.integration import classic_helpers as classic
-from tests.web.conftest import Browser, alert, make_account, sent_mails, text
+from tests.support import classic_villages as classic
+from tests.support.accounts import make_account
+from tests.support.clients import Browser, alert, text
+from tests.support.mail import sent_messages
 
 
 class LocalVillage:
@@ -243,13 +245,13 @@ def test_the_inbox_sends_a_reply_as_a_member_and_the_receipt_is_mailed(
     vid, _ = game
     page = text(browser.get("/dev/inbox"))
     assert f'<option value="{vid}:commoner_a">' in page
-    before = len(sent_mails())
+    before = len(sent_messages())
     answer = browser.post("/dev/inbox", {"seat": f"{vid}:commoner_a", "text": "祈り 霊能者A"})
     assert answer.status_code == 200
     assert "受け付けました" in text(answer)
     record = load_village(vid)
     assert record.saved(record.day)["commoner_a"] == {"pray": "medium_a"}
-    assert len(sent_mails()) == before + 1
+    assert len(sent_messages()) == before + 1
     pasted = browser.post("/dev/inbox", {"raw": "From: x@example.jp\r\n\r\n祈り 霊能者A\r\n"})
     assert pasted.status_code == 200 and "捨てました" in text(pasted)
 
@@ -272,12 +274,12 @@ def test_the_inbox_sends_a_reply_as_a_correspondence_duels_player_and_the_move_i
     page = text(browser.get("/dev/inbox"))
     assert f'<option value="M:{match_id}:A">' in page
     assert f'<option value="M:{match_id}:B">' in page
-    before = len(sent_mails())
+    before = len(sent_messages())
     answer = browser.post("/dev/inbox", {"seat": f"M:{match_id}:A", "text": "CO要請 占い師"})
     assert answer.status_code == 200 and "受け付けました" in text(answer)
     assert stored(match_id).moves == 1
     # alice's confirmation and bob's turn.
-    assert len(sent_mails()) == before + 2
+    assert len(sent_messages()) == before + 2
     gone = browser.post("/dev/inbox", {"seat": "M:nosuchgame00000:A", "text": "処刑 1"})
     assert gone.status_code == 400
 

@@ -4,7 +4,7 @@ card's role once; the shared record's link has a share/copy button beside its fi
 import random
 import re
 
-from tests.web.conftest import alert, text
+from tests.support.clients import alert, text
 from tests.web.test_matches import play_json, random_legal, start, stored
 
 CARD = re.compile(r'<li class="duel-card[^"]*"[^>]*>(.*?)</li>', re.S)

@@ -11,8 +11,9 @@ import pytest
 from chalicelib import links
 from chalicelib.web import static
 from chalicelib.web.http import PUBLIC, SESSION_COOKIE
+from tests.support.accounts import make_account
+from tests.support.villages import new_village
 
-from .conftest import make_account, new_village
 from .lambda_events import SHAPES, Reply, invoke
 
 pytestmark = pytest.mark.parametrize("shape", SHAPES)

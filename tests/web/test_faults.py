@@ -18,8 +18,9 @@ from chalicelib.storage import matches as match_store
 from chalicelib.storage import villages as village_store
 from chalicelib.storage.keys import board_pk
 from chalicelib.storage.repository import load_account, load_village
-from tests.dynamo_faults import UNAVAILABLE
-from tests.web.conftest import PASSWORD, make_account, text
+from tests.support.accounts import PASSWORD, make_account
+from tests.support.clients import text
+from tests.support.dynamo_faults import UNAVAILABLE
 from tests.web.test_classic_village import play_to_day_2
 from tests.web.test_matches import play_json, start
 

@@ -14,7 +14,10 @@ from chalicelib.storage.keys import account_pk
 from chalicelib.storage.models import AccountItem
 from chalicelib.storage.repository import load_village
 from chalicelib.web.http import Session
-from tests.web.conftest import START, alert, fill, header, make_account, new_village, text
+from tests.support.accounts import make_account
+from tests.support.clients import alert, header, text
+from tests.support.fakes import START
+from tests.support.villages import fill, new_village
 from tests.web.test_security import CSRF_REFUSAL
 
 GM_ONLY = "このページは管理人（GM）だけが使えます"

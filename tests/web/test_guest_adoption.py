@@ -6,7 +6,7 @@ from chalicelib.storage import matches as store
 from chalicelib.storage import records as stored_records
 from chalicelib.storage.keys import match_pk
 from chalicelib.storage.models import Item
-from tests.web.conftest import make_account
+from tests.support.accounts import make_account
 from tests.web.test_match_records import bob_joins_a_guest, resign
 from tests.web.test_matches import start, stored
 

@@ -9,8 +9,8 @@ import pytest
 from chalicelib.services import villages
 from chalicelib.web import guides, static
 from chalicelib.web.http import PUBLIC
+from tests.support.clients import header, text
 
-from .conftest import header, text
 from .test_matches import game_of, play_json, random_legal, start, stored
 
 TERM_LINK = re.compile(r'href="/howto/terms#([\w-]+)"')

@@ -5,7 +5,9 @@ from datetime import timedelta
 
 from chalicelib.services import accounts, sessions
 from chalicelib.storage.repository import load_account
-from tests.web.conftest import PASSWORD, mail_text, make_account, sent_mails, text
+from tests.support.accounts import PASSWORD, make_account
+from tests.support.clients import text
+from tests.support.mail import mail_text, sent_messages
 from tests.web.test_account_security import LOGIN_LINK
 
 
@@ -48,7 +50,7 @@ def ask_login_link(browser, identifier):
 
 
 def mails_to(address):
-    return [m for m in sent_mails() if address in m.destinations]
+    return [m for m in sent_messages() if address in m.destinations]
 
 
 def test_refused_registrations_naming_an_address_do_not_spend_its_mail(new_browser, clock):

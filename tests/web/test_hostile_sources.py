@@ -5,7 +5,7 @@ import pytest
 from chalicelib.services import accounts
 from chalicelib.services.errors import RateLimited, Unauthorized
 from chalicelib.web.http import client_ip
-from tests.web.conftest import make_account
+from tests.support.accounts import make_account
 
 
 def source(ip: str) -> str:

@@ -20,7 +20,8 @@ from chalicelib.rules.duel import Duel
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from devserver.__main__ import LocalVillage
-from tests.web.conftest import text, worker_look
+from tests.support.clients import text
+from tests.support.matches import worker_look
 from tests.web.test_match_mail import PASS_LINK, two_people
 from tests.web.test_matches import play_json, stored
 

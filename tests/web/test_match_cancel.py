@@ -3,7 +3,7 @@ other seat waits, 「招待を取り消す」 deletes the game at once — its l
 place in the creator's list lead nowhere; once someone sat it cannot be taken back."""
 
 from chalicelib.storage import matches as store
-from tests.web.conftest import text
+from tests.support.clients import text
 from tests.web.test_matches import start
 
 

@@ -5,7 +5,7 @@ poll's count; none in a game against the computer; nobody else reads or writes i
 import json
 from datetime import timedelta
 
-from tests.web.conftest import alert, text
+from tests.support.clients import alert, text
 from tests.web.test_matches import moves_of, play_json, start, stored
 
 

@@ -14,7 +14,8 @@ from chalicelib.services.errors import Conflict
 from chalicelib.services.owed import ClockWatch, MailHandOver
 from chalicelib.services.unit import Unit
 from chalicelib.storage import outbox as mailbox
-from tests.web.conftest import make_account, text
+from tests.support.accounts import make_account
+from tests.support.clients import text
 from tests.web.test_match_mail import two_people
 from tests.web.test_matches import play_json, start, stored
 

@@ -8,7 +8,9 @@ from datetime import timedelta
 from chalicelib.storage import matches as store
 from chalicelib.storage.keys import player_match_sk, player_pk
 from chalicelib.storage.models import MatchItem, MoveItem, PlayerMatchItem
-from tests.web.conftest import make_account, text, worker_look
+from tests.support.accounts import make_account
+from tests.support.clients import text
+from tests.support.matches import worker_look
 from tests.web.test_matches import play_json, start, stored
 
 KEPT = timedelta(days=30)

@@ -14,7 +14,10 @@ from chalicelib.clock import jst
 from chalicelib.labels import SITE_NAME
 from chalicelib.services import accounts, scheduler
 from chalicelib.storage import outbox as mailbox
-from tests.web.conftest import mail_text, make_account, sent_mails, text, worker_look
+from tests.support.accounts import make_account
+from tests.support.clients import text
+from tests.support.mail import mail_text, sent_messages
+from tests.support.matches import worker_look
 from tests.web.test_matches import play_json, start, stored
 
 BRAND = f"【{SITE_NAME}・2人で遊ぶ人狼】"
@@ -22,7 +25,7 @@ PASS_LINK = re.compile(r"https?://\S+/matches/[A-Za-z0-9_-]{16}/pass/\S+")
 
 
 def mails_to(account: str) -> list:
-    return [m for m in sent_mails() if f"{account}@example.jp" in m.destinations]
+    return [m for m in sent_messages() if f"{account}@example.jp" in m.destinations]
 
 
 def subject(message) -> str:
@@ -149,7 +152,7 @@ def test_a_guest_is_never_mailed(browser, new_browser, clock):
     worker_look(match_id, 0, clock())
     assert stored(match_id).state == "ended"
     assert len(mails_to("bob")) == 1 and "あなたの勝ち" in mail_text(mails_to("bob")[0])
-    assert len(sent_mails()) == 1  # bob's end only: the guest has no address
+    assert len(sent_messages()) == 1  # bob's end only: the guest has no address
 
 
 def test_correspondence_the_player_is_reminded_once_before_the_deadline(

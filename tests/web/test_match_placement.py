@@ -7,7 +7,7 @@ lists omit it)."""
 from chalicelib.rules.duel import Duel
 from chalicelib.storage.keys import player_match_sk, player_pk
 from chalicelib.storage.models import MatchItem, PlayerMatchItem
-from tests.web.conftest import alert, text
+from tests.support.clients import alert, text
 from tests.web.test_matches import MATCH_URL, stored
 
 SETUP = {"rules": "duel", "preset": "std9", "strength": "normal", "clock": "none"}

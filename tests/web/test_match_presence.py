@@ -18,7 +18,10 @@ from chalicelib import effects
 from chalicelib.rules.duel import Duel
 from chalicelib.services import matches
 from chalicelib.storage import matches as store
-from tests.web.conftest import header, mail_text, make_account, text, worker_look
+from tests.support.accounts import make_account
+from tests.support.clients import header, text
+from tests.support.mail import mail_text
+from tests.support.matches import worker_look
 from tests.web.test_match_mail import mails_to, two_people
 from tests.web.test_matches import play_json, start, stored
 

@@ -20,7 +20,10 @@ from chalicelib.rules.duel.questions import open_request
 from chalicelib.rulesets.duel.ruleset import ANSWER_HOLD, DUEL
 from chalicelib.services import matches
 from chalicelib.services.unit import Unit
-from tests.web.conftest import alert, make_account, sent_mails, text, worker_look
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
+from tests.support.mail import sent_messages
+from tests.support.matches import worker_look
 from tests.web.test_gm_pages import CROSS_SITE
 from tests.web.test_matches import MATCH_URL, moves_of, play_json, poll, stored
 from tests.web.test_security import CSRF_REFUSAL
@@ -279,11 +282,11 @@ def test_ranked_by_mail_the_turn_is_mailed_only_when_the_answer_shows(
     """A correspondence game with nobody looking: the worker's look shows the held answer at
     the hold's end, and only then is A mailed the turn."""
     match_id, _bob = ranked_game(browser, new_browser, clock, control="day")
-    mailed = len(sent_mails())
+    mailed = len(sent_messages())
     play_json(browser, match_id, {"do": "co", "roles": ["seer"]})
-    assert len(sent_mails()) == mailed + 1  # bob's turn
+    assert len(sent_messages()) == mailed + 1  # bob's turn
     clock.advance(timedelta(seconds=3))
-    mailed = len(sent_mails())
+    mailed = len(sent_messages())
     hold_until = stored(match_id).hold_until
     watched = []  # the worker's delayed looks asked for from here on
     monkeypatch.setattr(effects, "watch_clock", lambda _id, moves, at: watched.append((moves, at)))
@@ -292,17 +295,17 @@ def test_ranked_by_mail_the_turn_is_mailed_only_when_the_answer_shows(
             unit.match(match_id), ["a:bob"], 1, {"do": "answer", "claims": []}, None, clock()
         )
     assert watched == [(1, hold_until)]  # a look at the hold's end
-    assert len(sent_mails()) == mailed  # nothing told A
+    assert len(sent_messages()) == mailed  # nothing told A
     clock.advance(timedelta(seconds=10))
     assert worker_look(match_id, 1, clock()) is False
     assert watched[-1] == (1, hold_until) and stored(match_id).moves == 1
     clock.advance(timedelta(seconds=7))
     worker_look(match_id, 1, clock())
     assert stored(match_id).moves == 2
-    [turn] = sent_mails()[mailed:]
+    [turn] = sent_messages()[mailed:]
     assert "alice@example.jp" in turn.destinations
     worker_look(match_id, 1, clock())  # a duplicate message
-    assert stored(match_id).moves == 2 and len(sent_mails()) == mailed + 1
+    assert stored(match_id).moves == 2 and len(sent_messages()) == mailed + 1
 
 
 def test_ranked_a_visitor_or_the_other_player_cannot_answer_for_b(browser, new_browser, clock):

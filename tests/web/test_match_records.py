@@ -14,8 +14,11 @@ from chalicelib.services import matches, records
 from chalicelib.storage import records as stored_records
 from chalicelib.storage.db import transaction
 from chalicelib.storage.models import MatchItem, RecordItem
-from tests.unit.duel.helpers import B12, STD9
-from tests.web.conftest import alert, mail_text, make_account, sent_mails, text, worker_look
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
+from tests.support.duels import B12, STD9
+from tests.support.mail import mail_text, sent_messages
+from tests.support.matches import worker_look
 from tests.web.test_match_ranked import both_move, ranked_game
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
@@ -137,7 +140,7 @@ def test_a_fox_win_is_a_loss_for_both_and_a_draw_for_the_ratings(browser, new_br
     assert record("bob")["sides"] == {"B": {"games": 1, "losses": 1}}
     for account in ("alice", "bob"):  # even ratings, a draw: no mean moves
         mu, sigma = record(account)["ratings"]["all"]
-        assert mu == records.MODEL.mu and sigma < records.MODEL.sigma
+        assert mu == records.MU and sigma < records.SIGMA
         [entry] = stored_records.history(account, "duel", 10)
         assert entry.result == "draw"
     assert "ranked_win" not in record("alice")["achievements"]
@@ -207,7 +210,7 @@ def test_a_ranked_end_rates_both_players_overall_and_by_side_once(browser, new_b
     match_id, bob = ranked_game(browser, new_browser, clock)
     both_move(match_id, {"A": browser, "B": bob}, clock, random.Random(1))
     assert resign(bob, match_id).status_code == 303  # alice (A) wins
-    model = records.MODEL
+    model = records.model()
     [[win], [loss]] = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
     alice, bob_record = record("alice"), record("bob")
     assert alice["ratings"] == {"all": [win.mu, win.sigma], "A": [win.mu, win.sigma]}
@@ -243,9 +246,9 @@ def test_a_ranked_game_resigned_before_any_move_is_aborted_unrated_and_uncounted
     assert "中止する</button>" in page and "投了する</button>" not in page
     asked = browser.post(f"/matches/{match_id}/moves", {"moves": "0", "do": "resign"})
     assert "対局を中止します。" in text(asked)  # asked once more, in its own words
-    mailed = len(sent_mails())
+    mailed = len(sent_messages())
     assert resign(browser, match_id).status_code == 303
-    [end] = sent_mails()[mailed:]  # bob, who was not on the page, is told
+    [end] = sent_messages()[mailed:]  # bob, who was not on the page, is told
     said = mail_text(end).replace("\n", "")  # wrapped at 78 octets
     assert "対局は中止になりました" in said and "あなたの勝ち" not in said
     assert stored(match_id).state == "ended" and stored(match_id).aborted is True
@@ -288,7 +291,7 @@ def test_a_ranked_game_both_sides_moved_in_is_rated_when_it_ends(browser, new_br
     assert resign(bob, match_id).status_code == 303
     assert not stored(match_id).aborted
     assert record("alice")["ranked"] == {"games": 1, "wins": 1}
-    assert record("alice")["ratings"]["all"][0] > records.MODEL.mu
+    assert record("alice")["ratings"]["all"][0] > records.MU
     assert "ranked_win" in record("alice")["achievements"]
 
 

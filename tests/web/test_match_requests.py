@@ -15,7 +15,7 @@ from chalicelib.services import matches, records
 from chalicelib.storage import matches as store
 from chalicelib.storage import outbox as mailbox
 from chalicelib.storage import records as stored_records
-from tests.web.conftest import make_account
+from tests.support.accounts import make_account
 from tests.web.test_match_mail import two_people
 from tests.web.test_match_ranked import both_move, create, ranked_game
 from tests.web.test_match_records import record
@@ -158,7 +158,7 @@ def test_two_ranked_games_of_one_account_ending_at_once_count_and_rate_both(
     assert alice["ranked"] == {"games": 2, "wins": 1, "losses": 1}
     assert bob_record["ranked"] == {"games": 2, "wins": 1, "losses": 1}
     # The ratings as if the inner game had ended first, then the outer from its ratings.
-    model = records.MODEL
+    model = records.model()
     rated = {"a": model.rating(), "b": model.rating()}
     for game in (inner, outer):
         ranks = [2.0, 1.0] if resigner[game] == "a:alice" else [1.0, 2.0]

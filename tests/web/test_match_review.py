@@ -17,7 +17,8 @@ from chalicelib.services import matches, reviews
 from chalicelib.services.errors import Conflict
 from chalicelib.storage import matches as store
 from chalicelib.storage import records as stored_records
-from tests.web.conftest import alert, make_account, text
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
 PLAYERS = {"random": random_player, "beginner": player("beginner"), "strong": player("strong")}

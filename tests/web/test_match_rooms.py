@@ -4,7 +4,7 @@ takes the seat or it ends; private invitations and games against the CPU are nev
 
 from datetime import timedelta
 
-from tests.web.conftest import text
+from tests.support.clients import text
 from tests.web.test_matches import start, stored
 
 

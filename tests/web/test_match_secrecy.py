@@ -13,7 +13,7 @@ from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rulesets.duel import computer
 from chalicelib.rulesets.duel.ruleset import DUEL, SUBJECTS
-from tests.web.conftest import text
+from tests.support.clients import text
 from tests.web.test_matches import person_side, play_json, random_legal, start, stored
 
 # What only the other side (or the review after the end) may know, by what shows it.

@@ -4,7 +4,7 @@ card — which anyone opens logged out, and either player takes back (the link s
 
 import re
 
-from tests.web.conftest import text
+from tests.support.clients import text
 from tests.web.test_matches import start, stored
 
 RECORD = re.compile(r"/records/([A-Za-z0-9_-]{16})")

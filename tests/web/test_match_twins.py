@@ -22,8 +22,8 @@ from chalicelib.rulesets.duel.ruleset import SUBJECTS
 from chalicelib.services import matches, receipts
 from chalicelib.storage import outbox as outbox_store
 from chalicelib.storage.repository import load_account
-from tests.unit.duel.helpers import twin
-from tests.web.conftest import text
+from tests.support.clients import text
+from tests.support.duels import twin
 from tests.web.test_match_mail import two_people
 from tests.web.test_matches import stored
 

@@ -12,7 +12,8 @@ from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.storage import matches as store
 from chalicelib.storage.repository import load_account
-from tests.web.conftest import alert, make_account, text
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
 
 MATCH_URL = re.compile(r"/matches/([A-Za-z0-9_-]{16})$")
 

@@ -32,7 +32,8 @@ from chalicelib.services import accounts, matches
 from chalicelib.services.unit import Unit
 from chalicelib.storage.repository import load_village
 from chalicelib.web import accounts as pages
-from tests.web.conftest import PASSWORD, alert, make_account, session_cookie, text
+from tests.support.accounts import PASSWORD, make_account
+from tests.support.clients import alert, session_cookie, text
 
 CSRF = "test-csrf"
 LONG = 3000

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import Browser, fill, header, make_account, new_village, text
+from tests.support.accounts import make_account
+from tests.support.clients import Browser, header, text
+from tests.support.villages import fill, new_village
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 DESCRIPTION = re.compile(r'<meta name="description" content="([^"]+)">')

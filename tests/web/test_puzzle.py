@@ -18,15 +18,10 @@ from chalicelib.storage.keys import PUZZLE_SK, puzzle_mail_owner, puzzle_pk
 from chalicelib.storage.models import PuzzleItem
 from chalicelib.storage.outbox import unsent_mail_of
 from chalicelib.storage.repository import load_account
-from tests.web.conftest import (
-    alert,
-    mail_text,
-    make_account,
-    puzzle_json,
-    sent_mails,
-    store_puzzle,
-    text,
-)
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
+from tests.support.mail import mail_text, sent_messages
+from tests.support.puzzle_days import puzzle_json, store_puzzle
 
 CSRF_FIELD = re.compile(r'name="csrf" value="[^"]*"')
 TODAY = date(2026, 12, 1)  # START is 12:00 JST on it
@@ -243,7 +238,7 @@ def subject(message) -> str:
 
 
 def puzzle_mails(to: str) -> list:
-    return [m for m in sent_mails() if to in m.destinations and "盤面パズル" in subject(m)]
+    return [m for m in sent_messages() if to in m.destinations and "盤面パズル" in subject(m)]
 
 
 def test_the_mail_is_opt_in_once_a_day_and_stops_when_asked(new_browser, clock, todays_puzzle):

@@ -8,7 +8,7 @@ from html import unescape
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, update
 from chalicelib.storage.repository import load_village
-from tests.web.conftest import session_cookie, text
+from tests.support.clients import session_cookie, text
 
 VERDICT = {"human": "人", "oni": "鬼", "unknown": "不明"}
 

@@ -9,8 +9,9 @@ from chalicelib.links import MemberLink, member_token
 from chalicelib.rules.classic import NPC, Role
 from chalicelib.services import actions, update, villages
 from chalicelib.storage.repository import load_village
-from tests.fakes import between_read_and_write
-from tests.web.conftest import alert, make_account, text
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
+from tests.support.fakes import between_read_and_write
 from tests.web.forms import form_fields
 
 STALE = "このページを開いたあとで"

@@ -7,7 +7,8 @@ from datetime import timedelta
 
 from chalicelib.services import actions, update, villages
 from chalicelib.storage.repository import load_account, load_village
-from tests.web.conftest import alert, make_account, text
+from tests.support.accounts import make_account
+from tests.support.clients import alert, text
 
 LEAVE = re.compile(r'href="/villages/\d+/leave"')
 

@@ -22,8 +22,9 @@ from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_village
-from tests.moto_tables import fresh_table
-from tests.web.conftest import make_account, session_cookie, text
+from tests.support.accounts import make_account
+from tests.support.clients import session_cookie, text
+from tests.support.moto_tables import fresh_table
 
 SEEDS = (11, 2027, 90210)
 DAYS = 3  # running days played; the oni side resigns on the last one
@@ -259,7 +260,7 @@ def check_viewer(client, clock, play: Play, record, account, boards=None, days=N
     game = record.game
     state = record.meta.state
     ending = state in ("ending", "ended")
-    phase = state if ending else posts.phase_of(record, clock()).value
+    phase = state if ending else record.rules.phase(record, clock()).value
     names = {s: posts.display_name(record.meta.character_set, m) for s, m in record.members.items()}
     slot_by_name = {n: s for s, n in names.items()}
     slot = slot_of(play, account)

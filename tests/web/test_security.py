@@ -5,14 +5,9 @@ import re
 import pytest
 
 from chalicelib.storage.repository import load_account
-from tests.web.conftest import (
-    Browser,
-    alert,
-    header,
-    make_account,
-    new_village,
-    text,
-)
+from tests.support.accounts import make_account
+from tests.support.clients import Browser, alert, header, text
+from tests.support.villages import new_village
 
 CSRF_REFUSAL = (
     "フォームの有効期限が切れました。ページを読み込み直してから、もう一度送信してください"

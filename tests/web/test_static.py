@@ -6,8 +6,7 @@ from pathlib import Path
 import pytest
 
 from chalicelib.web import compression, static
-
-from .conftest import header
+from tests.support.clients import header
 
 ROOT = Path(__file__).resolve().parents[2]
 IMMUTABLE = "public, max-age=31536000, immutable"

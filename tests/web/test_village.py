@@ -8,15 +8,9 @@ from datetime import timedelta
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import actions, posts, update, villages
 from chalicelib.storage.repository import load_account, load_village
-from tests.web.conftest import (
-    alert,
-    fill,
-    header,
-    make_account,
-    new_village,
-    start,
-    text,
-)
+from tests.support.accounts import make_account
+from tests.support.clients import alert, header, text
+from tests.support.villages import fill, new_village, start
 
 
 def sides(vid):
@@ -82,8 +76,7 @@ def kill(vid, seated, target, clock):
 
 def test_the_lounge_shows_the_seats_of_a_running_village_a_newcomer_may_take_over(browser, clock):
     vid = new_village(clock, seed=11)
-    fill(vid, [make_account(f"player{n}", clock()) for n in range(12)], clock)
-    start(vid, clock)
+    start(vid, [make_account(f"player{n}", clock()) for n in range(12)], clock)
     page = text(browser.get("/", state="running"))
     entry = page.split(f"/villages/{vid}")[1].split("</li>")[0]
     assert "途中参加できる席1" in entry

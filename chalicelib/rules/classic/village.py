@@ -28,7 +28,7 @@ from .cast import (
     partners,
     public_cast,
 )
-from .errors import ChoiceError, PhaseError, RuleError, UnknownCharacterError, VoteError
+from .errors import PhaseError, RuleError, UnknownCharacterError, VoteError
 from .night import Morning, counting, counting_attack, counting_attacker, holder, resolve
 from .options import Options, TieRule
 from .votes import Next, Outcome, RoundResult, after_tie, most_voted
@@ -338,20 +338,6 @@ class Village:
     def choice_targets(self, actor: str, ability: Ability) -> list[str]:
         """Whom ``actor`` may choose for ``ability`` now, seat order (for forms)."""
         return [t for t in self.roles if self.choice_refusal(actor, ability, t) is None]
-
-    def validate_choices(self, actor: str, choices: NightChoices) -> None:
-        """Raises a :class:`ChoiceError` for the first choice ``actor`` may not set now."""
-        if actor not in self.roles:
-            raise UnknownCharacterError(actor)
-        if actor == NPC:
-            raise ChoiceError("身代わり君は行動しません")
-        for ability in Ability:
-            target = choices.get(ability)
-            if target is None:
-                continue
-            error = self.choice_refusal(actor, ability, target)
-            if error is not None:
-                raise error
 
     def current_attack(self, saved: Mapping[str, NightChoices]) -> tuple[str, str] | None:
         """§3: the attack that counts as things stand, as ``(werewolf who set it, target)``; every

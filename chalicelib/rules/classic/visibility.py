@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cast import NPC, Cause, Role
-from .errors import RuleError
 
 WILL_LENGTH = 1000  # [decided] characters of a will
 
@@ -108,14 +107,6 @@ def can_write(board: Board, viewer: Viewer, moment: Moment) -> bool:
     )
 
 
-def howl_visible(board: Board, viewer: Viewer, moment: Moment, *, heaven_sees_all: bool) -> bool:
-    """§6: a partner-board post shows to every other reader of the public board as an entry with
-    its time and no name or text (遠吠え・小声)."""
-    return board in PARTNER_BOARDS and not can_read(
-        board, viewer, moment, heaven_sees_all=heaven_sees_all
-    )
-
-
 def sees_roles(viewer: Viewer, moment: Moment, *, heaven_sees_all: bool) -> bool:
     """Whether ``viewer`` sees every role (and the scapegoat's card): the epilogue, or the dead
     with ``heaven_sees_all``. Otherwise each player sees only their own private information."""
@@ -142,9 +133,3 @@ def will_published(cause: Cause) -> bool:
     """§6: a will is published at the first morning after the death, never after a sudden death
     (not even in the epilogue)."""
     return cause is not Cause.SUDDEN
-
-
-def check_will(text: str) -> str:
-    if len(text) > WILL_LENGTH:
-        raise RuleError(f"遺書は{WILL_LENGTH}文字までです")
-    return text

@@ -17,10 +17,6 @@ from .state import Duel
 REPORT_KEYS = {"seer": ("oracle", "nights"), "medium": ("results",), "hunter": ("guards",)}
 
 
-def _card_text(card: object) -> str:
-    return f"#{card}"
-
-
 def fixed_color(
     duel: Duel, divined: Mapping[int, str], target: int, attacked: int | None
 ) -> str | None:

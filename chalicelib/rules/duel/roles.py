@@ -19,13 +19,10 @@ WHITE: Final = "human"  # 白 (RULES-DUEL §1 color tokens)
 BLACK: Final = "wolf"  # 黒
 COLORS: Final = (WHITE, BLACK)
 
-# Roles a claim can name (§4.1, §4.3), with `none` and `gidra`.
-CLAIM_ROLES: Final = ("seer", "medium", "hunter", "cat", "gidra", "none")
 # Roles a CO request can name, in the order a request prints them (§9).
 REQUEST_ORDER: Final = ("seer", "medium", "hunter", "gidra")
 # Roles a GJ-CO order may add to its automatic request (§9).
 GJ_CO_EXTRAS: Final = ("seer", "medium")
-FOX_MODES: Final = ("latent", "seer", "medium")
 
 
 def color_of(role: str | None) -> str:

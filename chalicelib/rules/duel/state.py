@@ -13,9 +13,6 @@ from .draws import Draws
 from .errors import SetupError
 from .roles import ROLES, color_of, is_human
 
-# Whose move it is (§9 `next`); "end" once the game is over.
-PHASES = ("A:day", "B:answer", "B:pp", "A:night", "B:night", "end")
-
 
 @dataclass(slots=True)
 class Duel:
@@ -27,7 +24,7 @@ class Duel:
     oracle: dict[str, Any] | None  # the real seer's first-day result
     fox_mode: str | None
     day: int = 1
-    phase: str = "A:day"
+    phase: str = "A:day"  # whose move (§9 `next`): A:day, B:answer, B:pp, A:night, B:night; "end"
     fox_oracle: dict[str, Any] | None = None  # drawn when first needed (§9 `fox`)
     claims: dict[int, dict[str, Any]] = field(default_factory=dict)  # with every report so far
     asked: set[tuple[int, str]] = field(default_factory=set)

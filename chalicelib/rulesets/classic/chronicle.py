@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ...rules.classic import NPC, Ability, Cause, Morning, Outcome, Role, Village
+from ...rules.classic import visibility as secrecy
 from ...rules.classic.night import counting, counting_attacker, holder
 from . import report, seats
 from .game import ClassicGame, Kick
@@ -148,7 +149,7 @@ def build(
             for c, death in engine.deaths.items()
             if c != NPC
             and c not in published
-            and death.cause is not Cause.SUDDEN
+            and secrecy.will_published(death.cause)
             and wills.get(seat(c))
         ]
     return days

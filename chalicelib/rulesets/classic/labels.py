@@ -4,8 +4,6 @@ from ...rules.classic import Cause, Role, TieRule, Winner, deck
 from ...rules.classic.cast import MIN_PLAYERS
 from ...rules.classic.visibility import Board, Moment
 
-LABEL = "人狼BBS式"  # the lounge's name of the rule set
-
 ROLE_LABELS = {
     Role.VILLAGER: "村人",
     Role.SEER: "占い師",

@@ -37,7 +37,7 @@ from ..base import (
 )
 from ..base import Pace as PlatformPace
 from ..options import Option
-from . import computer, labels, report, seats, setup, timeline, view
+from . import LABEL, NEXT_UPDATE_WORDS, labels, report, seats, setup, timeline, view
 from .game import ClassicGame, Kick
 from .timeline import Event
 
@@ -107,14 +107,8 @@ class Classic:
     """The classic game behind the rule-set interface (``rulesets.base.RuleSet``)."""
 
     name = "classic"
-    label = labels.LABEL
-    # The prologue's only timed event is the abandonment: the start comes with the last
-    # start vote (§2.1); in the game, the next deadline is a sunset, a round or a dawn.
-    next_update_words: Mapping[str, str] = {
-        "opening": "全員の開始投票で開始・廃村になる時刻",
-        "running": "次の締め切り",
-        "ending": "村が閉じる時刻",
-    }
+    label = LABEL
+    next_update_words = NEXT_UPDATE_WORDS
     page_template = "classic_village.html"
     notice_templates = ("mail/classic_notice.txt", "mail/classic_notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
@@ -148,7 +142,7 @@ class Classic:
             SystemPost(
                 PUBLIC,
                 0,
-                f"村が作られました（{labels.LABEL}・{rule}）。参加者がそろったら全員で開始投票をしてください。",
+                f"村が作られました（{LABEL}・{rule}）。参加者がそろったら全員で開始投票をしてください。",
                 at + timedelta(microseconds=1),
             )
         )
@@ -643,6 +637,8 @@ class Classic:
     ) -> ComputerTurn:
         """Only the seat's view (``computer.seat_view``, through the visibility module: of
         ``heard``, what the seat may read) and the computer's own ``rng`` reach the strategy."""
+        from . import computer  # a computer member's play: only its turns need it
+
         return computer.turn(village, _game(village), slot, now, rng, heard)
 
     def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]:

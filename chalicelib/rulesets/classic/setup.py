@@ -12,7 +12,8 @@ from ...rules.classic import Options, TieRule
 from ...rules.classic.cast import MAX_PLAYERS, MIN_PLAYERS
 from ...rules.classic.errors import SetupError
 from ..options import Option, read
-from .labels import LABEL, TIE_LABELS
+from . import LABEL
+from .labels import TIE_LABELS
 
 TEMPLATE_LENGTH = 5000  # characters of the GM's template (the first public post)
 

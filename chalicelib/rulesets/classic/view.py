@@ -13,10 +13,10 @@ from typing import Any
 from ...rules.classic import NPC, Ability, Cause, Role, Village
 from ...rules.classic import visibility as secrecy
 from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS, TEAM
-from ...rules.classic.night import counting, counting_attack, counting_attacker, holder
+from ...rules.classic.night import counting, counting_attack, holder
 from ...rules.classic.visibility import Board, Moment
 from ..base import State, Viewer, VillageView, is_computer
-from . import chronicle, labels, report, seats, timeline
+from . import labels, report, seats, timeline
 from .game import ClassicGame
 from .timeline import Event
 
@@ -125,7 +125,7 @@ def wolf_attacks(
             )
     counts = None
     if night is not None and night >= 2:
-        found = counting_attacker(choices, roles=engine.roles, alive=engine.alive, night=night)
+        found = engine.current_attack(choices)
         if found is not None:
             counts = {
                 "wolf": names[seats.seat(game, found[0]) or found[0]],
@@ -364,6 +364,8 @@ def page(
         if not any(r.day == engine.day for r in engine.rounds) and engine.mornings:
             context["epilogue_day"] = engine.day
     if secrecy.full_record_open(moment):
+        from . import chronicle  # the full record: only an ended game's pages show it
+
         wills = {s: m.will or "" for s, m in seat_map.items()}
         record = chronicle.build(game, village.saved_days(), wills, names)
         context["record"] = record[max(0, min(day, len(record) - 1))]

@@ -11,8 +11,6 @@ from typing import Any
 
 from chalicelib.rules.duel import MoveError
 
-DAY_MOVES = ("co", "black_seer_co", "named", "release", "execute")
-
 
 def _int(value: str | None, what: str) -> int:
     text = (value or "").strip()

@@ -21,7 +21,7 @@ from chalicelib.rules.duel.state import checked_wolves
 from chalicelib.rules.duel.views import hindsight
 
 from ..base import MailReading, NoticeText, Offer, Played
-from . import computer, forms, labels, mail
+from . import OFFER, forms, labels, mail
 
 SIDES = ("A", "B")
 # A player's mail, after the game's title (decision 56); the reminder's hours are the
@@ -53,19 +53,7 @@ class DuelRules:
     # ----- a new game -----
 
     def offer(self) -> Offer:
-        return Offer(
-            rules=self.name,
-            label=self.label,
-            presets=tuple((p, labels.PRESET_LABELS[p]) for p in PRESETS),
-            sides=(
-                ("A", labels.SIDE_LABELS["A"]),
-                ("B", labels.SIDE_LABELS["B"]),
-                ("random", "ランダム"),
-            ),
-            strengths=tuple(labels.STRENGTH_LABELS.items()),
-            choices=(("placement", "人狼の配置(B のとき)", tuple(labels.PLACEMENTS.items())),),
-            feats=tuple((key, *words) for key, words in labels.FEATS.items()),
-        )
+        return OFFER
 
     def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]:
         name = given.get("preset", "")
@@ -75,7 +63,7 @@ class DuelRules:
         if side not in (*SIDES, "random"):
             raise ValueError("陣営を A・B・ランダムから選んでください")
         strength = given.get("strength", "")
-        if strength not in computer.STRENGTHS:
+        if strength not in labels.STRENGTH_LABELS:  # the engine's ``cpu.STRENGTHS``
             raise ValueError("CPUの強さを選んでください")
         placement = given.get("placement", "random")
         if placement not in labels.PLACEMENTS:
@@ -166,6 +154,8 @@ class DuelRules:
         self, game: Duel, side: str, strength: str, rng: random.Random
     ) -> dict[str, Any]:
         """The computer sees only its side's view and a deep copy of its legal options."""
+        from . import computer  # the CPU's search: a move against it, never a page, needs it
+
         legal = legal_moves(game, side)
         return computer.choose(
             view(game, side), replace(legal, options=copy.deepcopy(legal.options)), strength, rng

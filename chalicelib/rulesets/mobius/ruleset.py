@@ -42,7 +42,7 @@ from ..base import (
 )
 from ..options import Option
 from ..options import read as read_options
-from . import computer, labels, visibility
+from . import LABEL, NEXT_UPDATE_WORDS, labels, visibility
 from .timeline import (
     EXTENSION,
     MIN_PLAYERS,
@@ -154,8 +154,8 @@ class Mobius:
     """The Mobius game behind the rule-set interface (``rulesets.base.RuleSet``)."""
 
     name = "mobius"
-    label = "メビウス"
-    next_update_words: Mapping[str, str] = {}
+    label = LABEL
+    next_update_words = NEXT_UPDATE_WORDS
     page_template = "village.html"
     notice_templates = ("mail/notice.txt", "mail/notice.html")
     choice_labels: Mapping[str, str] = CHOICE_LABELS
@@ -498,6 +498,8 @@ class Mobius:
         """A computer member's choices and posts now, played from its seat's view alone
         (``visibility.seat_view``: of ``heard``, only the posts the seat may read) and its own
         ``rng``; nothing once the day is closed."""
+        from . import computer  # a computer member's play: only its turns need it
+
         if village.state is not State.RUNNING or (
             village.next_update is not None and now >= village.next_update
         ):

@@ -8,13 +8,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...clock import jst
 from ...rules.mobius import CHOICE_KEYS, JOBS, PARTNERS, SLOTS, Village, is_oni_side
 from ..base import Bans, Viewer
-from . import chronicle
 from .timeline import Phase
+
+if TYPE_CHECKING:
+    from .chronicle import RecordDay
 
 
 class Board(StrEnum):
@@ -169,7 +171,7 @@ def public_deaths(game: Village) -> dict[int, dict[str, str]]:
 
 def full_record(
     game: Village, phase: Phase, saved: Callable[[], Mapping[int, Mapping[str, Mapping[str, str]]]]
-) -> list[chronicle.RecordDay] | None:
+) -> list["RecordDay"] | None:
     """The full record (全記録): every member's choices, every draw, result and death, by day.
 
     Readable by everyone once every log is open (the ending and the log: RULES §2.5, §8),
@@ -179,6 +181,8 @@ def full_record(
     """
     if phase not in OPEN_PHASES:
         return None
+    from . import chronicle  # the full record: only an ended game's pages show it
+
     return chronicle.build(game, saved())
 
 

@@ -19,7 +19,6 @@ from chalicelib.rules.classic import (
     ChoiceError,
     Ending,
     Judgment,
-    NightChoices,
     Options,
     Outcome,
     Phase,
@@ -157,8 +156,7 @@ def test_s1_the_scapegoat_never_acts_or_votes():
     village = make(NPC_HUNTER)
     assert village.roles[NPC] is Role.HUNTER
     assert village.choice_keys(NPC) == []
-    with pytest.raises(ChoiceError):
-        village.validate_choices(NPC, NightChoices(guard="p1"))
+    assert isinstance(village.choice_refusal(NPC, Ability.GUARD, "p1"), ChoiceError)
     night(village)
     assert NPC not in village.voters()
     assert isinstance(village.vote_refusal(NPC, "p1"), VoteError)
@@ -543,11 +541,11 @@ def test_s2_4_the_hunter_guards_from_night_2_a_living_character_other_than_thems
 def test_s2_4_choices_may_be_set_from_the_start_of_the_preceding_day():
     village = day2(N10)
     assert village.phase is Phase.DAY
-    village.validate_choices("p4", NightChoices(attack="p6"))
-    village.validate_choices("p3", NightChoices(guard="p6"))
-    village.validate_choices("p1", NightChoices(divine="p4"))
-    with pytest.raises(ChoiceError):
-        village.validate_choices("p1", NightChoices(guard="p4"))  # not the hunter
+    assert village.choice_refusal("p4", Ability.ATTACK, "p6") is None
+    assert village.choice_refusal("p3", Ability.GUARD, "p6") is None
+    assert village.choice_refusal("p1", Ability.DIVINE, "p4") is None
+    not_the_hunter = village.choice_refusal("p1", Ability.GUARD, "p4")
+    assert isinstance(not_the_hunter, ChoiceError)
 
 
 def test_s2_4_a_choice_whose_actor_or_target_died_before_the_close_does_not_count():

@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from chalicelib.rules.classic import NPC, Cause, Role, RuleError
+from chalicelib.rules.classic import NPC, Cause, Role
 from chalicelib.rules.classic.visibility import (
     VISITOR,
     Board,
@@ -13,8 +13,6 @@ from chalicelib.rules.classic.visibility import (
     Viewer,
     can_read,
     can_write,
-    check_will,
-    howl_visible,
     sees_roles,
     will_published,
 )
@@ -82,14 +80,6 @@ def test_s6_heaven_read_and_written_by_the_dead_any_time_in_the_game():
         assert not can_write(Board.HEAVEN, VILLAGER, moment)
 
 
-def test_s6_howls_and_whispers_show_to_other_readers_of_the_public_board():
-    assert howl_visible(Board.WOLVES, VILLAGER, Moment.NIGHT, heaven_sees_all=True)
-    assert howl_visible(Board.MASONS, WOLF, Moment.NIGHT, heaven_sees_all=True)
-    assert howl_visible(Board.WOLVES, VISITOR, Moment.NIGHT, heaven_sees_all=True)
-    assert not howl_visible(Board.WOLVES, WOLF, Moment.NIGHT, heaven_sees_all=True)
-    assert not howl_visible(Board.MONOLOGUE, VILLAGER, Moment.NIGHT, heaven_sees_all=True)
-
-
 def test_s6_heaven_sees_all_on_the_dead_read_every_board_and_see_every_role():
     dead = DEAD_VILLAGER
     for board in Board:
@@ -115,12 +105,9 @@ def test_s6_in_the_epilogue_everything_is_readable_by_everyone():
     assert sees_roles(VISITOR, Moment.EPILOGUE, heaven_sees_all=False)
 
 
-def test_s6_wills_published_except_after_a_sudden_death_and_at_most_1000_characters():
+def test_s6_wills_published_except_after_a_sudden_death():
     assert will_published(Cause.EXECUTION) and will_published(Cause.ATTACK)
     assert will_published(Cause.CURSE) and not will_published(Cause.SUDDEN)
-    assert check_will("あ" * 1000) == "あ" * 1000
-    with pytest.raises(RuleError):
-        check_will("あ" * 1001)
 
 
 def test_s1_the_scapegoat_never_posts():

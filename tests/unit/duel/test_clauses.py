@@ -11,8 +11,7 @@ import pytest
 
 from chalicelib.rules.duel import SetupError, custom, preset
 from chalicelib.rules.duel.roles import color_of, is_human
-
-from .helpers import A17, NO_CLAIMS, PASS, A, B, error, events, game
+from tests.support.duels import A17, NO_CLAIMS, PASS, A, B, error, events, game
 
 SEEDS = range(200)
 

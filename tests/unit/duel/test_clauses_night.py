@@ -9,8 +9,7 @@ import pytest
 
 from chalicelib.rules.duel import Draws, Duel, custom, play, preset, view
 from chalicelib.rules.duel.views import hindsight
-
-from .helpers import A17, NO_CLAIMS, PASS, A, B, error, events, game
+from tests.support.duels import A17, NO_CLAIMS, PASS, A, B, error, events, game
 
 SEVEN = {  # a small custom deck without consecutive guard
     "deck": {"villager": 3, "werewolf": 1, "seer": 1, "medium": 1, "hunter": 1},

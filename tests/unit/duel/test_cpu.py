@@ -16,8 +16,7 @@ from chalicelib.rules.duel.cpu import STRENGTHS, choose, player, random_player, 
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.rules.duel.simulate import head_to_head, main, play_game
 from chalicelib.rules.duel.worlds import after_execution, beliefs, fox_odds
-
-from .helpers import B12, STD9, twin
+from tests.support.duels import B12, STD9, twin
 
 deducer = deceiver = player("strong")
 MATCHUPS = [(deducer, deceiver), (deducer, random_player), (random_player, deceiver)]

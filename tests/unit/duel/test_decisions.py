@@ -3,8 +3,7 @@
 import random
 
 from chalicelib.rules.duel import Draws, Duel, play, preset, view
-
-from .helpers import NO_CLAIMS, PASS, A, B, error, events, game
+from tests.support.duels import NO_CLAIMS, PASS, A, B, error, events, game
 
 NINE = {
     "deck": {"villager": 5, "werewolf": 1, "seer": 1, "medium": 1, "hunter": 1},

@@ -7,8 +7,7 @@ import random
 
 from chalicelib.rules.duel import Draws, Duel, play, preset, view
 from chalicelib.rules.duel.views import hindsight
-
-from .helpers import A17
+from tests.support.duels import A17
 
 
 def test_s8_the_review_shows_at_any_position_what_was_true_then() -> None:

@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from chalicelib.rules.duel import PRESETS, DrawError, Draws, Duel, play, preset, view
 from chalicelib.rules.duel.draws import KINDS
 from chalicelib.rules.duel.legal import legal_moves
-
-from .helpers import twin
+from tests.support.duels import twin
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 NAMES = st.sampled_from(sorted(PRESETS))

@@ -39,7 +39,7 @@ from chalicelib.rules.duel.puzzle import (
 )
 from chalicelib.rules.duel.views import view
 from chalicelib.services.puzzles import seed_of
-from tests import puzzle_days
+from tests.support import puzzle_days
 
 DAYS = [date(2026, 12, 1) + timedelta(days=n) for n in range(30)]
 LOSSES = ("wolves", "fox")

@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from chalicelib.rules.duel.scenario import run
-
-from .helpers import NO_CLAIMS, PASS, STD9, A, B, error, game
+from tests.support.duels import NO_CLAIMS, PASS, STD9, A, B, error, game
 
 FIELDS = ["id", "rules", "board", "cards", "a_view", "b_view", "public", "review", "next", "ending"]
 

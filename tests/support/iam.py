@@ -1,9 +1,9 @@
 """What AWS authorizes an SDK call with, and whether a Lambda function's policy allows it.
 
 moto does not enforce IAM: a call a policy forgets passes every test and fails in AWS. The suite
-records the calls the code makes (``tests/aws_calls.py``); this module turns each into the IAM
-requests AWS checks — an action on a resource, several for a transaction or a batch — and
-evaluates them against the deployed function's policy with moto's own policy evaluator.
+records the calls the code makes (``tests/support/aws_calls.py``); this module turns each into
+the IAM requests AWS checks — an action on a resource, several for a transaction or a batch —
+and evaluates them against the deployed function's policy with moto's own policy evaluator.
 
 The policies (``.chalice/policies/<function>.json``) name their resources with CloudFormation's
 substitutions (``${AWS::Region}``, ``${AWS::AccountId}``, ``${MailDomain}``); ``infra/build.py``
@@ -22,7 +22,7 @@ from moto.iam.access_control import IAMPolicy, PermissionResult
 from infra import mail
 from infra.resources import TABLE_NAME
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 POLICIES = ROOT / ".chalice" / "policies"
 REGION = "ap-northeast-1"
 ACCOUNT = "123456789012"

@@ -2,7 +2,7 @@
 (`tests/fixtures/puzzles/2026-12.json`): the tests verify them independently and read them
 instead of spending a generation's seconds; one test regenerates a day and compares. The
 generator plays CPU games: a change to the CPUs changes the puzzles, and the fixture is made
-again with ``python -m tests.puzzle_days`` (a few minutes)."""
+again with ``python -m tests.support.puzzle_days`` (a few minutes)."""
 
 import json
 from concurrent.futures import ProcessPoolExecutor
@@ -10,7 +10,12 @@ from datetime import date, timedelta
 from functools import cache
 from pathlib import Path
 
-FIXTURE = Path(__file__).parent / "fixtures" / "puzzles" / "2026-12.json"
+from chalicelib.clock import JST
+from chalicelib.storage import puzzles as puzzle_store
+
+from .fakes import START
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "puzzles" / "2026-12.json"
 
 
 @cache
@@ -20,6 +25,16 @@ def generated() -> dict[str, dict]:
 
 def puzzle_of(day: date) -> dict:
     return generated()[day.isoformat()]
+
+
+def puzzle_json() -> dict:
+    """The daily puzzle of START's JST day."""
+    return puzzle_of(START.astimezone(JST).date())
+
+
+def store_puzzle(day: date, now) -> None:
+    """Stores that puzzle as ``day``'s (the web tests need a stored puzzle, not its seconds)."""
+    puzzle_store.save_puzzle(day.isoformat(), puzzle_json(), now)
 
 
 def _made(day: date) -> tuple[str, dict]:

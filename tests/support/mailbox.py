@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlencode, urlparse
 
-from chalicelib import jobs, runtime, signing
+from chalicelib import jobs, links, runtime, signing
 from chalicelib.notify.notices import IDLE_WARNING_SUBJECT
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS, is_oni_side
@@ -18,7 +18,8 @@ from chalicelib.services import posts, scheduler, villages
 from chalicelib.storage.keys import outbox_index_key, outbox_index_sk, outbox_pk, outbox_sk
 from chalicelib.storage.models import OutboxItem
 from chalicelib.storage.repository import VillageRecord
-from tests.mail.conftest import Mail, sent_mails
+
+from .mail import Mail, sent_mails
 
 URL = re.compile(r"https://mobius\.example/[A-Za-z0-9_\-./?=]+")
 
@@ -88,6 +89,24 @@ def links_in(text: str) -> list[str]:
 
 def path_of(url: str) -> str:
     return urlparse(url).path
+
+
+def member_links(mail: Mail) -> dict[tuple[str | None, str | None], str]:
+    """The /m/ paths of a mail by (key, target); (None, None) is the personal link.
+
+    The text part carries the personal link only; the one-tap links are in the HTML part."""
+    found = {}
+    for url in links_in(mail.text) + links_in(mail.html):
+        if "/m/" in url:
+            link = links.read_member_token(path_of(url)[3:], links.runtime.now())
+            found[(link.key, link.target)] = path_of(url)
+    return found
+
+
+def seer(running) -> tuple[str, str, str]:
+    """A living seer's (village, account, slot), in the mail suite's ``running`` village."""
+    village, seated, _ = running
+    return village, seated["seer_a"], "seer_a"
 
 
 # ----- what a member's mail may say -----

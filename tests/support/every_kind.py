@@ -29,11 +29,11 @@ from chalicelib.services import (
 from chalicelib.services.unit import Unit
 from chalicelib.storage.puzzles import save_puzzle
 from chalicelib.storage.repository import load_village
-from tests import puzzle_days
-from tests.integration.classic_helpers import account_of, join_all, living_seats, start
-from tests.integration.conftest import make_account
-from tests.mail.conftest import Mail
-from tests.mail.helpers import MailBox, seat, tick, tick_until, touch_all
+from tests.support import puzzle_days
+from tests.support.accounts import make_account
+from tests.support.classic_villages import account_of, join_all, living_seats, start
+from tests.support.mail import Mail
+from tests.support.mailbox import MailBox, seat, tick, tick_until, touch_all
 
 VILLAGE_NAME = "春の終わりに集まった山里の人びとが鬼と人間を見分ける長い夜村"
 LONG_ID = "long_account_id_{:04d}"  # 20 characters
@@ -238,7 +238,7 @@ def _duel(clock, box: MailBox) -> dict[str, list[Mail]]:
 
 
 def _puzzle(clock, box: MailBox) -> dict[str, list[Mail]]:
-    """The day's puzzle (the generator's, read from tests/puzzle_days.py) to an account that
+    """The day's puzzle (the generator's, read from tests/support/puzzle_days.py) to an account that
     asked for it."""
     fan = make_account(LONG_ID.format(70), clock())
     puzzles.set_mail(fan, True)

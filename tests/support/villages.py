@@ -1,5 +1,6 @@
-"""Builders shared by the integration tests: villages filled, started and played by services."""
+"""Mobius villages built, filled, started and played through the services, for every suite."""
 
+import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -13,6 +14,12 @@ from chalicelib.services.errors import ServiceError
 from chalicelib.storage.keys import board_pk
 from chalicelib.storage.models import PostItem
 from chalicelib.storage.repository import load_village
+
+from .accounts import make_account
+
+
+def new_village(clock, seed: int = 20261201, pace: str = "short", name: str = "テスト村") -> str:
+    return villages.create_village(pace=pace, name=name, now=clock(), rng=random.Random(seed))
 
 
 def persona_of(slot: str) -> str:
@@ -109,3 +116,17 @@ def texts(village_id: str, board: str, day: int, now, viewer=VISITOR, **kwargs) 
 def all_posts(village_id: str, board: str, account_id: str | None = None) -> list[PostItem]:
     """Every post of a board partition, straight from the table (to count what was written)."""
     return list(PostItem.query(board_pk(village_id, board, account_id)))
+
+
+def seat_players(village_id: str, slots: list[str], now: datetime, prefix: str) -> dict[str, str]:
+    """New players join ``slots`` with the first free personas; returns slot -> account."""
+    record = load_village(village_id)
+    assert record is not None
+    taken = {m.persona for m in record.members.values() if m.persona}
+    free = [p.key for p in YAMAZATO if p.key not in taken]
+    seated = {}
+    for n, slot in enumerate(slots):
+        account = make_account(f"{prefix}{n:02d}", now)
+        villages.join(village_id, account, slot, free[n], now)
+        seated[slot] = account
+    return seated

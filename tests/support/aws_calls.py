@@ -8,8 +8,8 @@ mail worker's — where each runs in AWS, though the local runner and the tests 
 A call made outside any entrypoint (a test calling a service directly) must be allowed to some
 function. At the end of the session (the controller's, with pytest-xdist: each worker's record
 comes to it in its ``workeroutput``) every recorded call is evaluated against its function's
-policy (``tests/iam.py``): a denied call fails the run, and so does, on a run of the whole
-suite, an action a policy allows that no call of that function used.
+policy (``tests/support/iam.py``): a denied call fails the run, and so does, on a run of the
+whole suite, an action a policy allows that no call of that function used.
 Statements whose ``Sid`` starts with ``Platform`` are what Lambda itself does with the role (the
 SQS event source polling, logs, traces), never the code's calls: they are not expected here.
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests import iam
+from tests.support import iam
 
 LOCAL = "local"  # set-up that never runs in a Lambda (the tests' and the local runner's)
 
@@ -149,7 +149,7 @@ def _install() -> None:
     runtime.secrets = keys_from_ssm
 
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 CODE = (str(PROJECT / "chalicelib") + os.sep, str(PROJECT / "app.py"))
 LIBRARIES = ("botocore", "boto3", "pynamodb", "s3transfer", "concurrent")
 

@@ -1,8 +1,10 @@
 """Test doubles shared by the suites."""
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from botocore.exceptions import ClientError
+
+START = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)  # 12:00 JST: where every suite's clock starts
 
 
 class FakeClock:
