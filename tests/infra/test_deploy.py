@@ -529,29 +529,7 @@ def _json_lines(lines: list[str]) -> list[dict]:
 
 
 def test_the_api_handler_serves_the_lounge_under_its_role(deployed):
-    event = {
-        "version": "1.0",
-        "resource": "/",
-        "path": "/",
-        "httpMethod": "GET",
-        "headers": {"host": "dev.mobius-jinro.example"},
-        "multiValueHeaders": {"host": ["dev.mobius-jinro.example"]},
-        "queryStringParameters": None,
-        "multiValueQueryStringParameters": None,
-        "pathParameters": None,
-        "stageVariables": None,
-        "requestContext": {
-            "resourcePath": "/",
-            "httpMethod": "GET",
-            "requestId": "api-request-1",
-            "identity": {"sourceIp": "127.0.0.1"},
-            "routeKey": "GET /",
-            "stage": "$default",
-        },
-        "body": None,
-        "isBase64Encoded": False,
-    }
-    (response,), _ = _invoke(deployed, "APIHandler", [event])
+    response, _ = _browse(deployed, "GET", "/")
     assert response["statusCode"] == 200
     assert "ラウンジ" in response["body"]
 

@@ -1,4 +1,4 @@
-"""Builders of the classic integration tests: a short classic village joined, started, played."""
+"""Classic villages built through the services: a short classic village joined, started, played."""
 
 from datetime import timedelta
 

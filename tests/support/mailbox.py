@@ -1,4 +1,4 @@
-"""Builders and checks shared by the mail tests: seat a village, tick the scheduler through
+"""Builders and checks of the mail suites: seat a village, tick the scheduler through
 time, and tell what a member's mail may say (RULES §5, §8) from the game's full truth."""
 
 import html
