@@ -292,18 +292,25 @@ def test_a_re_vote_mail_says_why_the_vote_is_redone_and_shows_sunset_beside_its_
     assert reason in mail.joined and reason in mail.html
     assert "日没（話し合いの終わり）: " in mail.joined and "第2回投票の締め切り: " in mail.joined
     # Round 2: a villager does not vote and dies by sudden death; the vote is held again.
-    wolf = seat_of_role(vid, Role.WEREWOLF)
-    silent = next(s for s in (a, b, c, d, e) if s != wolf)
-    for voter in (a, b, c, d, e):
-        if voter != silent:
-            target = next(s for s in (a, b, c, d, e) if s not in (voter, silent))
-            actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+    silent = all_vote_but_a_villager(vid, (a, b, c, d, e), clock)
     clock.now = load_village(vid).meta.next_update
     tick(clock, rng)
     assert load_village(vid).state.value == "running"
     mail = next(m for m in box.new() if "投票をやり直します" in m.subject)
     reason = f"2日目・第2回投票で、投票しなかった {names[silent]} が突然死しました。"
     assert reason in mail.joined and "投票をやり直します（第2回）" in mail.joined
+
+
+def all_vote_but_a_villager(vid: str, seats: tuple[str, ...], clock) -> str:
+    """Every seat but one villager votes (for someone else than itself and the silent one);
+    returns the silent seat (it dies by sudden death at the round's close)."""
+    wolf = seat_of_role(vid, Role.WEREWOLF)
+    silent = next(s for s in seats if s != wolf)
+    for voter in seats:
+        if voter != silent:
+            target = next(s for s in seats if s not in (voter, silent))
+            actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+    return silent
 
 
 def test_s2_3_4_a_re_vote_mail_sent_late_is_one_mail_that_still_holds(
@@ -324,12 +331,7 @@ def test_s2_3_4_a_re_vote_mail_sent_late_is_one_mail_that_still_holds(
         for voter, target in {a: b, b: a, c: a, d: b, e: c}.items():
             actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
         tick(clock, rng)  # round 1 closed early: a tie, a re-vote owed
-        wolf = seat_of_role(vid, Role.WEREWOLF)
-        silent = next(s for s in (a, b, c, d, e) if s != wolf)
-        for voter in (a, b, c, d, e):
-            if voter != silent:
-                target = next(s for s in (a, b, c, d, e) if s not in (voter, silent))
-                actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
+        silent = all_vote_but_a_villager(vid, (a, b, c, d, e), clock)
         clock.now = load_village(vid).meta.next_update
         tick(clock, rng)  # round 2: the silent one dies, round 2 again
         assert load_village(vid).state.value == "running" and box.new() == []

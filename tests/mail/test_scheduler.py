@@ -119,8 +119,8 @@ def test_the_scheduled_lambda_ticks(players, clock, village, tmp_path):
     assert len(MailBox().new()) == 13
 
 
-def test_one_failing_village_does_not_stop_the_others(players, clock, rng, village, monkeypatch):
-    seat(village, players, clock)
+def failing_village(clock, rng, monkeypatch) -> str:
+    """A new village whose processing always raises (the others are processed as ever)."""
     broken = villages.create_village(pace="short", name="壊れた村", now=clock(), rng=rng)
     original = scheduler.process_village
 
@@ -130,6 +130,12 @@ def test_one_failing_village_does_not_stop_the_others(players, clock, rng, villa
         return original(village_id, now, **options)
 
     monkeypatch.setattr(scheduler, "process_village", process)
+    return broken
+
+
+def test_one_failing_village_does_not_stop_the_others(players, clock, rng, village, monkeypatch):
+    seat(village, players, clock)
+    broken = failing_village(clock, rng, monkeypatch)
     with pytest.raises(RuntimeError, match=broken):  # SQS then delivers the batch again
         jobs.process([broken, village])
     clock.advance(SHORT.first_update)
@@ -144,15 +150,7 @@ def test_the_deployed_worker_reports_only_the_failing_message_for_redelivery(
     """Decision 201: SQS delivers again only what failed (ReportBatchItemFailures), not the
     whole batch of 10; the batch's other villages are done once."""
     seat(village, players, clock)
-    broken = villages.create_village(pace="short", name="壊れた村", now=clock(), rng=rng)
-    original = scheduler.process_village
-
-    def process(village_id, now, **options):
-        if village_id == broken:
-            raise RuntimeError("boom")
-        return original(village_id, now, **options)
-
-    monkeypatch.setattr(scheduler, "process_village", process)
+    broken = failing_village(clock, rng, monkeypatch)
     clock.advance(SHORT.first_update)
     records = [
         {"messageId": f"m{n}", "body": body, "receiptHandle": f"r{n}", "eventSource": "aws:sqs"}
