@@ -61,6 +61,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 INDEPENDENT = ("chalicelib.web", "chalicelib.jobs")
 
 ENGINES = "chalicelib.rules"
+# The PynamoDB items: storage hands back plain records and takes intentions, so nothing above
+# it sees an item.
+STORAGE = "chalicelib.storage"
+ITEMS = "chalicelib.storage.models"
 GAMES = ("mobius", "classic", "duel")
 # Where a game's package may be named: the rule sets (their registry loads each by name) and
 # the engines themselves.
@@ -72,6 +76,30 @@ KNOWN: dict[tuple[str, str], str] = {
     ("chalicelib.scenario", "chalicelib.rules.mobius"): "issue 39 item 3",
     ("chalicelib.simulate", "chalicelib.rules.mobius"): "issue 39 item 3",
     ("chalicelib.simulate", "chalicelib.rulesets.mobius"): "issue 39 item 3",
+    # Each still reads or builds a PynamoDB item: storage is to hand back records (item 2).
+    ("chalicelib.notify.match_notices", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.notify.notices", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.notify.puzzle_notices", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.account_notices", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.accounts", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.actions", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.hosting", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.match_replies", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.matches.ending", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.matches.game", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.matches.play", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.matches.rooms", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.outbox", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.posts", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.receipts", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.replies", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.sessions", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.unit", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.update", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.services.villages", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.web.board_view", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.web.dev_pages", "chalicelib.storage.models"): "issue 39 item 2",
+    ("chalicelib.web.village_view", "chalicelib.storage.models"): "issue 39 item 2",
 }
 
 
@@ -160,6 +188,10 @@ def _out_of_the_engines(found: Import) -> bool:
     return _within(found.importer, ENGINES) and not _within(found.imported, ENGINES)
 
 
+def _reads_an_item(found: Import) -> bool:
+    return _within(found.imported, ITEMS) and not _within(found.importer, STORAGE)
+
+
 def _names_a_game(found: Import) -> bool:
     games = [f"{package}.{game}" for package in NAMING_GAMES for game in GAMES]
     return any(_within(found.imported, game) for game in games) and not any(
@@ -172,6 +204,7 @@ CONTRACTS: dict[str, Callable[[Import], bool]] = {
     "web and jobs do not import each other": _across,
     "the engines import nothing of ours but the engines": _out_of_the_engines,
     "nothing outside the rule sets names a game": _names_a_game,
+    "no PynamoDB item above storage": _reads_an_item,
 }
 
 
