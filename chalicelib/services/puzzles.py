@@ -64,6 +64,14 @@ def puzzle_of(day: date, now: datetime) -> Any:
     return rules.parse(stored)
 
 
+def shown(day: date, now: datetime) -> Any:
+    """The day's puzzle as its page asks for it: today's is made on first use, a past day's
+    only if it was made then (``NotFound``: a past day is never made late)."""
+    if day != today(now) and store.load_puzzle(day.isoformat()) is None:
+        raise NotFound("その日のパズルはありません")
+    return puzzle_of(day, now)
+
+
 @dataclass(frozen=True)
 class Record:
     """An account's puzzle record, as the puzzle page and the records page (戦績) show it."""

@@ -10,22 +10,13 @@ from chalice import Response
 
 from .. import rulesets
 from ..services import accounts, puzzles
-from ..services.errors import NotFound
-from ..storage import puzzles as puzzle_store
 from .http import BadRequest, redirect
 from .pages import Ctx, page, require_login
 
 
-def _puzzle(ctx: Ctx, day: date) -> Any:
-    """The day's puzzle: today's is made on first use; a past day's only if it was made."""
-    if day != puzzles.today(ctx.now) and puzzle_store.load_puzzle(day.isoformat()) is None:
-        raise NotFound("その日のパズルはありません")
-    return puzzles.puzzle_of(day, ctx.now)
-
-
 def _show(ctx: Ctx, day: date, chosen: int | None, status: int = 200, **extra: Any) -> Response:
     rules = rulesets.daily_puzzle()
-    puzzle = _puzzle(ctx, day)
+    puzzle = puzzles.shown(day, ctx.now)
     account_id = ctx.account_id
     counted = puzzles.answer_of(account_id, day) if account_id else None
     if chosen is None and counted is not None:
@@ -64,7 +55,7 @@ def day_page(ctx: Ctx, day: str) -> Response:
 @page
 def answer(ctx: Ctx, day: str) -> Response:
     when = puzzles.parse_day(day, ctx.now)
-    _puzzle(ctx, when)
+    puzzles.shown(when, ctx.now)
     done = puzzles.answer(ctx.account_id, when, ctx.form.get("card", ""), ctx.now)
     return _show(ctx, when, done.card, counted=done.counted)
 
