@@ -10,7 +10,7 @@ from datetime import datetime
 from .. import runtime, signing
 from ..labels import SITE_NAME
 from ..render import render
-from ..storage.models import OutboxItem
+from ..storage.outbox import OutboxRecord
 from . import accounts
 
 # As long as a window of the mail limits: while more links are refused, the last one works.
@@ -40,13 +40,13 @@ def _mail(kind: str, to: str, **context: object) -> AccountMail:
     )
 
 
-def compose(item: OutboxItem, now: datetime) -> AccountMail | None:
+def compose(item: OutboxRecord, now: datetime) -> AccountMail | None:
     """The mail an owed account item is, or None when there is nobody to send it to (an
     unknown ID or address, an address verified meanwhile, the hourly limits reached)."""
     if item.mail_kind == "login":
-        return _login(str(item.account_id), now, first_try=int(item.attempts) <= 1)
+        return _login(item.account_id, now, first_try=item.attempts <= 1)
     if item.mail_kind == "verify":
-        return _verification(str(item.account_id), now)
+        return _verification(item.account_id, now)
     return None
 
 

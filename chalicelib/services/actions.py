@@ -8,7 +8,7 @@ from ..rulesets.base import NotNow, Viewer
 from ..storage import accounts as accounts_store
 from ..storage import villages as store
 from ..storage.errors import FAULTS, Refused
-from ..storage.models import OutboxItem
+from ..storage.outbox import Mail
 from ..storage.repository import VillageRecord
 from . import computer_seats
 from .errors import Conflict, Forbidden, InvalidInput
@@ -30,7 +30,7 @@ def save_actions(
     now: datetime,
     unit: Unit | None = None,
     shown: Mapping[str, str | None] | None = None,
-    receipt: OutboxItem | None = None,
+    receipt: Mail | None = None,
 ) -> Any:
     """Validates and saves a member's choices at once: all or nothing.
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from ..inbound import message
 from ..inbound.address import ReplyTo
+from ..storage import matches as match_store
 from ..storage import outbox as outbox_store
 from ..storage.errors import AlreadyOwed
-from ..storage.models import MatchItem, OutboxItem
 from . import matches
 from .errors import NotFound, ServiceError
 from .owed import MailHandOver
@@ -42,7 +42,7 @@ ENDED_FIRST = "この手の前に、時間切れか接続切れで対局が終�
 def receive(
     to: ReplyTo,
     owner: str,
-    found: MatchItem | None,
+    found: match_store.MatchRecord | None,
     incoming: message.Incoming,
     now: datetime,
     unit: Unit,
@@ -54,7 +54,7 @@ def receive(
     except NotFound:
         match = None
     side = next((s for s in match.rules.sides if s.lower() == to.slot), None) if match else None
-    if match is None or match.item.rules != to.rules or side is None:
+    if match is None or match.record.rules != to.rules or side is None:
         log.warning("reply mail %s dropped: no such game", incoming.message_id)
         return "dropped", "no such game for the reply address"
     player = f"a:{owner}"
@@ -76,13 +76,13 @@ def receive(
     except ValueError as error:
         return _refused(match, to, owner, incoming, str(error), now, lines)
     done = rules.move_line(side, move)
-    item = _receipt(match, to, owner, incoming, now, lines=lines, done=done)
+    receipt = _receipt(match, to, owner, incoming, now, lines=lines, done=done)
     # Time is settled once a request, before its move (decision 226): a flag fallen or the
     # player gone since the mail ends the game now, and the reply is refused.
     if matches.end_if_due(match, now, side):
         return _refused(match, to, owner, incoming, ENDED_FIRST, now, lines)
     try:
-        matches.move(match, [player], to.day, move, None, now, receipt=item)
+        matches.move(match, [player], to.day, move, None, now, receipt=receipt)
     except ServiceError as error:  # illegal, out of turn, or the game moved on meanwhile
         return _refused(match, to, owner, incoming, str(error), now, lines)
     return "applied", ""
@@ -95,7 +95,7 @@ def _receipt(
     incoming: message.Incoming,
     now: datetime,
     **detail: Any,
-) -> OutboxItem:
+) -> outbox_store.Mail:
     said = json.dumps({"message_id": incoming.message_id, **detail}, ensure_ascii=False)
     owner_key = outbox_store.match_mail(match.match_id)
     return outbox_store.reply_receipt(owner_key, to.day, owner, incoming.message_id, said, now)
@@ -114,9 +114,9 @@ def _refused(
     owed already, and is a duplicate). A reply read but refused is answered like one played
     ("applied", as a village's reply whose every line was refused); one to the wrong mail is
     "refused"."""
-    item = _receipt(match, to, owner, incoming, now, lines=lines or [], refusal=why)
+    receipt = _receipt(match, to, owner, incoming, now, lines=lines or [], refusal=why)
     try:
-        outbox_store.owe_receipt(item)
+        outbox_store.owe_receipt(receipt)
     except AlreadyOwed:
         return "duplicate", ""
     match.owe(MailHandOver(outbox_store.match_mail(match.match_id)))

@@ -22,7 +22,8 @@ from ..clock import JST
 from ..storage import outbox as store
 from ..storage import puzzles as puzzle_store
 from ..storage.keys import time_key
-from ..storage.models import AccountItem, OutboxItem
+from ..storage.models import AccountItem
+from ..storage.outbox import Mail, OutboxRecord
 from ..storage.repository import VillageRecord, plain
 from ..storage.shards import Answered
 from . import villages
@@ -57,7 +58,7 @@ class Delivery:
     unmarked: int = 0  # sent, but AWS kept failing the mark: sent again after its claim
 
 
-def pending(now: datetime, limit: int = 500) -> Answered[OutboxItem]:
+def pending(now: datetime, limit: int = 500) -> Answered[OutboxRecord]:
     """Owed mails whose (next) attempt is due; the index sorts them by that time. An index
     shard that failed is named: its mail is the next tick's."""
     return store.due_mail(now, limit)
@@ -70,7 +71,7 @@ def retry_delay(attempts: int) -> timedelta:
 
 def deliver(
     now: datetime,
-    items: list[OutboxItem] | None = None,
+    items: list[OutboxRecord] | None = None,
     unit: Unit | None = None,
     send: Sender | None = None,
     seconds_left: Callable[[], float] | None = None,
@@ -91,11 +92,12 @@ def deliver(
     due = [item for item in (pending(now).found if items is None else items) if _due(item, now)]
     # Who each village mail goes to, as they are now: one batch read for all of them.
     accounts = store.recipients(item.account_id for item in due if not store.is_account_mail(item))
-    for n, item in enumerate(due):
+    for n, owed in enumerate(due):
         if seconds_left is not None and seconds_left() < SEND_MARGIN_SECONDS:
             result.left = len(due) - n
             break
-        if not store.claim_mail(item, now, CLAIM_FOR):
+        item = store.claim_mail(owed, now, CLAIM_FOR)
+        if item is None:
             continue
         mail = _mail(unit, accounts, item, now)
         if mail is None:
@@ -112,7 +114,7 @@ def deliver(
             # idempotency key, so at-least-once sends it again, decision 40): back in the
             # queue, a little later each time. Not requeued (AWS failed), it stays claimed
             # and is tried again once the claim expires.
-            store.retry_mail(item, now, now + retry_delay(int(item.attempts)))
+            store.retry_mail(item, now, now + retry_delay(item.attempts))
             result.failed += 1
             continue
         if not _finish(item, now, "sent"):
@@ -121,7 +123,7 @@ def deliver(
     return result
 
 
-def _finish(item: OutboxItem, now: datetime, status: str) -> bool:
+def _finish(item: OutboxRecord, now: datetime, status: str) -> bool:
     """Marks the claimed item finished, trying again while AWS fails: a sent mail left
     unmarked is sent again once its claim expires (the commonest duplicate under faults)."""
     for attempt in range(MARK_TRIES):
@@ -143,7 +145,7 @@ class Outgoing:
 
 
 def _mail(
-    unit: Unit, accounts: dict[str, AccountItem], item: OutboxItem, now: datetime
+    unit: Unit, accounts: dict[str, AccountItem], item: OutboxRecord, now: datetime
 ) -> Outgoing | None:
     """What to send for ``item``, or None: nothing to send."""
     from . import account_notices, receipts
@@ -210,7 +212,7 @@ def hand_over_puzzle_mail(day: str, now: datetime) -> None:
         log.exception("puzzle mail of %s left owed to the next tick", day)
 
 
-def hand_over_village_mail(village_id: str, item: OutboxItem, now: datetime) -> None:
+def hand_over_village_mail(village_id: str, mail: Mail, now: datetime) -> None:
     """A mail a request just owed in a village (a reply's receipt) goes to the mail workers
     (deployed: one SQS message naming the village), or is sent here (locally). A hand-over
     that fails leaves it owed, where the next tick finds it."""
@@ -219,34 +221,34 @@ def hand_over_village_mail(village_id: str, item: OutboxItem, now: datetime) -> 
         if queue is not None:
             queues.send_to(queue, [village_id])
         else:
-            deliver(now, [item])
+            deliver(now, [store.as_written(mail)])
     except Exception:
         log.exception("mail of village %s left owed to the next tick", village_id)
 
 
-def _due(item: OutboxItem, now: datetime) -> bool:
+def _due(item: OutboxRecord, now: datetime) -> bool:
     """Not sent, not waiting for a retry, not held by a sender still within its claim."""
     if item.status == "sent" or (item.retry_at and item.retry_at > now):
         return False
     return not (item.status == "sending" and item.claimed_at and now - item.claimed_at < CLAIM_FOR)
 
 
-def village_mail(village_id: str) -> list[OutboxItem]:
+def village_mail(village_id: str) -> list[OutboxRecord]:
     """What the step just owed (the end of the village's step)."""
     return store.pending_mail_of(village_id)
 
 
-def unsent_mail(village_id: str) -> list[OutboxItem]:
+def unsent_mail(village_id: str) -> list[OutboxRecord]:
     """Every mail of the village still owed, however it came to wait (the mail worker)."""
     return store.unsent_mail_of(village_id)
 
 
-def villages_owed_mail(items: list[OutboxItem]) -> list[str]:
+def villages_owed_mail(items: list[OutboxRecord]) -> list[str]:
     return list(dict.fromkeys(item.village_id for item in items))
 
 
 def _notice(
-    record: VillageRecord | None, account: AccountItem | None, item: OutboxItem, now: datetime
+    record: VillageRecord | None, account: AccountItem | None, item: OutboxRecord, now: datetime
 ) -> "Notice | None":
     from ..notify import notices
 
@@ -254,14 +256,14 @@ def _notice(
         return None
     if item.mail_kind == store.IDLE_WARNING:
         return _idle_warning(record, account, item, now)
-    notice = notices.compose(record, account, item.mail_kind, int(item.day), now)
+    notice = notices.compose(record, account, item.mail_kind, item.day, now)
     if notice is not None and account.mail_level == "mine" and not notice.concerns:
         return None
     return notice
 
 
 def _idle_warning(
-    record: VillageRecord, account: AccountItem, item: OutboxItem, now: datetime
+    record: VillageRecord, account: AccountItem, item: OutboxRecord, now: datetime
 ) -> "Notice | None":
     """The warning, while it still holds: not once the member accessed the village again
     (their window moved), died, left or the game ended (no window)."""
@@ -274,7 +276,7 @@ def _idle_warning(
     return notices.idle_warning(record, account, slot, window.due, now)
 
 
-def _wanted(account: AccountItem, item: OutboxItem) -> bool:
+def _wanted(account: AccountItem, item: OutboxRecord) -> bool:
     """Whether the account still takes this mail: a deliverable, verified address, the kind
     not switched off (reminders apart from the rest), some game mail wanted at all; an idle
     warning whatever was switched off."""
@@ -289,7 +291,7 @@ def _wanted(account: AccountItem, item: OutboxItem) -> bool:
 
 
 def _puzzle_notice(
-    account: AccountItem | None, item: OutboxItem, day: str, now: datetime
+    account: AccountItem | None, item: OutboxRecord, day: str, now: datetime
 ) -> "Notice | None":
     """The day's puzzle to an account still on the list, or None: not wanted any more (the
     switch off, unsubscribed, bounced), or its day over by now (a stale puzzle is no news)."""
@@ -318,7 +320,7 @@ def _game(unit: Unit, match_id: str) -> Match | None:
 
 
 def _match_notice(
-    unit: Unit, account: AccountItem | None, item: OutboxItem, match_id: str, now: datetime
+    unit: Unit, account: AccountItem | None, item: OutboxRecord, match_id: str, now: datetime
 ) -> "Notice | None":
     """A game's mail to one of its players (every kind concerns them), or None: not wanted,
     the game gone, or a turn already played (the player came back before the mail left)."""
@@ -342,7 +344,7 @@ def _match_notice(
         side,
         account,
         item.mail_kind,
-        match.item.flag_at,
+        match.record.flag_at,
         now,
         match.moves,
         aborted=match.aborted,

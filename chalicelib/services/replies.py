@@ -25,7 +25,6 @@ from ..storage import accounts as accounts_store
 from ..storage import matches as match_store
 from ..storage import outbox as outbox_store
 from ..storage.errors import AlreadyOwed
-from ..storage.models import OutboxItem
 from ..storage.repository import VillageRecord
 from . import actions, match_replies, outbox, villages
 from .errors import ServiceError
@@ -42,7 +41,7 @@ STALE = (
     "最新のお知らせメールに返信してください"
 )
 
-HandOver = Callable[[str, OutboxItem, datetime], None]
+HandOver = Callable[[str, outbox_store.Mail, datetime], None]
 
 
 @dataclass(frozen=True)
@@ -161,7 +160,7 @@ def _apply(
         wanted[line.key] = line.target
         lines.append({"text": line.text, "status": "saved", "why": ""})
 
-    def receipt(access: bool = False) -> OutboxItem:
+    def receipt(access: bool = False) -> outbox_store.Mail:
         return outbox_store.reply_receipt(
             record.village_id,
             record.day,

@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import Any
 
 from ..storage import matches as store
-from ..storage.repository import plain
 from .errors import Conflict, Forbidden, InvalidInput
 from .matches import COMPUTER, Match, chance_of, computer_replies, kept
 
@@ -38,7 +37,7 @@ class Replay:
 
     def at(self, number: int) -> Any:
         """The game after its first ``number`` moves, played by the engine."""
-        rules, seed = self.match.rules, int(self.match.item.seed)
+        rules, seed = self.match.rules, self.match.record.seed
         game = self.start
         for n, (side, move) in enumerate(self.steps[:number], start=1):
             try:
@@ -62,18 +61,18 @@ def _player(match: Match, who: list[str]) -> str:
 
 def replay(match: Match) -> Replay:
     """The game's start and its moves, in order (a what-if game's prelude first)."""
-    prelude = store.prelude_of(match.match_id) if "origin" in plain(match.item.setup) else None
+    setup = match.record.setup
+    prelude = store.prelude_of(match.match_id) if "origin" in setup else None
     if prelude is not None:
         start = match.rules.parse(prelude.start)
         steps = [(str(m["side"]), m["move"]) for m in prelude.moves]
     else:
-        setup = plain(match.item.setup)
         try:
-            start = match.rules.recreate(setup, match.game, chance_of(int(match.item.seed), 0))
+            start = match.rules.recreate(setup, match.game, chance_of(match.record.seed, 0))
         except ValueError as refusal:
             raise Conflict(str(refusal)) from None
         steps = []
-    steps += [(str(m.side), m.move) for m in store.match_moves(match.match_id)]
+    steps += [(m.side, m.move) for m in store.match_moves(match.match_id)]
     return Replay(match, start, steps)
 
 
@@ -123,11 +122,11 @@ def what_if(
     if rules.to_move(position) is None:
         raise Conflict("この局面のあとは対局が終わっているため、続けられません")
     players = {s: (owner if s == side else COMPUTER) for s in rules.sides}
-    seed = int(match.item.seed)
+    seed = match.record.seed
     game, opening = computer_replies(rules, position, players, strength, seed, number, now)
     match_id = secrets.token_urlsafe(12)
-    setup = plain(match.item.setup)
-    meta = store.new_match(
+    setup = match.record.setup
+    new = store.NewMatch(
         match_id,
         rules.name,
         seed=seed,
@@ -144,22 +143,21 @@ def what_if(
         },
         strength=strength,
         now=now,
+        ended=rules.to_move(game) is None,
     )
-    if rules.to_move(game) is None:
-        meta.state, meta.ended_at = "ended", now
     prelude = store.Prelude(
         origin=match.match_id,
         number=number,
         start=rules.dump(made.start),
         moves=[{"side": s, "move": m} for s, m in made.steps[:number]],
     )
-    store.create_match(meta, opening, {side: owner}, kept(players, now), prelude=prelude)
+    store.create_match(new, opening, {side: owner}, kept(players, now), prelude=prelude)
     return match_id
 
 
 def origin(match: Match) -> tuple[str, int] | None:
     """The game a what-if game was continued from, and after which move (None: not one)."""
-    setup = plain(match.item.setup)
+    setup = match.record.setup
     if "origin" not in setup:
         return None
     return str(setup["origin"]), int(setup["from"])

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from ..storage import matches as match_store
-from ..storage.models import MatchItem
 from ..storage.repository import VillageRecord, load_village
 from . import matches, sessions
 from .errors import NotFound
@@ -34,9 +33,9 @@ class Unit:
             self._keep(matches.load(match_id))
         return self._matches[match_id]
 
-    def known_match(self, item: MatchItem | None) -> matches.Match:
+    def known_match(self, record: match_store.MatchRecord | None) -> matches.Match:
         """Adopts a game read elsewhere (with its reply's owner): ``NotFound`` as ``match``."""
-        return self._keep(matches.loaded(item))
+        return self._keep(matches.loaded(record))
 
     def created(self, match: matches.Match) -> matches.Match:
         """A game this unit's use case just made: what it owes is collected with the rest
@@ -64,9 +63,9 @@ class Unit:
         it ends the game. The session is read consistently, as a write's must be."""
         if match_id in self._matches or not sessions.well_formed(session_id):
             return self.match(match_id), sessions.check(account_id, session_id, now)
-        item, session = match_store.load_match_and_session(match_id, account_id, session_id)
+        record, session = match_store.load_match_and_session(match_id, account_id, session_id)
         grant = sessions.grant_of(session, account_id, session_id, now)
-        return self._keep(matches.loaded(item)), grant
+        return self._keep(matches.loaded(record)), grant
 
     def reload_match(self, match_id: str) -> matches.Match:
         self._matches.pop(match_id, None)

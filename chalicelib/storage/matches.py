@@ -8,7 +8,7 @@ append-only item, written in the same transaction as the META it advances.
 import secrets
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -51,6 +51,7 @@ from .models import (
     SessionItem,
     ShareItem,
 )
+from .outbox import Mail, item_of
 from .records import RecordWrite
 from .records import write as write_records
 from .repository import plain
@@ -75,12 +76,81 @@ class Presence:
         return {"side": self.side, "seen": time_key(self.seen)}
 
 
-def presence_of(item: MatchItem) -> Presence | None:
+def _presence_of(item: MatchItem) -> Presence | None:
     """The stored presence of a game's META (None: nobody's counts)."""
     found = plain(item.presence) if item.presence else None
     if not found or "side" not in found or "seen" not in found:
         return None
     return Presence(str(found["side"]), key_time(str(found["seen"])))
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A game's META as read (or as just written): what every use case of a game reads. The
+    writes below take it back as the read they are conditioned on."""
+
+    match_id: str
+    rules: str
+    state: str  # running | ended
+    moves: int
+    seed: int
+    game: Any  # as stored: its rule set parses it
+    players: dict[str, str]  # side -> "a:<account>", "g:<guest>", "cpu" or "open"
+    setup: dict[str, Any]
+    strength: str | None
+    banks: dict[str, float]
+    byoyomi: int
+    turn_since: datetime | None
+    flag_at: datetime | None
+    created_at: datetime
+    updated_at: datetime | None
+    ended_at: datetime | None
+    expires_at: datetime | None
+    chats: int
+    chat_at: dict[str, str]
+    share: str | None
+    hold_until: datetime | None
+    held: dict[str, Any] | None
+    presence: Presence | None
+    # None: a game stored before the sides that moved were kept (its moves tell).
+    movers: frozenset[str] | None
+    aborted: bool
+
+
+def _record(item: MatchItem) -> MatchRecord:
+    return MatchRecord(
+        match_id=str(item.match_id),
+        rules=str(item.rules),
+        state=str(item.state),
+        moves=int(item.moves),
+        seed=int(item.seed),
+        game=item.game,
+        players={side: str(who) for side, who in plain(item.players).items()},
+        setup=plain(item.setup),
+        strength=item.strength,
+        banks={side: float(left) for side, left in plain(item.banks).items()},
+        byoyomi=int(item.byoyomi or 0),
+        turn_since=item.turn_since,
+        flag_at=item.flag_at,
+        created_at=item.created_at,
+        updated_at=item.updated_at,
+        ended_at=item.ended_at,
+        expires_at=item.expires_at,
+        chats=int(item.chats or 0),
+        chat_at={side: str(at) for side, at in plain(item.chat_at).items()},
+        share=item.share,
+        hold_until=item.hold_until,
+        held=dict(item.held) if item.held is not None else None,
+        presence=_presence_of(item),
+        movers=frozenset(item.movers) if item.movers is not None else None,
+        aborted=bool(item.aborted),
+    )
+
+
+def _meta(match: MatchRecord) -> MatchItem:
+    """The META's key: what a write of ``match`` updates, on the conditions it states."""
+    ensure_configured()
+    return MatchItem(match_pk(match.match_id), MATCH_SK)
 
 
 @dataclass(frozen=True)
@@ -97,35 +167,25 @@ class Progress:
     seat_open: bool  # a seat still waits for its invited person
 
 
-def new_match(
-    match_id: str,
-    rules: str,
-    *,
-    seed: int,
-    game: Any,
-    players: dict[str, str],
-    setup: dict[str, Any],
-    strength: str | None,
-    now: datetime,
-) -> MatchItem:
-    ensure_configured()
-    return MatchItem(
-        match_pk(match_id),
-        MATCH_SK,
-        match_id=match_id,
-        rules=rules,
-        state="running",
-        moves=0,
-        seed=seed,
-        game=game,
-        players=players,
-        setup=setup,
-        strength=strength,
-        created_at=now,
-        updated_at=now,
-        chats=0,
-        chat_at={},
-    )
+@dataclass(frozen=True)
+class NewMatch:
+    """A game to create (``create_match``): its dealt game as stored, its seats, what was
+    picked, the computer's strength, the clocks of the side to move, made at ``now``;
+    ``ended``: over before anyone moved (the computer's opening ended it)."""
+
+    match_id: str
+    rules: str
+    seed: int
+    game: Any
+    players: dict[str, str]
+    setup: dict[str, Any]
+    strength: str | None
+    now: datetime
+    banks: dict[str, float] = field(default_factory=dict)
+    byoyomi: int = 0
+    turn_since: datetime | None = None
+    flag_at: datetime | None = None
+    ended: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,7 +215,7 @@ def _move_item(match_id: str, number: int, move: NewMove, kept: Kept) -> MoveIte
     )
 
 
-def _listed(meta: MatchItem, side: str, player: str, kept: Kept) -> PlayerMatchItem:
+def _listed(meta: MatchItem | MatchRecord, side: str, player: str, kept: Kept) -> PlayerMatchItem:
     return PlayerMatchItem(
         player_pk(player),
         player_match_sk(meta.created_at, meta.match_id),
@@ -181,22 +241,22 @@ def _unlisted() -> list[Action]:
     return [MatchItem.gsi1pk.remove(), MatchItem.gsi1sk.remove()]
 
 
-def _owe(t: TransactWrite, mail: Sequence[OutboxItem]) -> None:
+def _owe(t: TransactWrite, mail: Sequence[Mail]) -> None:
     """The mail a write owes (a turn, the end), in its transaction: nothing owed is lost."""
-    for item in mail:
-        t.save(item, condition=OutboxItem.pk.does_not_exist())
+    for owed in mail:
+        t.save(item_of(owed), condition=OutboxItem.pk.does_not_exist())
 
 
 def _keep(kept: Kept) -> Action:
     return MatchItem.expires_at.set(kept.game) if kept.game else MatchItem.expires_at.remove()
 
 
-def _keep_guests(t: TransactWrite, meta: MatchItem, kept: Kept) -> None:
+def _keep_guests(t: TransactWrite, meta: MatchRecord, kept: Kept) -> None:
     """Each guest's place in its list is kept as long as the game's last write."""
-    for player in plain(meta.players).values():
-        if is_guest(str(player)):
+    for player in meta.players.values():
+        if is_guest(player):
             listed = PlayerMatchItem(
-                player_pk(str(player)), player_match_sk(meta.created_at, meta.match_id)
+                player_pk(player), player_match_sk(meta.created_at, meta.match_id)
             )
             t.update(
                 listed,
@@ -229,20 +289,42 @@ class Prelude:
 
 
 def create_match(
-    meta: MatchItem,
+    new: NewMatch,
     moves: Sequence[NewMove],
     people: dict[str, str],
     kept: Kept,
     room: bool = False,
     prelude: Prelude | None = None,
-) -> None:
+) -> MatchRecord:
     """A new game with the moves already played (the computer's, when it opens) and its place
     in each person's list (``people``: side → player), at once; ``room``: listed among the
     public rooms (the index) until its seat is taken or it ends; ``prelude``: a what-if game's
-    start, its moves numbered after the prelude's."""
+    start, its moves numbered after the prelude's. Returns the game as written."""
+    ensure_configured()
     first = prelude.number + 1 if prelude else 1
-    meta.moves = first - 1 + len(moves)
-    meta.expires_at = kept.game
+    meta = MatchItem(
+        match_pk(new.match_id),
+        MATCH_SK,
+        match_id=new.match_id,
+        rules=new.rules,
+        state="ended" if new.ended else "running",
+        moves=first - 1 + len(moves),
+        seed=new.seed,
+        game=new.game,
+        players=new.players,
+        setup=new.setup,
+        strength=new.strength,
+        banks=new.banks,
+        byoyomi=new.byoyomi,
+        turn_since=new.turn_since,
+        flag_at=new.flag_at,
+        created_at=new.now,
+        updated_at=new.now,
+        ended_at=new.now if new.ended else None,
+        chats=0,
+        chat_at={},
+        expires_at=kept.game,
+    )
     if room:
         meta.gsi1pk, meta.gsi1sk = ROOMS_INDEX, room_index_sk(meta.created_at, meta.match_id)
 
@@ -269,83 +351,88 @@ def create_match(
                 t.save(item, condition=PreludeItem.pk.does_not_exist())
 
     conditioned("the game exists already", write)
+    return _record(meta)
 
 
-def commit_moves(
-    meta: MatchItem,
-    moves: Sequence[NewMove],
-    *,
-    game: Any,
-    state: str,
-    banks: dict[str, float],
-    turn_since: datetime | None,
-    flag_at: datetime | None,
-    now: datetime,
-    kept: Kept,
-    mail: Sequence[OutboxItem] = (),
-    hold_until: datetime | None = None,
-    records: Sequence[RecordWrite] = (),
-    presence: Presence | None = None,
-    unseen_since: Presence | None = None,
-    movers: frozenset[str] = frozenset(),
-    aborted: bool = False,
-) -> None:
-    """Appends ``moves`` after the ``meta.moves`` moves read, and the game they lead to, in one
-    transaction conditioned on that count: a second request that read the same count (a
-    double tap, a stale page) is refused, never applied after it. A held answer is gone
-    (played, or dropped by the end); ``hold_until`` holds the next answer; ``records``: the
-    players' records after the game's end, written once with it. ``presence``: whose
-    presence counts from now; ``unseen_since``: also conditioned on that side not having been
-    seen since (a loss for leaving, refused when the player came back meanwhile).
-    ``movers``: the sides these moves play for (投了 aside), added to the game's; ``aborted``:
-    the end is an abort (decision 150)."""
-    read = int(meta.moves)
+@dataclass(frozen=True)
+class Advance:
+    """One write of a game (``commit_moves``): ``moves`` appended after those read, the
+    ``game`` (as stored) and ``state`` they lead to, the clocks after them (the side to
+    move's since when and its flag, a held answer's ``hold_until``), at ``now``, kept as
+    ``kept`` says. What it owes, written with it: ``mail``, and ``records``, the players'
+    records after the game's end (written once with it). ``presence``: whose presence counts
+    from now; ``unseen_since``: also conditioned on that side not having been seen since (a
+    loss for leaving, refused when the player came back meanwhile). ``movers``: the sides
+    these moves play for (投了 aside), added to the game's; ``aborted``: the end is an abort
+    (decision 150)."""
+
+    moves: Sequence[NewMove]
+    game: Any
+    state: str
+    banks: dict[str, float]
+    turn_since: datetime | None
+    flag_at: datetime | None
+    now: datetime
+    kept: Kept
+    mail: Sequence[Mail] = ()
+    hold_until: datetime | None = None
+    records: Sequence[RecordWrite] = ()
+    presence: Presence | None = None
+    unseen_since: Presence | None = None
+    movers: frozenset[str] = frozenset()
+    aborted: bool = False
+
+
+def commit_moves(read: MatchRecord, advance: Advance) -> None:
+    """``advance`` after the ``read.moves`` moves read, in one transaction conditioned on
+    that count: a second request that read the same count (a double tap, a stale page) is
+    refused, never applied after it. A held answer is gone (played, or dropped by the end)."""
+    a = advance
     actions: list[Action] = [
-        MatchItem.moves.set(read + len(moves)),
-        MatchItem.game.set(game),
-        MatchItem.state.set(state),
-        MatchItem.banks.set(banks),
-        MatchItem.updated_at.set(now),
-        *_clock(turn_since, flag_at, presence),
-        _keep(kept),
-        MatchItem.hold_until.set(hold_until) if hold_until else MatchItem.hold_until.remove(),
+        MatchItem.moves.set(read.moves + len(a.moves)),
+        MatchItem.game.set(a.game),
+        MatchItem.state.set(a.state),
+        MatchItem.banks.set(a.banks),
+        MatchItem.updated_at.set(a.now),
+        *_clock(a.turn_since, a.flag_at, a.presence),
+        _keep(a.kept),
+        MatchItem.hold_until.set(a.hold_until) if a.hold_until else MatchItem.hold_until.remove(),
         MatchItem.held.remove(),
     ]
-    if movers:
-        actions.append(MatchItem.movers.add(set(movers)))
-    if state == "ended":
-        actions += [MatchItem.ended_at.set(now), *_unlisted()]
-        if aborted:
+    if a.movers:
+        actions.append(MatchItem.movers.add(set(a.movers)))
+    if a.state == "ended":
+        actions += [MatchItem.ended_at.set(a.now), *_unlisted()]
+        if a.aborted:
             actions.append(MatchItem.aborted.set(True))
-    condition = (MatchItem.moves == read) & (MatchItem.state == "running")
-    if unseen_since is not None:
-        condition &= MatchItem.presence["seen"] == time_key(unseen_since.seen)
+    condition = (MatchItem.moves == read.moves) & (MatchItem.state == "running")
+    if a.unseen_since is not None:
+        condition &= MatchItem.presence["seen"] == time_key(a.unseen_since.seen)
 
     def write() -> None:
         with transaction() as t:
-            t.update(meta, actions=actions, condition=condition)
-            _save_moves(t, meta.match_id, read + 1, moves, kept)
-            _keep_guests(t, meta, kept)
-            _owe(t, mail)
-            write_records(t, records)
+            t.update(_meta(read), actions=actions, condition=condition)
+            _save_moves(t, read.match_id, read.moves + 1, a.moves, a.kept)
+            _keep_guests(t, read, a.kept)
+            _owe(t, a.mail)
+            write_records(t, a.records)
 
     conditioned("the game moved on since it was read", write)
 
 
-def hold_answer(meta: MatchItem, held: dict[str, Any], now: datetime) -> None:
+def hold_answer(read: MatchRecord, held: dict[str, Any], now: datetime) -> None:
     """A ranked game's answer given before its ``hold_until``: kept aside, not played, so
     nothing the asking side reads changes; the answering side's clock has stopped (no flag).
     Conditioned on the move count read and on no answer held yet (a double tap)."""
-    read = int(meta.moves)
     conditioned(
         "the game moved on, or an answer is held already",
-        lambda: meta.update(
+        lambda: _meta(read).update(
             actions=[
                 MatchItem.held.set(held),
                 MatchItem.flag_at.remove(),
                 MatchItem.updated_at.set(now),
             ],
-            condition=(MatchItem.moves == read)
+            condition=(MatchItem.moves == read.moves)
             & (MatchItem.state == "running")
             & MatchItem.held.does_not_exist(),
         ),
@@ -353,14 +440,14 @@ def hold_answer(meta: MatchItem, held: dict[str, Any], now: datetime) -> None:
 
 
 def take_seat(
-    meta: MatchItem,
+    meta: MatchRecord,
     side: str,
     player: str,
     *,
     turn_since: datetime | None,
     flag_at: datetime | None,
     kept: Kept,
-    mail: Sequence[OutboxItem] = (),
+    mail: Sequence[Mail] = (),
     presence: Presence | None = None,
 ) -> None:
     """The invited player sits at ``side`` if it is still open (two people following the
@@ -375,7 +462,7 @@ def take_seat(
     def write() -> None:
         with transaction() as t:
             t.update(
-                meta,
+                _meta(meta),
                 actions=actions,
                 condition=(MatchItem.players[side] == "open") & (MatchItem.state == "running"),
             )
@@ -409,7 +496,9 @@ def mark_present(match_id: str, side: str, now: datetime, stale: datetime) -> No
 CHAT_INTERVAL = timedelta(seconds=5)  # one chat message per player per 5 s, as a village post
 
 
-def add_chat(meta: MatchItem, side: str, player: str, text: str, now: datetime, kept: Kept) -> None:
+def add_chat(
+    meta: MatchRecord, side: str, player: str, text: str, now: datetime, kept: Kept
+) -> None:
     """A chat message of ``side`` (still ``player``'s seat), at most one per 5 s: the META's
     count and the side's last moment under that condition, and the message, in one
     transaction (``Refused`` within 5 s). The game's moves are untouched."""
@@ -436,7 +525,7 @@ def add_chat(meta: MatchItem, side: str, player: str, text: str, now: datetime, 
     def write() -> None:
         with transaction() as t:
             t.update(
-                meta,
+                _meta(meta),
                 actions=[MatchItem.chats.add(1), moment],
                 condition=(MatchItem.players[side] == player) & pace,
             )
@@ -457,27 +546,27 @@ def chats_of(match_id: str, limit: int) -> list[ChatItem]:
     return list(reversed(list(latest)))
 
 
-def cancel(meta: MatchItem, player: str, side: str) -> None:
+def cancel(meta: MatchRecord, player: str, side: str) -> None:
     """An invitation taken back while its seat waits: the game, its moves and its place in
     its creator's list go, at once, conditioned on the seat still open and no move since."""
 
     def write() -> None:
         with transaction() as t:
             t.delete(
-                meta,
+                _meta(meta),
                 condition=(MatchItem.players[side] == "open") & (MatchItem.moves == meta.moves),
             )
             t.delete(
                 PlayerMatchItem(player_pk(player), player_match_sk(meta.created_at, meta.match_id))
             )
-            for number in range(1, int(meta.moves) + 1):
+            for number in range(1, meta.moves + 1):
                 t.delete(MoveItem(match_pk(meta.match_id), move_sk(number)))
 
     conditioned("the seat was taken, or a move came", write)
 
 
 def adopt_seat(
-    meta: MatchItem, side: str, guest: str, account: str, records: Sequence[RecordWrite] = ()
+    meta: MatchRecord, side: str, guest: str, account: str, records: Sequence[RecordWrite] = ()
 ) -> None:
     """A guest's seat becomes its account's (the guest logged in on that browser, decision
     192): the seat, if still the guest's and if the account holds no other seat of the game
@@ -494,12 +583,12 @@ def adopt_seat(
                 item.update(actions=[Item.expires_at.remove()])
         if meta.share:
             with suppress(DoesNotExist):
-                ShareItem.get(share_pk(str(meta.share)), SHARE_SK).update(
+                ShareItem.get(share_pk(meta.share), SHARE_SK).update(
                     actions=[ShareItem.expires_at.remove()]
                 )
     # As read: a move since (an end, whose records were counted without this account) refuses.
     condition = (MatchItem.players[side] == guest) & (MatchItem.moves == meta.moves)
-    for other in plain(meta.players):
+    for other in meta.players:
         if other != side:
             condition &= MatchItem.players[other] != account
     kept = Kept(game=None, guests=meta.created_at)  # an account's place in its list: no TTL
@@ -507,7 +596,7 @@ def adopt_seat(
     def write() -> None:
         with transaction() as t:
             t.update(
-                meta,
+                _meta(meta),
                 actions=[MatchItem.players[side].set(account), MatchItem.expires_at.remove()],
                 condition=condition,
             )
@@ -521,7 +610,7 @@ def adopt_seat(
     conditioned("the seat is no longer the guest's, or the account holds the other", write)
 
 
-def share(meta: MatchItem, token: str, now: datetime) -> None:
+def share(meta: MatchRecord, token: str, now: datetime) -> None:
     """The ended game's record gets a public link (``token``), unless it has one: the META
     says which, the link's item says which game; both at once (a guest game's TTL kept)."""
     link = ShareItem(
@@ -535,7 +624,7 @@ def share(meta: MatchItem, token: str, now: datetime) -> None:
     def write() -> None:
         with transaction() as t:
             t.update(
-                meta,
+                _meta(meta),
                 actions=[MatchItem.share.set(token)],
                 condition=MatchItem.share.does_not_exist() & (MatchItem.state == "ended"),
             )
@@ -544,12 +633,14 @@ def share(meta: MatchItem, token: str, now: datetime) -> None:
     conditioned("shared already, or not ended", write)
 
 
-def withdraw_share(meta: MatchItem, token: str) -> None:
+def withdraw_share(meta: MatchRecord, token: str) -> None:
     """The link stops working: the META forgets it and its item goes, at once."""
 
     def write() -> None:
         with transaction() as t:
-            t.update(meta, actions=[MatchItem.share.remove()], condition=MatchItem.share == token)
+            t.update(
+                _meta(meta), actions=[MatchItem.share.remove()], condition=MatchItem.share == token
+            )
             t.delete(ShareItem(share_pk(token), SHARE_SK))
 
     conditioned("withdrawn already", write)
@@ -564,21 +655,21 @@ def shared_match(token: str) -> str | None:
         return None
 
 
-def load_match(match_id: str) -> MatchItem | None:
+def load_match(match_id: str) -> MatchRecord | None:
     ensure_configured()
     try:
-        return MatchItem.get(match_pk(match_id), MATCH_SK, consistent_read=True)
+        return _record(MatchItem.get(match_pk(match_id), MATCH_SK, consistent_read=True))
     except DoesNotExist:
         return None
 
 
-def _with_match(match_id: str, key: tuple[str, str]) -> tuple[MatchItem | None, Item | None]:
+def _with_match(match_id: str, key: tuple[str, str]) -> tuple[MatchRecord | None, Item | None]:
     """A game and one other item, in one consistent BatchGetItem (decision duel 102)."""
     ensure_configured()
     match, other = None, None
     for item in Item.batch_get([(match_pk(match_id), MATCH_SK), key], consistent_read=True):
         if isinstance(item, MatchItem):
-            match = item
+            match = _record(item)
         else:
             other = item
     return match, other
@@ -586,14 +677,14 @@ def _with_match(match_id: str, key: tuple[str, str]) -> tuple[MatchItem | None, 
 
 def load_match_and_session(
     match_id: str, account_id: str, session_id: str
-) -> tuple[MatchItem | None, SessionItem | None]:
+) -> tuple[MatchRecord | None, SessionItem | None]:
     """A game and the session item a browser's cookie names: a signed-in request on a game
     pays one read for both."""
     match, session = _with_match(match_id, (account_pk(account_id), session_sk(session_id)))
     return match, session if isinstance(session, SessionItem) else None
 
 
-def load_match_and_owner(match_id: str, address: str) -> tuple[MatchItem | None, str | None]:
+def load_match_and_owner(match_id: str, address: str) -> tuple[MatchRecord | None, str | None]:
     """A game and the account that verified ``address`` (a reply to the game's mail): one
     read for both."""
     match, owner = _with_match(match_id, (email_pk(address), "EMAIL"))
@@ -629,17 +720,20 @@ def match_progress(match_id: str) -> Progress | None:
         item.expires_at,
         int(item.chats or 0),
         item.hold_until if item.held is not None else None,
-        presence_of(item),
+        _presence_of(item),
         "open" in plain(item.players).values(),
     )
 
 
-def match_moves(match_id: str) -> list[MoveItem]:
+def match_moves(match_id: str) -> list[NewMove]:
     """Every move in order (the record after the end)."""
     ensure_configured()
-    return list(
-        MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#"), consistent_read=True)
-    )
+    return [
+        NewMove(str(item.side), item.move, item.played_at)
+        for item in MoveItem.query(
+            match_pk(match_id), MoveItem.sk.startswith("MOVE#"), consistent_read=True
+        )
+    ]
 
 
 def prelude_of(match_id: str) -> Prelude | None:
@@ -652,28 +746,50 @@ def prelude_of(match_id: str) -> Prelude | None:
     return Prelude(str(item.origin), int(item.number), item.start, list(item.moves))
 
 
-def rooms(since: datetime, limit: int) -> list[MatchItem]:
+def rooms(since: datetime, limit: int) -> list[MatchRecord]:
     """Public rooms waiting for an opponent, created since ``since``, newest first (one
     query of the index's one rooms partition)."""
     ensure_configured()
-    return list(
-        MatchItem.by_state.query(
+    return [
+        _record(item)
+        for item in MatchItem.by_state.query(
             ROOMS_INDEX,
             MatchItem.gsi1sk >= time_key(since),
             scan_index_forward=False,
             limit=limit,
         )
-    )
+    ]
 
 
-def matches_of(player: str, limit: int) -> list[PlayerMatchItem]:
+@dataclass(frozen=True)
+class PlayerGame:
+    """A game on its player's list, as read: the game, its rule set, the player's side, what
+    was picked, when it began and until when it is kept (None: an account's, kept)."""
+
+    match_id: str
+    rules: str
+    side: str
+    setup: dict[str, Any]
+    created_at: datetime
+    expires_at: datetime | None
+
+
+def matches_of(player: str, limit: int) -> list[PlayerGame]:
     """The player's latest games, newest first (one query)."""
     ensure_configured()
-    return list(
-        PlayerMatchItem.query(
+    return [
+        PlayerGame(
+            str(item.match_id),
+            str(item.rules),
+            str(item.side),
+            plain(item.setup),
+            item.created_at,
+            item.expires_at,
+        )
+        for item in PlayerMatchItem.query(
             player_pk(player),
             PlayerMatchItem.sk.startswith(PLAYER_MATCH_PREFIX),
             scan_index_forward=False,
             limit=limit,
         )
-    )
+    ]

@@ -9,6 +9,7 @@ import hashlib
 import math
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -33,24 +34,84 @@ ACCOUNT_MAIL_KEPT = timedelta(days=2)  # an account mail never sent is dropped a
 MATCH_MAIL = "M:"  # a game's outbox partition is "M:<match id>" (a village's is its number)
 
 
+@dataclass(frozen=True)
+class Mail:
+    """One mail a use case owes (an intention): the outbox partition it is owed in (a
+    village's, a game's), its day (a game's: its move count), kind and account, keyed by
+    those unless ``sort_key`` says otherwise. Storage writes it, conditioned on its not
+    existing, so a retried write owes it once."""
+
+    owner: str
+    day: int
+    kind: str
+    account_id: str
+    at: datetime
+    sort_key: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class OutboxRecord:
+    """One owed mail as read, or as just written: ``village_id`` is the partition it is
+    owed in (a village, ``M:<game>``, the account mail's, a puzzle day's)."""
+
+    village_id: str
+    sk: str
+    day: int
+    mail_kind: str
+    account_id: str
+    status: str
+    attempts: int
+    created_at: datetime
+    claimed_at: datetime | None = None
+    retry_at: datetime | None = None
+    detail: str | None = None
+
+
+def _record(item: OutboxItem) -> OutboxRecord:
+    return OutboxRecord(
+        village_id=str(item.village_id),
+        sk=str(item.sk),
+        day=int(item.day),
+        mail_kind=str(item.mail_kind),
+        account_id=str(item.account_id),
+        status=str(item.status),
+        attempts=int(item.attempts or 0),
+        created_at=item.created_at,
+        claimed_at=item.claimed_at,
+        retry_at=item.retry_at,
+        detail=item.detail,
+    )
+
+
+def item_of(mail: Mail) -> OutboxItem:
+    """The item a write saves for ``mail`` (storage's own: nothing above sees it)."""
+    ensure_configured()
+    return owed_item(
+        mail.owner, mail.day, mail.kind, mail.account_id, mail.at, mail.sort_key, mail.detail
+    )
+
+
+def as_written(mail: Mail) -> OutboxRecord:
+    """``mail`` as its write left it (pending, never tried): sent at once, with no read."""
+    return _record(item_of(mail))
+
+
 def match_mail(match_id: str) -> str:
     return f"{MATCH_MAIL}{match_id}"
 
 
-def match_of(item: OutboxItem) -> str | None:
+def match_of(item: OutboxRecord) -> str | None:
     """The game a mail is about (None: a village's or an account mail)."""
-    owner = str(item.village_id)
+    owner = item.village_id
     return owner.removeprefix(MATCH_MAIL) if owner.startswith(MATCH_MAIL) else None
 
 
-def match_mail_item(
-    match_id: str, number: int, kind: str, account_id: str, now: datetime
-) -> OutboxItem:
+def game_mail(match_id: str, number: int, kind: str, account_id: str, now: datetime) -> Mail:
     """One mail a game owes a player, keyed by the game, its move count and the kind: written
     with the move (or the end) that owes it, conditioned on not existing, so a retry or a
     duplicate message owes it once (decision 56)."""
-    ensure_configured()
-    return owed_item(match_mail(match_id), number, kind, account_id, now)
+    return Mail(match_mail(match_id), number, kind, account_id, now)
 
 
 def owed_item(
@@ -80,9 +141,10 @@ def owed_item(
     )
 
 
-def owe_once(item: OutboxItem) -> bool:
-    """Writes a mail item unless it exists (a reminder a duplicate look owes again); a fault
-    is not "owed already" and propagates (the next look owes it)."""
+def owe_once(mail: Mail) -> bool:
+    """Writes a mail unless it is owed already (a reminder a duplicate look owes again); a
+    fault is not "owed already" and propagates (the next look owes it)."""
+    item = item_of(mail)
     try:
         conditioned("owe_once", lambda: item.save(condition=OutboxItem.pk.does_not_exist()))
     except Refused:
@@ -90,7 +152,7 @@ def owe_once(item: OutboxItem) -> bool:
     return True
 
 
-def is_account_mail(item: OutboxItem) -> bool:
+def is_account_mail(item: OutboxRecord) -> bool:
     return item.village_id == ACCOUNT_MAIL
 
 
@@ -119,12 +181,12 @@ REPLY = "reply"  # the kind of a reply's receipt
 
 def reply_receipt(
     village_id: str, day: int, account_id: str, message_id: str, detail: str, now: datetime
-) -> OutboxItem:
+) -> Mail:
     """The receipt owed for one reply mail: keyed by the mail's Message-ID (never by the day,
     which may change between two deliveries of it), so that it is owed once."""
     digest = hashlib.sha256(message_id.encode()).hexdigest()[:32]
     key = outbox_sk(0, REPLY, digest)
-    return owed_item(village_id, day, REPLY, account_id, now, sort_key=key, detail=detail)
+    return Mail(village_id, day, REPLY, account_id, now, sort_key=key, detail=detail)
 
 
 IDLE_WARNING = "idle_warning"  # the kind of an idle warning (decision 140)
@@ -151,22 +213,20 @@ def owe_idle_warning(
     village_id: str, day: int, account_id: str, since: datetime, now: datetime
 ) -> bool:
     """A member's idle warning, unless it is owed already (a duplicate look)."""
-    ensure_configured()
     key = idle_warning_key(account_id, since)
-    item = owed_item(
+    mail = Mail(
         village_id, day, IDLE_WARNING, account_id, now, sort_key=key, detail=time_key(since)
     )
-    return owe_once(item)
+    return owe_once(mail)
 
 
-def owe_receipt(item: OutboxItem) -> None:
+def owe_receipt(mail: Mail) -> None:
     """A receipt alone (a reply that saved nothing); ``AlreadyOwed`` when it is owed already."""
-    ensure_configured()
-    if not owe_once(item):
+    if not owe_once(mail):
         raise AlreadyOwed("owe_receipt: owed already")
 
 
-def due_mail(now: datetime, limit: int) -> Answered[OutboxItem]:
+def due_mail(now: datetime, limit: int) -> Answered[OutboxRecord]:
     """Owed mails whose (next) attempt is due, oldest first, at most ``limit``: the sparse
     index sorts each shard by that time; the shards are queried at once and merged (a shard
     that fails is named; the others' mail stands)."""
@@ -181,35 +241,46 @@ def due_mail(now: datetime, limit: int) -> Answered[OutboxItem]:
         return list(OutboxItem.by_state.query(key, due, limit=per_shard))
 
     due = every_shard_answering(outbox_index_keys(), shard)
-    return Answered(sorted(due.found, key=lambda item: str(item.gsi1sk))[:limit], due.failed)
+    earliest = sorted(due.found, key=lambda item: str(item.gsi1sk))[:limit]
+    return Answered([_record(item) for item in earliest], due.failed)
 
 
-def pending_mail_of(village_id: str) -> list[OutboxItem]:
+def pending_mail_of(village_id: str) -> list[OutboxRecord]:
     """A village's mail not yet claimed (the worker sends it right after the village's step)."""
     ensure_configured()
-    return list(
-        OutboxItem.query(
+    return [
+        _record(item)
+        for item in OutboxItem.query(
             outbox_pk(village_id),
             filter_condition=OutboxItem.status == "pending",
             consistent_read=True,  # read right after the step that owed it
         )
-    )
+    ]
 
 
-def unsent_mail_of(village_id: str) -> list[OutboxItem]:
+def unsent_mail_of(village_id: str) -> list[OutboxRecord]:
     """A village's mail not yet sent or skipped: pending, or claimed by a sender (which may
     have died: its claim expires). The mail worker's whole job for the village."""
     ensure_configured()
     unsent = OutboxItem.status.is_in("pending", "sending")
-    return list(
-        OutboxItem.query(outbox_pk(village_id), filter_condition=unsent, consistent_read=True)
-    )
+    return [
+        _record(item)
+        for item in OutboxItem.query(
+            outbox_pk(village_id), filter_condition=unsent, consistent_read=True
+        )
+    ]
 
 
-def claim_mail(item: OutboxItem, now: datetime, claim_for: timedelta) -> bool:
-    """Takes the item for this sender (its claim is ``now``); False when another sender has
-    it or it is sent, or when AWS failed (the mail stays owed: pending, or claimed and then
-    taken again once the claim expires)."""
+def _key(mail: OutboxRecord) -> OutboxItem:
+    ensure_configured()
+    return OutboxItem(outbox_pk(mail.village_id), mail.sk)
+
+
+def claim_mail(mail: OutboxRecord, now: datetime, claim_for: timedelta) -> OutboxRecord | None:
+    """Takes the mail for this sender (its claim is ``now``): the mail as claimed (its
+    attempts counted); None when another sender has it or it is sent, or when AWS failed
+    (the mail stays owed: pending, or claimed and then taken again once the claim expires)."""
+    item = _key(mail)
     try:
         item.update(
             actions=[
@@ -221,44 +292,45 @@ def claim_mail(item: OutboxItem, now: datetime, claim_for: timedelta) -> bool:
             | ((OutboxItem.status == "sending") & (OutboxItem.claimed_at < now - claim_for)),
         )
     except UpdateError:
-        return False
-    return True
+        return None
+    return _record(item)
 
 
-def _claimed(item: OutboxItem, claimed_at: datetime) -> Any:
+def _claimed(claimed_at: datetime) -> Any:
     """The condition that the item is still this sender's claim: not taken over since (its
     claim expired) and not finished by another sender."""
     return (OutboxItem.status == "sending") & (OutboxItem.claimed_at == claimed_at)
 
 
-def retry_mail(item: OutboxItem, claimed_at: datetime, retry_at: datetime) -> bool:
+def retry_mail(mail: OutboxRecord, claimed_at: datetime, retry_at: datetime) -> bool:
     """Back in the queue after a failed send, to be tried at ``retry_at``; only while it is
     still this sender's claim (``claimed_at``). False when AWS failed: it stays claimed, and
     is tried again once the claim expires."""
     try:
-        item.update(
+        _key(mail).update(
             actions=[
                 OutboxItem.status.set("pending"),
                 OutboxItem.retry_at.set(retry_at),
-                OutboxItem.gsi1sk.set(outbox_index_sk(retry_at, item.village_id)),
+                OutboxItem.gsi1sk.set(outbox_index_sk(retry_at, mail.village_id)),
             ],
-            condition=_claimed(item, claimed_at),
+            condition=_claimed(claimed_at),
         )
     except UpdateError as error:
         return is_refusal(error)  # another sender has it
     return True
 
 
-def finish_mail(item: OutboxItem, claimed_at: datetime, now: datetime, status: str) -> bool:
+def finish_mail(mail: OutboxRecord, claimed_at: datetime, now: datetime, status: str) -> bool:
     """Out of the index: a finished mail (sent or skipped) is never looked at again. An
     account mail goes altogether: its partition is read whole by each mail worker's call.
 
     Conditioned on this sender's claim (``claimed_at``): a sender whose claim was taken over
     never marks the other's. False when AWS failed: the mail is not marked, and would be
     sent again once its claim expires (the caller tries the mark again first)."""
+    item = _key(mail)
     try:
-        if is_account_mail(item):
-            item.delete(condition=_claimed(item, claimed_at))
+        if is_account_mail(mail):
+            item.delete(condition=_claimed(claimed_at))
         else:
             item.update(
                 actions=[
@@ -267,7 +339,7 @@ def finish_mail(item: OutboxItem, claimed_at: datetime, now: datetime, status: s
                     OutboxItem.gsi1pk.remove(),
                     OutboxItem.gsi1sk.remove(),
                 ],
-                condition=_claimed(item, claimed_at),
+                condition=_claimed(claimed_at),
             )
     except (UpdateError, DeleteError) as error:
         return is_refusal(error)  # finished or taken over

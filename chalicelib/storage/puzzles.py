@@ -20,13 +20,12 @@ from .keys import (
 )
 from .models import (
     AccountItem,
-    OutboxItem,
     PuzzleAnswerItem,
     PuzzleItem,
     PuzzleRecordItem,
     PuzzleSubscriberItem,
 )
-from .outbox import owe_once, owed_item
+from .outbox import Mail, OutboxRecord, owe_once
 
 T = TypeVar("T", PuzzleItem, PuzzleAnswerItem, PuzzleRecordItem)
 PUZZLE_MAIL = "puzzle"  # the outbox kind of the daily puzzle's mail
@@ -119,11 +118,11 @@ def owe_mail(date: str, account_id: str, now: datetime) -> bool:
     """The day's puzzle mail to one account, keyed by the day and the account: a duplicate
     tick owes nothing more (False)."""
     ensure_configured()
-    return owe_once(owed_item(puzzle_mail_owner(date), 0, PUZZLE_MAIL, account_id, now))
+    return owe_once(Mail(puzzle_mail_owner(date), 0, PUZZLE_MAIL, account_id, now))
 
 
-def puzzle_of_mail(item: OutboxItem) -> str | None:
+def puzzle_of_mail(item: OutboxRecord) -> str | None:
     """The JST date a puzzle mail is about (None: another mail)."""
-    owner = str(item.village_id)
+    owner = item.village_id
     prefix = puzzle_mail_owner("")
     return owner.removeprefix(prefix) if owner.startswith(prefix) else None

@@ -53,7 +53,7 @@ from .models import (
     PresenceItem,
     VillageItem,
 )
-from .outbox import owe_once, owed_item
+from .outbox import Mail, item_of, owe_once, owed_item
 from .repository import VillageRecord, plain
 from .shards import Answered, each_shard, every_shard_answering
 
@@ -465,7 +465,7 @@ def save_choices(
     slot: str,
     choices: Mapping[str, str],
     now: datetime,
-    receipt: OutboxItem | None = None,
+    receipt: Mail | None = None,
 ) -> dict[str, dict[str, str]]:
     """One member's choices of ``day``, checked against the day as ``record`` read it.
 
@@ -517,13 +517,11 @@ def save_choices(
     return plain(item.choices)
 
 
-def _save_with_receipt(
-    item: DayItem, actions: list[Action], condition: Any, receipt: OutboxItem
-) -> None:
+def _save_with_receipt(item: DayItem, actions: list[Action], condition: Any, receipt: Mail) -> None:
     def write() -> None:
         with transaction() as t:
             t.update(item, actions=actions, condition=condition)
-            t.save(receipt, condition=OutboxItem.pk.does_not_exist())
+            t.save(item_of(receipt), condition=OutboxItem.pk.does_not_exist())
 
     try:
         conditioned("save_choices: changed since the read", write)
@@ -868,7 +866,7 @@ def owe_reminders(
     for account_id in account_ids:
         # Owed already (a duplicate tick) only when the condition failed; a fault raises
         # before the day is marked, so the next look owes it again.
-        owe_once(owed_item(record.village_id, day, "reminder", account_id, now))
+        owe_once(Mail(record.village_id, day, "reminder", account_id, now))
     with suppress(UpdateError):  # the village moved on meanwhile; the next look sets it
         record.meta.update(actions=[VillageItem.reminded_day.set(day)])
 

@@ -99,13 +99,13 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         clocks=match.clocks(ctx.now),
         # 1手1日 is a date to meet, not seconds to count: its page names the deadline.
         correspondence=match.correspondence,
-        deadline=None if match.ended else match.item.flag_at,
+        deadline=None if match.ended else match.record.flag_at,
         opponent=match.opponent,
         room=match.room,
         chat_open=match.between_people,
         chats=matches.chats(match),
-        chat_count=int(match.item.chats or 0),
-        share_url=f"{runtime.base_url()}/records/{match.item.share}" if match.item.share else None,
+        chat_count=match.record.chats,
+        share_url=f"{runtime.base_url()}/records/{match.record.share}" if match.record.share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         origin=reviews.origin(match),
         ranked=match.ranked,
@@ -118,7 +118,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         here=here,
         poll=_poll_url(match, here),
         # A hint for each move against the 入門 CPU, the strength for learning (decision 175).
-        hints=match.item.strength == "beginner",
+        hints=match.record.strength == "beginner",
         **context,
         **extra,
     )
@@ -274,7 +274,7 @@ def record(ctx: Ctx, token: str) -> Response:
         match.rules.record_template,
         public=True,
         share_url=f"{runtime.base_url()}/records/{token}",
-        ended_at=match.item.ended_at,
+        ended_at=match.record.ended_at,
         **context,
     )
 

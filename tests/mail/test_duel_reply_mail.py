@@ -27,6 +27,7 @@ from chalicelib.storage.models import MatchItem
 from tests.mail.test_quoted_game_mail import TEXT_STYLES
 from tests.support.accounts import make_account
 from tests.support.mail import Mail, sent_mails
+from tests.support.matches import match_item
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mail"
 # Each fixture's sender, who plays A.
@@ -318,9 +319,7 @@ def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
     """Decision duel 102: the game and the address's owner in one read, both accounts' records
     in one more, the transaction; the mail it owes goes to the mail workers (not counted)."""
     match_id = new_game(clock, ranked=True)
-    item = store.load_match(match_id)
-    assert item is not None
-    item.update(actions=[MatchItem.movers.set({"A", "B"})])  # both played: rated, not aborted
+    match_item(match_id).update(actions=[MatchItem.movers.set({"A", "B"})])  # both played: rated, not aborted
     mail = reply_as("alice@example.jp", to(match_id, "A"), "投了", clock)
     unit = Unit()
     with counting() as calls:

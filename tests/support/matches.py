@@ -5,6 +5,8 @@ from datetime import datetime
 from chalicelib import effects
 from chalicelib.services import matches
 from chalicelib.services.unit import Unit
+from chalicelib.storage.keys import MATCH_SK, match_pk
+from chalicelib.storage.models import MatchItem, MoveItem
 
 
 def worker_look(match_id: str, moves: int, now: datetime) -> bool:
@@ -12,3 +14,13 @@ def worker_look(match_id: str, moves: int, now: datetime) -> bool:
     the look owes is sent after it, as there."""
     with effects.sent_after(Unit()) as unit:
         return matches.look(match_id, moves, now, unit)
+
+
+def match_item(match_id: str) -> MatchItem:
+    """A game's META as stored, beneath storage's record: what a test reads or changes there."""
+    return MatchItem.get(match_pk(match_id), MATCH_SK, consistent_read=True)
+
+
+def move_items(match_id: str) -> list[MoveItem]:
+    """A game's moves as stored, in order, beneath storage's records."""
+    return list(MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#")))

@@ -19,6 +19,7 @@ from chalicelib.storage import matches as store
 from chalicelib.storage import records as stored_records
 from tests.support.accounts import make_account
 from tests.support.clients import alert, text
+from tests.support.matches import match_item, move_items
 from tests.web.test_matches import MATCH_URL, play_json, random_legal, start, stored
 
 PLAYERS = {"random": random_player, "beginner": player("beginner"), "strong": player("strong")}
@@ -42,7 +43,7 @@ def simulated(clock, preset_name: str, seed: int, a: str, b: str, wolves=None, p
     match_id = f"sim{seed:013d}"
     side = "B" if wolves else "A"
     players = {side: person, "AB".replace(side, ""): "cpu"}
-    meta = store.new_match(
+    new = store.NewMatch(
         match_id,
         "duel",
         seed=seed,
@@ -58,9 +59,9 @@ def simulated(clock, preset_name: str, seed: int, a: str, b: str, wolves=None, p
         },
         strength="normal",
         now=clock(),
+        ended=True,
     )
-    meta.state = "ended"
-    store.create_match(meta, moves, {side: person}, matches.kept(players, clock()))
+    store.create_match(new, moves, {side: person}, matches.kept(players, clock()))
     return match_id, states
 
 
@@ -94,12 +95,12 @@ def test_the_replay_at_each_move_is_the_engines_state_and_each_view_the_engines_
 
 def test_a_game_the_engine_cannot_replay_is_refused_in_japanese_not_a_500(clock):
     match_id, _ = simulated(clock, "std9", 41, "random", "random")
-    other_deal = store.load_match(match_id)
+    other_deal = match_item(match_id)
     other_deal.update(actions=[type(other_deal).seed.set(42)])  # not its deal's chance
     with pytest.raises(Conflict, match="最初から並べ直せない"):
         reviews.review(matches.load(match_id), ["g:me"], "1")
     match_id, _ = simulated(clock, "std9", 43, "random", "random")
-    [first, *_] = store.match_moves(match_id)
+    [first, *_] = move_items(match_id)
     first.update(actions=[type(first).move.set({"do": "execute", "card": 99})])
     with pytest.raises(Conflict, match="今のルールでは並べ直せない"):
         reviews.review(matches.load(match_id), ["g:me"], "1")
@@ -148,7 +149,7 @@ def test_the_review_pages_step_through_the_game_without_javascript(browser):
 
 def test_the_review_shows_bs_secret_instructions(clock):
     match_id, _ = simulated(clock, "std9", 21, "random", "random")
-    moves = store.match_moves(match_id)
+    moves = move_items(match_id)
     night = next(m for m in moves if m.side == "B" and m.move["do"] == "night")
     shown = reviews.review(matches.load(match_id), ["g:me"], str(int(night.number)))
     line = shown.context["moves"][int(night.number) - 1][1]

@@ -14,6 +14,7 @@ from chalicelib.storage import matches as store
 from chalicelib.storage.repository import load_account
 from tests.support.accounts import make_account
 from tests.support.clients import alert, text
+from tests.support.matches import match_item
 
 MATCH_URL = re.compile(r"/matches/([A-Za-z0-9_-]{16})$")
 
@@ -29,9 +30,7 @@ def start(browser, preset="std9", side="A", strength="normal", clock="none", opp
 
 
 def stored(match_id: str):
-    item = store.load_match(match_id)
-    assert item is not None
-    return item
+    return match_item(match_id)
 
 
 def play_json(browser, match_id: str, move: dict, moves: int | None = None):

@@ -32,7 +32,7 @@ def chat(match: Match, who: list[str], text: str, now: datetime) -> None:
     if len(text) > MAX_CHAT:
         raise InvalidInput(f"1回の発言は{MAX_CHAT}文字までです（いま{len(text)}文字）")
     try:
-        store.add_chat(match.item, side, match.players[side], text, now, kept(match.players, now))
+        store.add_chat(match.record, side, match.players[side], text, now, kept(match.players, now))
     except Refused:
         raise RateLimited("連続して書き込めません。少し待ってからどうぞ") from None
 

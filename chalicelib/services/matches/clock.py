@@ -51,7 +51,7 @@ def clock_after(
 
 
 def reveal_at(match: Match) -> datetime | None:
-    return match.item.hold_until if match.item.held is not None else None
+    return match.record.hold_until if match.record.held is not None else None
 
 
 def due(match: Match) -> tuple[datetime, str] | None:
@@ -60,8 +60,8 @@ def due(match: Match) -> tuple[datetime, str] | None:
     if match.ended:
         return None
     found = []
-    if match.item.flag_at is not None:
-        found.append((match.item.flag_at, "time"))
+    if match.record.flag_at is not None:
+        found.append((match.record.flag_at, "time"))
     presence = match.presence
     if presence is not None and presence.side == match.rules.to_move(match.game):
         found.append((gone_at(presence), "gone"))

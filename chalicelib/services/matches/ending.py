@@ -9,9 +9,8 @@ from typing import Any
 from ... import timecontrol
 from ...storage import matches as store
 from ...storage.errors import Refused
-from ...storage.models import OutboxItem
+from ...storage.outbox import Mail
 from ...storage.records import RecordWrite
-from ...storage.repository import plain
 from .clock import Clock, due, reveal_at
 from .game import Match, kept, mail_owed, movers_of, owe_mail
 
@@ -29,7 +28,7 @@ def ending_records(
     after an adoption, and only the adopted."""
     from .. import records  # only what involves an account's records (cold start)
 
-    setup = plain(match.item.setup)
+    setup = match.record.setup
     # A what-if (its setup names the game it continues) starts from a position chosen in
     # hindsight: its end is no game won or lost (decision duel 73).
     if match.rules.to_move(game) is not None or "origin" in setup or aborted:
@@ -40,7 +39,7 @@ def ending_records(
             match_id=match.match_id,
             players=players or match.players,
             preset=setup.get("preset"),
-            strength=match.item.strength,
+            strength=match.record.strength,
             ranked=match.ranked,
             correspondence=match.correspondence,
             game=game,
@@ -61,7 +60,7 @@ def commit(
     banks: dict[str, float],
     clock: Clock,
     now: datetime,
-    mail: list[OutboxItem],
+    mail: list[Mail],
     presence: store.Presence | None = None,
     unseen_since: store.Presence | None = None,
 ) -> None:
@@ -76,11 +75,10 @@ def commit(
     aborted = ended and match.ranked and not set(match.rules.sides) <= match.movers | movers
     for tried in range(1, ENDING_TRIES + 1):
         try:
-            store.commit_moves(
-                match.item,
+            advance = store.Advance(
                 new_moves,
                 game=match.rules.dump(game),
-                state="ended" if match.rules.to_move(game) is None else "running",
+                state="ended" if ended else "running",
                 banks=banks,
                 turn_since=clock.since,
                 flag_at=clock.flag,
@@ -93,11 +91,12 @@ def commit(
                 unseen_since=unseen_since,
                 # Kept for a ranked game only (its abort): those stored and these (a game
                 # stored before ``movers`` was kept: all it had).
-                movers=(match.movers | movers) - frozenset(match.item.movers or ())
+                movers=(match.movers | movers) - (match.record.movers or frozenset())
                 if match.ranked
                 else frozenset(),
                 aborted=aborted,
             )
+            store.commit_moves(match.record, advance)
             return
         except Refused:
             fresh = store.match_progress(match.match_id)
@@ -127,8 +126,8 @@ def end_if_due(match: Match, now: datetime, present: str | None = None) -> bool:
     ended = match.rules.forfeit(match.game, side, how)
     mail = mail_owed(match, match.players, ended, present, match.moves, now)
     banks = match.banks
-    if banks and match.item.turn_since is not None:
-        banks = timecontrol.spend(banks, side, match.item.turn_since, at)
+    if banks and match.record.turn_since is not None:
+        banks = timecontrol.spend(banks, side, match.record.turn_since, at)
     try:
         commit(
             match,

@@ -1,4 +1,4 @@
-"""A game played move by move as a request sees it (``Match``: the stored item, its game
+"""A game played move by move as a request sees it (``Match``: the game as read, its game
 parsed once, what its committed writes owe) and what each use case of it shares: loading,
 how long it is kept, its chance, 投了, the mail a write owes."""
 
@@ -13,8 +13,6 @@ from ... import rulesets, runtime, timecontrol
 from ...rulesets.base import MatchRules
 from ...storage import matches as store
 from ...storage import outbox as mailbox
-from ...storage.models import MatchItem, OutboxItem
-from ...storage.repository import plain
 from ..errors import Conflict, NotFound
 from ..owed import ClockWatch, MailHandOver, Owed
 
@@ -35,10 +33,10 @@ class Stale(Conflict):
 
 @dataclass
 class Match:
-    """One game as a request sees it: the stored item and its game, parsed once, and what
+    """One game as a request sees it: the game as read and its game, parsed once, and what
     the request's writes of it owe once they are committed (``owe``)."""
 
-    item: MatchItem
+    record: store.MatchRecord
     owed: list[Owed] = field(default_factory=list)
 
     def owe(self, effect: Owed) -> None:
@@ -47,31 +45,31 @@ class Match:
 
     @property
     def match_id(self) -> str:
-        return str(self.item.match_id)
+        return self.record.match_id
 
     @property
     def rules(self) -> MatchRules:
-        return rulesets.match_rules(self.item.rules)
+        return rulesets.match_rules(self.record.rules)
 
     @property
     def moves(self) -> int:
-        return int(self.item.moves)
+        return self.record.moves
 
     @property
     def ended(self) -> bool:
-        return self.item.state == "ended"
+        return self.record.state == "ended"
 
     @property
     def players(self) -> dict[str, str]:
-        return {side: str(who) for side, who in plain(self.item.players).items()}
+        return dict(self.record.players)
 
     @property
     def banks(self) -> dict[str, float]:
-        return {side: float(left) for side, left in plain(self.item.banks).items()}
+        return dict(self.record.banks)
 
     @cached_property
     def game(self) -> Any:
-        return self.rules.parse(self.item.game)
+        return self.rules.parse(self.record.game)
 
     def side_of(self, who: list[str]) -> str | None:
         """The side one of ``who`` (a browser's identities) plays, if any."""
@@ -88,28 +86,25 @@ class Match:
     @property
     def room(self) -> bool:
         """Listed among the public rooms while its seat waits (「ルームに参加」)."""
-        return plain(self.item.setup).get("opponent") == "room"
+        return self.record.setup.get("opponent") == "room"
 
     @property
     def ranked(self) -> bool:
         """A ranked game (ランク戦): two accounts, a clock, rated at its end (decision 64)."""
-        return plain(self.item.setup).get("ranked") is True
+        return self.record.setup.get("ranked") is True
 
     @property
     def aborted(self) -> bool:
         """Ended before both sides made a move, in a ranked game: 中止 (decision 150)."""
-        return bool(self.item.aborted)
+        return self.record.aborted
 
     @cached_property
     def movers(self) -> frozenset[str]:
         """A ranked game's sides that have made a move (投了 is none). A game stored before
         ``movers`` was kept (with moves but no such set) is read from its moves, once."""
-        if self.item.movers is not None or self.moves == 0:
-            return frozenset(self.item.movers or ())
-        return movers_of(
-            store.NewMove(str(m.side), m.move, m.played_at)
-            for m in store.match_moves(self.match_id)
-        )
+        if self.record.movers is not None or self.moves == 0:
+            return self.record.movers or frozenset()
+        return movers_of(store.match_moves(self.match_id))
 
     @property
     def abortable(self) -> bool:
@@ -120,24 +115,24 @@ class Match:
     @property
     def held(self) -> dict[str, Any] | None:
         """A ranked game's answer given but not yet shown: {"side", "move"} (decision 65)."""
-        held = self.item.held
+        held = self.record.held
         return dict(held) if held is not None else None
 
     def holding(self, now: datetime) -> datetime | None:
         """Until when the answer due now is held from the side that asked (None: not held)."""
-        until = self.item.hold_until
+        until = self.record.hold_until
         return until if until is not None and now < until and not self.ended else None
 
     @property
     def correspondence(self) -> bool:
         """Played by mail (one day per move): turns and reminders are mailed."""
-        control = timecontrol.CONTROLS.get(str(plain(self.item.setup).get("clock", "none")))
+        control = timecontrol.CONTROLS.get(str(self.record.setup.get("clock", "none")))
         return control is not None and control.correspondence
 
     @property
     def presence(self) -> store.Presence | None:
         """The side to move and when it was last seen, in a live game between two people."""
-        return store.presence_of(self.item)
+        return self.record.presence
 
     @property
     def live_between_people(self) -> bool:
@@ -172,10 +167,10 @@ class Match:
         if not self.banks:
             return None
         to_move = None if self.ended else self.rules.to_move(self.game)
-        since = self.item.turn_since
+        since = self.record.turn_since
         clocks = {
             side: timecontrol.remaining(
-                self.banks, int(self.item.byoyomi), side, since if side == to_move else None, now
+                self.banks, self.record.byoyomi, side, since if side == to_move else None, now
             )
             for side in self.rules.sides
         }
@@ -189,11 +184,11 @@ def load(match_id: str) -> Match:
     return loaded(store.load_match(match_id))
 
 
-def loaded(item: MatchItem | None) -> Match:
+def loaded(record: store.MatchRecord | None) -> Match:
     """The game as read (``NotFound``: no such game, or past its TTL)."""
-    if item is None or expired(item.expires_at, runtime.now()):
+    if record is None or expired(record.expires_at, runtime.now()):
         raise NotFound("その対局は見つかりません")
-    return Match(item)
+    return Match(record)
 
 
 def expired(expires_at: datetime | None, now: datetime) -> bool:
@@ -232,7 +227,7 @@ def mail_owed(
     number: int,
     now: datetime,
     turn: str = "turn",
-) -> list[OutboxItem]:
+) -> list[mailbox.Mail]:
     """The mail a write of the game owes (decision 56), keyed by the game's move count
     after it: the end to each player with an account who did not make the write (the one who
     did was on the page), and, played by mail, the ``turn`` to the person now to move (a
@@ -247,13 +242,13 @@ def mail_owed(
     else:
         wanted = []
     return [
-        mailbox.match_mail_item(match.match_id, number, kind, account, now)
+        mailbox.game_mail(match.match_id, number, kind, account, now)
         for side, kind in wanted
         if (account := records.account_of(players[side])) is not None
     ]
 
 
-def owe_mail(match: Match, mail: list[OutboxItem]) -> None:
+def owe_mail(match: Match, mail: list[mailbox.Mail]) -> None:
     """The game's mail partition is handed to the mail workers if its write owed ``mail``."""
     if mail:
         match.owe(MailHandOver(mailbox.match_mail(match.match_id)))

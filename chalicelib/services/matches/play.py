@@ -15,7 +15,6 @@ from ...rulesets.base import MatchRules
 from ...storage import matches as store
 from ...storage import outbox as mailbox
 from ...storage.errors import Refused
-from ...storage.models import OutboxItem
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from .clock import clock_after, due, reveal_at, watched
 from .ending import commit, end_if_due
@@ -72,7 +71,7 @@ def move(
     given: Mapping[str, Any] | None,
     form: Mapping[str, str] | None,
     now: datetime,
-    receipt: OutboxItem | None = None,
+    receipt: mailbox.Mail | None = None,
 ) -> None:
     """Plays the person's move (a structured ``given`` move, or a page's ``form``) and the
     computer's replies, all or nothing, if the game still has the ``seen_moves`` moves the
@@ -100,7 +99,7 @@ def move(
             raise Conflict("いまは相手の番です")
         if match.held is not None and not resigns(wanted):
             raise Conflict("回答はもう送ってあります。公開されるまでお待ちください")
-        played = rules.play(game, side, wanted, chance_of(int(match.item.seed), match.moves + 1))
+        played = rules.play(game, side, wanted, chance_of(match.record.seed, match.moves + 1))
     except Conflict:
         raise
     except ValueError as error:
@@ -108,7 +107,7 @@ def move(
     until = match.holding(now)
     if until is not None and rules.to_move(game) == side and not resigns(wanted):
         try:
-            store.hold_answer(match.item, {"side": side, "move": played.move}, now)
+            store.hold_answer(match.record, {"side": side, "move": played.move}, now)
         except Refused:
             raise Stale(STALE) from None
         owe_watch(match, match.moves, until)  # shown at the hold's end
@@ -135,12 +134,12 @@ def settle(match: Match, now: datetime, present: str | None = None) -> bool:
     side's clock starts then); else a fallen flag or a mover gone a minute ends the game.
     True if it wrote (the caller reloads the game; a second reader that lost the race:
     False)."""
-    held, until = match.held, match.item.hold_until
+    held, until = match.held, match.record.hold_until
     if match.ended or held is None or until is None or now < until:
         return end_if_due(match, now, present)
     side = str(held["side"])
     played = match.rules.play(
-        match.game, side, held["move"], chance_of(int(match.item.seed), match.moves + 1)
+        match.game, side, held["move"], chance_of(match.record.seed, match.moves + 1)
     )
     try:
         _advance(match, side, played, until, present)
@@ -155,21 +154,22 @@ def _advance(
     played: Any,
     now: datetime,
     present: str | None,
-    receipt: OutboxItem | None = None,
+    receipt: mailbox.Mail | None = None,
 ) -> None:
     """Commits ``side``'s move played at ``now`` and the computer's replies: the mover's
     clock spent, the next side's started (held in a ranked game), the mail owed (with
     ``receipt``, a reply mail's confirmation: written once, with the move, or not at all)."""
     rules, game = match.rules, match.game
     banks = match.banks
-    if banks and match.item.turn_since is not None and rules.to_move(game) == side:
-        banks = timecontrol.spend(banks, side, match.item.turn_since, now)
+    since = match.record.turn_since
+    if banks and since is not None and rules.to_move(game) == side:
+        banks = timecontrol.spend(banks, side, since, now)
     players = match.players
-    strength = match.item.strength or ""
+    strength = match.record.strength or ""
     after, replies = computer_replies(
-        rules, played.game, players, strength, int(match.item.seed), match.moves + 1, now
+        rules, played.game, players, strength, match.record.seed, match.moves + 1, now
     )
-    clock = clock_after(rules, after, players, banks, int(match.item.byoyomi), now, match.ranked)
+    clock = clock_after(rules, after, players, banks, match.record.byoyomi, now, match.ranked)
     new_moves = [store.NewMove(side, played.move, now), *replies]
     mail = mail_owed(match, players, after, present, match.moves + len(new_moves), now)
     mail += [receipt] if receipt is not None else []
@@ -204,7 +204,7 @@ def look(match_id: str, moves: int, now: datetime, unit: "Unit") -> bool:
     if when is None:
         return False
     if now < when[0]:
-        flag = match.item.flag_at
+        flag = match.record.flag_at
         if match.correspondence and flag is not None and now >= flag - REMIND_BEFORE:
             _remind(match, now)
         owe_watch(match, moves, when[0])
@@ -220,6 +220,6 @@ def _remind(match: Match, now: datetime) -> None:
     account = records.account_of(match.players[side]) if side else None
     if account is None:
         return
-    item = mailbox.match_mail_item(match.match_id, match.moves, "reminder", account, now)
-    if mailbox.owe_once(item):
-        owe_mail(match, [item])
+    mail = mailbox.game_mail(match.match_id, match.moves, "reminder", account, now)
+    if mailbox.owe_once(mail):
+        owe_mail(match, [mail])

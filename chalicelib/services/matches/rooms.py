@@ -14,8 +14,6 @@ from ... import rulesets, runtime, timecontrol
 from ...rulesets.base import MatchRules
 from ...storage import matches as store
 from ...storage.errors import Refused
-from ...storage.models import MatchItem
-from ...storage.repository import plain
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
 from .clock import Clock, clock_after, watched
 from .ending import ending_records
@@ -84,8 +82,10 @@ def start(
         "opponent": opponent,
         **({"ranked": True} if ranked else {}),
     }
-    meta, opening, clock = _dealt(rules, setup, players, control, kept_setup, now)
-    store.create_match(meta, opening, {side: player}, kept(players, now), room=opponent == "room")
+    new, opening, clock = _dealt(rules, setup, players, control, kept_setup, now)
+    meta = store.create_match(
+        new, opening, {side: player}, kept(players, now), room=opponent == "room"
+    )
     created = unit.created(Match(meta))
     owe_watch(created, len(opening), clock.flag)
     return created.match_id
@@ -115,8 +115,8 @@ def _dealt(
     control: timecontrol.TimeControl | None,
     kept_setup: dict[str, Any],
     now: datetime,
-) -> tuple[MatchItem, list[store.NewMove], Clock]:
-    """The new game's META, not yet written: its own seed's deal, the computer's opening
+) -> tuple[store.NewMatch, list[store.NewMove], Clock]:
+    """The new game, not yet written: its own seed's deal, the computer's opening
     moves (also stored), the clocks of the side to move."""
     strength = setup["strength"] if COMPUTER in players.values() else None
     seed = secrets.randbits(62)
@@ -125,7 +125,7 @@ def _dealt(
     banks = {s: float(control.bank) for s in rules.sides} if control else {}
     byoyomi = control.byoyomi if control else 0
     clock = clock_after(rules, game, players, banks, byoyomi, now)
-    meta = store.new_match(
+    new = store.NewMatch(
         secrets.token_urlsafe(12),
         rules.name,
         seed=seed,
@@ -134,12 +134,13 @@ def _dealt(
         setup=kept_setup,
         strength=strength,
         now=now,
+        banks=banks,
+        byoyomi=byoyomi,
+        turn_since=clock.since,
+        flag_at=clock.flag,
+        ended=rules.to_move(game) is None,
     )
-    meta.banks, meta.byoyomi = banks, byoyomi
-    meta.turn_since, meta.flag_at = clock.since, clock.flag
-    if rules.to_move(game) is None:
-        meta.state, meta.ended_at = "ended", now
-    return meta, opening, clock
+    return new, opening, clock
 
 
 def _check_ranked(player: str, opponent: str, control: timecontrol.TimeControl | None) -> None:
@@ -182,7 +183,7 @@ def join(
         match.game,
         players,
         match.banks,
-        int(match.item.byoyomi),
+        match.record.byoyomi,
         now,
         match.ranked,
     )
@@ -190,7 +191,7 @@ def join(
     presence = match.presence_after(players, match.game, now)
     try:
         store.take_seat(
-            match.item,
+            match.record,
             side,
             player,
             turn_since=clock.since,
@@ -221,7 +222,7 @@ def cancel(match: Match, who: list[str]) -> None:
     if match.moves > MOST_MOVES_CANCELLED:
         raise Conflict("この対局は手が進んでいるため取り消せません。投了してください")
     try:
-        store.cancel(match.item, match.players[side], waiting)
+        store.cancel(match.record, match.players[side], waiting)
     except Refused:
         raise Conflict("相手がもう席に着いたので、招待は取り消せません") from None
 
@@ -241,13 +242,13 @@ class Room:
 def rooms(players: list[str], now: datetime) -> list[Room]:
     """Public rooms still waiting for an opponent (not this browser's own), newest first."""
     found = []
-    for item in store.rooms(now - ROOM_WAITS, ROOMS_LISTED):
-        match = Match(item)
+    for record in store.rooms(now - ROOM_WAITS, ROOMS_LISTED):
+        match = Match(record)
         side = match.open_side
-        if match.ended or side is None or match.side_of(players) or expired(item.expires_at, now):
+        if match.ended or side is None or match.side_of(players) or expired(record.expires_at, now):
             continue
         offer = match.rules.offer()
-        setup = plain(item.setup)
+        setup = record.setup
         preset = dict(offer.presets).get(str(setup.get("preset", "")), "")
         found.append(
             Room(
@@ -255,7 +256,7 @@ def rooms(players: list[str], now: datetime) -> list[Room]:
                 f"{offer.label}・{preset}" if preset else offer.label,
                 dict(offer.sides).get(side, side),
                 timecontrol.LABELS.get(str(setup.get("clock", "none")), ""),
-                item.created_at,
+                record.created_at,
                 match.ranked,
             )
         )
@@ -279,19 +280,19 @@ def games_of(players: list[str]) -> list[Listed]:
     """The latest games of this browser's identities (its account, its guest id)."""
     now = runtime.now()
     found = [
-        item
+        entry
         for player in players
-        for item in store.matches_of(player, MY_GAMES)
-        if not expired(item.expires_at, now)
+        for entry in store.matches_of(player, MY_GAMES)
+        if not expired(entry.expires_at, now)
     ]
-    found.sort(key=lambda item: item.created_at, reverse=True)
+    found.sort(key=lambda entry: entry.created_at, reverse=True)
     listed = []
-    for item in found[:MY_GAMES]:
-        offer = rulesets.match_rules(item.rules).offer()
-        preset = dict(offer.presets).get(plain(item.setup).get("preset", ""), "")
+    for entry in found[:MY_GAMES]:
+        offer = rulesets.match_rules(entry.rules).offer()
+        preset = dict(offer.presets).get(entry.setup.get("preset", ""), "")
         title = f"{offer.label}・{preset}" if preset else offer.label
-        side = dict(offer.sides).get(str(item.side), str(item.side))
-        listed.append(Listed(str(item.match_id), title, side, item.created_at))
+        side = dict(offer.sides).get(entry.side, entry.side)
+        listed.append(Listed(entry.match_id, title, side, entry.created_at))
     return listed
 
 
@@ -309,17 +310,17 @@ def adopt(guest: str, account_id: str, now: datetime) -> int:
     adopted = 0
     for listed in store.matches_of(player, ADOPTED_AT_MOST):
         try:
-            match = loaded(store.load_match(str(listed.match_id)))
+            match = loaded(store.load_match(listed.match_id))
         except NotFound:
             continue  # past its TTL
-        side = str(listed.side)
+        side = listed.side
         if match.players.get(side) != player or account in match.players.values():
             continue
         players = {**match.players, side: account}
-        at = match.item.updated_at or now
+        at = match.record.updated_at or now
         counted = ending_records(match, match.game, at, match.aborted, players, {side})
         try:
-            store.adopt_seat(match.item, side, player, account, counted)
+            store.adopt_seat(match.record, side, player, account, counted)
         except Refused:
             continue
         adopted += 1

@@ -17,11 +17,11 @@ def share(match: Match, who: list[str], now: datetime) -> str:
         raise Forbidden("この対局の対局者ではありません")
     if not match.ended:
         raise Conflict("棋譜は対局が終わってから共有できます")
-    if match.item.share:
-        return str(match.item.share)
+    if match.record.share:
+        return match.record.share
     token = secrets.token_urlsafe(12)
     try:
-        store.share(match.item, token, now)
+        store.share(match.record, token, now)
     except Refused:
         raise Conflict("ページが古くなっていました。読み込み直してください") from None
     return token
@@ -32,9 +32,9 @@ def withdraw_share(match: Match, who: list[str]) -> None:
     link). Nothing to take back is no error."""
     if match.side_of(who) is None:
         raise Forbidden("この対局の対局者ではありません")
-    if match.item.share:
+    if match.record.share:
         with suppress(Refused):  # taken back by the other player a moment ago
-            store.withdraw_share(match.item, str(match.item.share))
+            store.withdraw_share(match.record, match.record.share)
 
 
 def shared(token: str) -> Match:
@@ -46,6 +46,6 @@ def shared(token: str) -> Match:
         match = load(match_id)
     except NotFound:
         raise NotFound("この棋譜は見つかりません(共有が取り消されたかもしれません)") from None
-    if match.item.share != token:
+    if match.record.share != token:
         raise NotFound("この棋譜は見つかりません(共有が取り消されたかもしれません)")
     return match
