@@ -90,6 +90,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
     mover = not match.ended and rules.to_move(match.game) == side
     counted = mover and match.live_between_people
     here = presence_token(match.match_id, side, ctx.now) if counted else None
+    share = match.record.share
     return ctx.page(
         rules.page_template,
         status,
@@ -105,7 +106,7 @@ def _page(ctx: Ctx, match: matches.Match, side: str, status: int = 200, **extra:
         chat_open=match.between_people,
         chats=matches.chats(match),
         chat_count=match.record.chats,
-        share_url=f"{runtime.base_url()}/records/{match.record.share}" if match.record.share else None,
+        share_url=f"{runtime.base_url()}/records/{share}" if share else None,
         invite_url=f"{runtime.base_url()}/matches/{match.match_id}",
         origin=reviews.origin(match),
         ranked=match.ranked,

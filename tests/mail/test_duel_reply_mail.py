@@ -319,7 +319,8 @@ def test_a_reply_that_ends_a_game_between_two_accounts_is_three_requests(clock):
     """Decision duel 102: the game and the address's owner in one read, both accounts' records
     in one more, the transaction; the mail it owes goes to the mail workers (not counted)."""
     match_id = new_game(clock, ranked=True)
-    match_item(match_id).update(actions=[MatchItem.movers.set({"A", "B"})])  # both played: rated, not aborted
+    # Both played: rated, not aborted.
+    match_item(match_id).update(actions=[MatchItem.movers.set({"A", "B"})])
     mail = reply_as("alice@example.jp", to(match_id, "A"), "投了", clock)
     unit = Unit()
     with counting() as calls:
