@@ -107,7 +107,9 @@ class MatchRecord:
     ended_at: datetime | None
     expires_at: datetime | None
     chats: int
-    chat_at: dict[str, str]
+    # Each side's last chat message; None: a game stored before chat, with no map to set a
+    # side in.
+    chat_at: dict[str, str] | None
     share: str | None
     hold_until: datetime | None
     held: dict[str, Any] | None
@@ -137,7 +139,8 @@ def _record(item: MatchItem) -> MatchRecord:
         ended_at=item.ended_at,
         expires_at=item.expires_at,
         chats=int(item.chats or 0),
-        chat_at={side: str(at) for side, at in plain(item.chat_at).items()},
+        # A stored map is always an object (truthy), even empty; absent, it is not.
+        chat_at=plain(item.chat_at) if item.chat_at else None,
         share=item.share,
         hold_until=item.hold_until,
         held=dict(item.held) if item.held is not None else None,
@@ -514,7 +517,7 @@ def add_chat(
     last = MatchItem.chat_at[side]
     # The game's first message (a game stored before chat has no ``chat_at`` map to set a
     # side in): the whole map, conditioned on nobody having written one since the read.
-    first = not meta.chat_at
+    first = meta.chat_at is None
     moment = MatchItem.chat_at.set({side: time_key(now)}) if first else last.set(time_key(now))
     pace = (
         MatchItem.chat_at.does_not_exist() | (size(MatchItem.chat_at) == 0)

@@ -52,7 +52,7 @@ def ending(match_id: str) -> dict | None:
 
 
 def seen(match_id: str):
-    presence = store.presence_of(stored(match_id))
+    presence = store.load_match(match_id).presence
     assert presence is not None
     return presence.seen
 
@@ -258,7 +258,7 @@ def test_a_loss_written_first_makes_the_late_sign_of_life_a_no_op(browser, new_b
     clock.advance(2 * SECOND)
     assert matches.end_if_due(matches.load(match_id), clock())
     matches.seen_here(match_id, hers.presence, "A", began + 59 * SECOND)  # refused, quietly
-    assert ending(match_id)["at"] == "gone" and store.presence_of(stored(match_id)) is None
+    assert ending(match_id)["at"] == "gone" and store.load_match(match_id).presence is None
 
 
 def test_a_move_that_arrives_while_the_loss_is_written_wins_or_loses_whole(

@@ -108,7 +108,7 @@ def test_a_move_in_a_live_game_between_people_writes_no_sign_of_life_besides_its
     clock.advance(timedelta(seconds=20))
     stale = {"moves": "5", "move": json.dumps({"do": "resign"})}
     assert "stale=1" in browser.post(f"/matches/{match_id}/moves", stale).headers["Location"]
-    assert store.presence_of(stored(match_id)) == store.Presence("A", clock())
+    assert store.load_match(match_id).presence == store.Presence("A", clock())
     clock.advance(timedelta(seconds=20))
     form = {"moves": "0", "move": json.dumps({"do": "resign"})}
     with counting() as calls:

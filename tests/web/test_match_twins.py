@@ -85,8 +85,8 @@ def served(match_id: str, side: str, phone) -> tuple:
                 side,
                 account,
                 kind,
-                match.item.created_at + timedelta(days=1),
-                match.item.created_at,
+                match.record.created_at + timedelta(days=1),
+                match.record.created_at,
                 match.moves,
             )
         )

@@ -10,11 +10,10 @@ import pytest
 from chalicelib.rules.duel import Duel
 from chalicelib.rules.duel.cpu import random_player
 from chalicelib.rules.duel.legal import legal_moves
-from chalicelib.storage import matches as store
 from chalicelib.storage.repository import load_account
 from tests.support.accounts import make_account
 from tests.support.clients import alert, text
-from tests.support.matches import match_item
+from tests.support.matches import match_item, move_items
 
 MATCH_URL = re.compile(r"/matches/([A-Za-z0-9_-]{16})$")
 
@@ -102,7 +101,7 @@ def test_a_signed_in_player_plays_as_their_account(browser, clock):
 
 
 def moves_of(match_id: str) -> list:
-    return store.match_moves(match_id)
+    return move_items(match_id)
 
 
 def test_a_double_tap_applies_a_move_once(browser):
