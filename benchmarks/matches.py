@@ -26,6 +26,8 @@ from chalicelib.rules.duel.cpu import choose
 from chalicelib.rules.duel.legal import legal_moves
 from chalicelib.storage import db
 from chalicelib.storage import matches as store
+from chalicelib.storage.keys import MATCH_SK, match_pk
+from chalicelib.storage.models import MatchItem, MoveItem
 from devserver.moto_local import like_dynamodb
 
 from .capacity import item_size, read_units, write_units
@@ -106,8 +108,12 @@ def _whole_game(phone: Phone, rng: random.Random) -> dict[str, Any]:
     # it counts in the maximum and the target like any other move.
     ending = moves[-1]
     sizes = {
-        "meta_bytes": item_size(final.serialize()),
-        "move_bytes": max(item_size(m.serialize()) for m in store.match_moves(match_id)),
+        # The items as stored, beneath storage's records: their sizes are what DynamoDB bills.
+        "meta_bytes": item_size(MatchItem.get(match_pk(match_id), MATCH_SK).serialize()),
+        "move_bytes": max(
+            item_size(m.serialize())
+            for m in MoveItem.query(match_pk(match_id), MoveItem.sk.startswith("MOVE#"))
+        ),
         "moves_stored": int(final.moves),
     }
     return {

@@ -537,7 +537,16 @@ def add_chat(
     conditioned("too soon, or not this seat's player", write)
 
 
-def chats_of(match_id: str, limit: int) -> list[ChatItem]:
+@dataclass(frozen=True)
+class Chat:
+    """One chat message as read: its side, its text, when."""
+
+    side: str
+    text: str
+    at: datetime
+
+
+def chats_of(match_id: str, limit: int) -> list[Chat]:
     """The latest ``limit`` chat messages, oldest first (one query)."""
     ensure_configured()
     latest = ChatItem.query(
@@ -546,7 +555,7 @@ def chats_of(match_id: str, limit: int) -> list[ChatItem]:
         scan_index_forward=False,
         limit=limit,
     )
-    return list(reversed(list(latest)))
+    return [Chat(str(item.side), str(item.text), item.posted_at) for item in reversed(list(latest))]
 
 
 def cancel(meta: MatchRecord, player: str, side: str) -> None:

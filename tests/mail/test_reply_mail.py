@@ -338,7 +338,8 @@ def reads_back(village: str, account: str, wanted: dict[str, str | None], clock)
     would) to exactly those choices. With nothing to choose, there is no choices block."""
     actions.save_actions(village, account, wanted, clock())
     record = load_village(village)
-    item = outbox_store.reply_receipt(village, record.day, account, "<p@x>", "{}", clock())
+    owed = outbox_store.reply_receipt(village, record.day, account, "<p@x>", "{}", clock())
+    item = outbox_store.as_written(owed)
     receipt = receipts.compose(record, load_account(account), item, clock())
     assert receipt is not None
     lines = receipt.text.split("\n")

@@ -1,6 +1,5 @@
 """Chat between the two people of a game, not part of its record: a village post's limits."""
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from ...storage import matches as store
@@ -10,13 +9,6 @@ from .game import Match, kept
 
 MAX_CHAT = 1000  # characters in one chat message, as a village post
 CHATS_SHOWN = 50  # the page shows the latest messages
-
-
-@dataclass(frozen=True)
-class Chat:
-    side: str
-    text: str
-    at: datetime
 
 
 def chat(match: Match, who: list[str], text: str, now: datetime) -> None:
@@ -37,11 +29,8 @@ def chat(match: Match, who: list[str], text: str, now: datetime) -> None:
         raise RateLimited("連続して書き込めません。少し待ってからどうぞ") from None
 
 
-def chats(match: Match) -> list[Chat]:
+def chats(match: Match) -> list[store.Chat]:
     """The latest messages, oldest first; nothing to read in a game against the computer."""
     if not match.between_people:
         return []
-    return [
-        Chat(str(c.side), str(c.text), c.posted_at)
-        for c in store.chats_of(match.match_id, CHATS_SHOWN)
-    ]
+    return store.chats_of(match.match_id, CHATS_SHOWN)
