@@ -386,39 +386,39 @@ class Advance:
     aborted: bool = False
 
 
-def commit_moves(read: MatchRecord, advance: Advance) -> None:
-    """``advance`` after the ``read.moves`` moves read, in one transaction conditioned on
-    that count: a second request that read the same count (a double tap, a stale page) is
-    refused, never applied after it. A held answer is gone (played, or dropped by the end)."""
-    a = advance
+def commit_moves(read: MatchRecord, to: Advance) -> None:
+    """The game advanced ``to`` after the ``read.moves`` moves read, in one transaction
+    conditioned on that count: a second request that read the same count (a double tap, a
+    stale page) is refused, never applied after it. A held answer is gone (played, or dropped
+    by the end)."""
     actions: list[Action] = [
-        MatchItem.moves.set(read.moves + len(a.moves)),
-        MatchItem.game.set(a.game),
-        MatchItem.state.set(a.state),
-        MatchItem.banks.set(a.banks),
-        MatchItem.updated_at.set(a.now),
-        *_clock(a.turn_since, a.flag_at, a.presence),
-        _keep(a.kept),
-        MatchItem.hold_until.set(a.hold_until) if a.hold_until else MatchItem.hold_until.remove(),
+        MatchItem.moves.set(read.moves + len(to.moves)),
+        MatchItem.game.set(to.game),
+        MatchItem.state.set(to.state),
+        MatchItem.banks.set(to.banks),
+        MatchItem.updated_at.set(to.now),
+        *_clock(to.turn_since, to.flag_at, to.presence),
+        _keep(to.kept),
+        MatchItem.hold_until.set(to.hold_until) if to.hold_until else MatchItem.hold_until.remove(),
         MatchItem.held.remove(),
     ]
-    if a.movers:
-        actions.append(MatchItem.movers.add(set(a.movers)))
-    if a.state == "ended":
-        actions += [MatchItem.ended_at.set(a.now), *_unlisted()]
-        if a.aborted:
+    if to.movers:
+        actions.append(MatchItem.movers.add(set(to.movers)))
+    if to.state == "ended":
+        actions += [MatchItem.ended_at.set(to.now), *_unlisted()]
+        if to.aborted:
             actions.append(MatchItem.aborted.set(True))
     condition = (MatchItem.moves == read.moves) & (MatchItem.state == "running")
-    if a.unseen_since is not None:
-        condition &= MatchItem.presence["seen"] == time_key(a.unseen_since.seen)
+    if to.unseen_since is not None:
+        condition &= MatchItem.presence["seen"] == time_key(to.unseen_since.seen)
 
     def write() -> None:
         with transaction() as t:
             t.update(_meta(read), actions=actions, condition=condition)
-            _save_moves(t, read.match_id, read.moves + 1, a.moves, a.kept)
-            _keep_guests(t, read, a.kept)
-            _owe(t, a.mail)
-            write_records(t, a.records)
+            _save_moves(t, read.match_id, read.moves + 1, to.moves, to.kept)
+            _keep_guests(t, read, to.kept)
+            _owe(t, to.mail)
+            write_records(t, to.records)
 
     conditioned("the game moved on since it was read", write)
 

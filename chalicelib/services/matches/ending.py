@@ -65,7 +65,7 @@ def commit(
     unseen_since: store.Presence | None = None,
 ) -> None:
     """Commits a write of the game, conditioned on its move count (``presence`` and
-    ``unseen_since`` as ``store.commit_moves`` takes them); an end carries the
+    ``unseen_since`` as ``store.Advance`` takes them); an end carries the
     players' records in the same transaction (written once, as the end is). ``Refused``:
     the game moved on since it was read. A record changed by another game's end meanwhile
     is read again and the end tried again. A ranked game that ends before both sides made a
