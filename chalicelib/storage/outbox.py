@@ -9,7 +9,7 @@ import hashlib
 import math
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -69,19 +69,8 @@ class OutboxRecord:
 
 
 def _record(item: OutboxItem) -> OutboxRecord:
-    return OutboxRecord(
-        village_id=str(item.village_id),
-        sk=str(item.sk),
-        day=int(item.day),
-        mail_kind=str(item.mail_kind),
-        account_id=str(item.account_id),
-        status=str(item.status),
-        attempts=int(item.attempts or 0),
-        created_at=item.created_at,
-        claimed_at=item.claimed_at,
-        retry_at=item.retry_at,
-        detail=item.detail,
-    )
+    # Each field is the item's attribute of that name, already of its type.
+    return OutboxRecord(**{f.name: getattr(item, f.name) for f in fields(OutboxRecord)})
 
 
 def item_of(mail: Mail) -> OutboxItem:
