@@ -3,6 +3,10 @@ move count: a move is applied once, in turn, or not at all (docs/access-patterns
 
 A game's META holds its state (so a load is one GetItem) and each move is its own
 append-only item, written in the same transaction as the META it advances.
+
+Nothing above this module sees an item: reads hand back records (``MatchRecord``, the moves,
+the chat, a player's list), and writes take the record read, on which they are conditioned,
+and an intention (``NewMatch``, ``Advance``, the ``Mail`` they owe) (decision 230).
 """
 
 import secrets
