@@ -68,12 +68,16 @@ def advance_village(
     from .services.unit import Unit
 
     with observability.about(village_id=village_id):
+        unit = Unit()
         try:
-            with sent_after(Unit(), later) as unit:
-                scheduler.process_village(village_id, now, unit)
+            scheduler.process_village(village_id, now, unit)
         except Exception:
             log.exception("village %s failed", village_id)
             raise
+        finally:
+            # The look leaves its village read as it wrote it: mail sent here (locally)
+            # composes from that read, not another.
+            dispatch(unit.collect_owed(), later, unit)
 
 
 def advance_villages(village_ids: list[str]) -> None:
@@ -96,8 +100,8 @@ def advance_villages(village_ids: list[str]) -> None:
 
 def dispatch(
     owed: "Iterable[Owed]",
-    unit: "Unit | None" = None,
     later: "list[MailHandOver] | None" = None,
+    unit: "Unit | None" = None,
 ) -> None:
     """Sends each effect as its kind is sent: clock watches one by one, due villages and mail
     hand-overs each kind together (one SQS batch, not one request each). A watch or a due
@@ -106,9 +110,9 @@ def dispatch(
     villages due again); the mail is handed over all the same, and a hand-over that fails is
     logged, the mail left owed to the tick.
 
-    ``unit``: the use case's (its mail, sent here locally, reads its villages there);
     ``later``: where a worker keeps its batch's hand-overs to send them together once the
-    batch is done (deployed: one SQS batch for up to ten villages)."""
+    batch is done (deployed: one SQS batch for up to ten villages); ``unit``: one whose reads
+    are as its use case left them (a village's look), for the mail sent here locally."""
     from .services.owed import ClockWatch, MailHandOver, VillageDue
 
     effects = list(owed)
@@ -135,4 +139,4 @@ def sent_after(unit: "Unit", later: "list[MailHandOver] | None" = None) -> "Iter
     try:
         yield unit
     finally:
-        dispatch(unit.collect_owed(), unit, later)
+        dispatch(unit.collect_owed(), later)
