@@ -106,7 +106,8 @@ def _running_village(clock: list[datetime]) -> tuple[str, list[str]]:
     record = load_village(village)
     assert record is not None and record.next_update is not None
     clock[0] = record.next_update
-    effects.advance_village(village, clock[0])  # the start
+    effects.advance_village(village, clock[0])  # the start: its mail to the mail queue
+    jobs.send_mail([village])  # and sent, before the nights are counted
     assert load_village(village).meta.state == "running"
     return village, players
 

@@ -39,9 +39,9 @@ def watch_clock(match_id: str, moves: int, flag_at: datetime) -> None:
 
 def hand_over_mail(handed: "Sequence[MailHandOver]", unit: "Unit | None" = None) -> None:
     """Mail use cases just owed goes to the mail workers (deployed: one SQS message a
-    partition, ten a request), or is sent here (locally, where there are none; ``unit``: the
-    use case's, whose villages are not read again). A hand-over that fails leaves the mail
-    owed, where the next tick finds it."""
+    partition, ten a request), or is sent here (locally, where there are none; ``unit``: as
+    ``dispatch``'s). A hand-over that fails leaves the mail owed, where the next tick finds
+    it."""
     from .services import scheduler
 
     mail_queue = queues.mail_queue()
@@ -63,7 +63,8 @@ def advance_village(
     village_id: str, now: datetime, later: "list[MailHandOver] | None" = None
 ) -> None:
     """A due village's look (the advance worker's; locally, the tick's), then what it owes
-    sent (``sent_after``); a failure is logged with the village and raised."""
+    sent (``dispatch``, ``later`` as there); a failure is logged with the village and
+    raised."""
     from .services import scheduler
     from .services.unit import Unit
 
@@ -115,13 +116,13 @@ def dispatch(
     are as its use case left them (a village's look), for the mail sent here locally."""
     from .services.owed import ClockWatch, MailHandOver, VillageDue
 
-    effects = list(owed)
-    handed = [effect for effect in effects if isinstance(effect, MailHandOver)]
+    owing = list(owed)
+    handed = [effect for effect in owing if isinstance(effect, MailHandOver)]
     try:
-        for effect in effects:
+        for effect in owing:
             if isinstance(effect, ClockWatch):
                 watch_clock(effect.match_id, effect.moves, effect.at)
-        due = [effect.village_id for effect in effects if isinstance(effect, VillageDue)]
+        due = [effect.village_id for effect in owing if isinstance(effect, VillageDue)]
         if due:
             advance_villages(due)
     finally:

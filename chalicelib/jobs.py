@@ -119,8 +119,9 @@ def advance(message: str, later: "list[MailHandOver] | None" = None) -> None:
 
 def process(messages: list[str]) -> None:
     """Each advance-queue message, as the deployed worker (``advance_batch``) takes its
-    batch, without SQS (tests, benchmarks): one failure does not stop the others, but is
-    raised at the end; the batch's mail handed over once all are done."""
+    batch but without SQS's event (the scale benchmark's worker cost, tests): one failure
+    does not stop the others, but is raised at the end; the batch's mail handed over once
+    all are done."""
     later: list[MailHandOver] = []
     failed = []
     for message in messages:
