@@ -20,11 +20,12 @@ from typing import Any
 
 from moto import mock_aws
 
+from chalicelib import effects
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import simulate
 from chalicelib.rulesets.classic import practice
 from chalicelib.rulesets.classic.ruleset import Classic
-from chalicelib.services import actions, computers, scheduler, villages
+from chalicelib.services import actions, computers, villages
 from chalicelib.storage import db
 from chalicelib.storage.repository import load_village
 from devserver.moto_local import like_dynamodb
@@ -130,14 +131,14 @@ def play_one(person: str, now: datetime) -> None:
     free = next(s for s, m in seats.items() if m.account_id is None)
     held = {m.persona for m in seats.values()}
     villages.join(vid, person, free, next(p.key for p in YAMAZATO if p.key not in held), now)
-    scheduler.process_village(vid, now)
+    effects.advance_village(vid, now)
     actions.prologue(vid, person, "start", None, now)
     for _ in range(80):
         record = load_village(vid)
         if record.state.value != "running":
             break
         now += timedelta(seconds=10)
-        scheduler.process_village(vid, now)
+        effects.advance_village(vid, now)
         record = load_village(vid)
         vote = next((q for q in record.rules.quick_choices(record, free) if q.key == "vote"), None)
         if vote is not None and vote.was is None:
@@ -145,7 +146,7 @@ def play_one(person: str, now: datetime) -> None:
             continue
         if record.next_update is not None:
             now = max(now, record.next_update)
-            scheduler.process_village(vid, now)
+            effects.advance_village(vid, now)
 
 
 def figures() -> dict[str, Any]:

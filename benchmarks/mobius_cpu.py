@@ -7,9 +7,10 @@ import random
 from datetime import datetime
 from typing import Any
 
+from chalicelib import effects
 from chalicelib.personas import YAMAZATO
 from chalicelib.rulesets.mobius.ruleset import Mobius
-from chalicelib.services import actions, scheduler, villages
+from chalicelib.services import actions, villages
 from chalicelib.storage.repository import load_village
 
 from .computers import measured
@@ -41,7 +42,7 @@ def play_one(person: str, now: datetime) -> None:
         pray = [q for q in record.rules.quick_choices(record, free) if q.key == "pray"]
         if pray and pray[0].was is None:
             actions.save_actions(vid, person, {"pray": pray[0].targets[0]}, now)
-        scheduler.process_village(vid, now)
+        effects.advance_village(vid, now)
 
 
 def figures() -> dict[str, Any]:

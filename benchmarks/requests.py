@@ -13,7 +13,7 @@ from moto.core import DEFAULT_ACCOUNT_ID
 from moto.ses.models import ses_backends
 from pynamodb.connection.base import Connection
 
-from chalicelib import runtime
+from chalicelib import effects, runtime
 from chalicelib.inbound import message
 from chalicelib.inbound.words import reply_address
 from chalicelib.links import MemberLink, member_token
@@ -28,7 +28,6 @@ from chalicelib.services import (
     outbox,
     posts,
     replies,
-    scheduler,
     sessions,
     update,
     villages,
@@ -246,7 +245,7 @@ def figures() -> dict[str, int]:
         outbox.deliver(now)  # the mail of the days before is out of the way
         sent = _sent()
         with counting() as calls:
-            scheduler.process_village(village, due)
+            effects.advance_village(village, due)
         result["process_village"] = sum(calls.values())
         result["process_village_mails"] = _sent() - sent
         result |= classic_figures(players[:5], now + timedelta(days=1))
@@ -278,7 +277,7 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
     now = record.meta.next_update
     sent = _sent()
     with counting() as calls:
-        scheduler.process_village(village, now)
+        effects.advance_village(village, now)
     result["classic_night_close"] = sum(calls.values())
     result["classic_night_close_mails"] = _sent() - sent
     record = load_village(village)

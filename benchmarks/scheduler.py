@@ -12,11 +12,12 @@ from moto import mock_aws
 from moto.core import DEFAULT_ACCOUNT_ID
 from moto.ses.models import ses_backends
 
-from chalicelib import runtime
+from chalicelib import effects, runtime
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.services import accounts, actions, scheduler, villages
 from chalicelib.services.errors import Forbidden
+from chalicelib.services.unit import Unit
 from chalicelib.storage import db
 from chalicelib.storage.models import VillageItem
 from chalicelib.storage.repository import load_village
@@ -51,15 +52,13 @@ def due_villages() -> dict[str, float]:
             for n in range(PER_TABLE):
                 villages.create_village(pace="short", name=f"村{n}", now=now, rng=rng)
             later = now + timedelta(hours=6)
-
-            def inline(ids: list[str], at: datetime = later) -> None:
-                for village_id in ids:
-                    scheduler.process_village(village_id, at)
-
+            runtime.set_clock(lambda at=later: at)  # the villages are advanced at the tick's
             with counting() as counted:
                 started = time.perf_counter()
-                report = scheduler.tick(later, inline, rng)
+                with effects.sent_after(Unit()) as unit:  # inline here: no queues
+                    report = scheduler.tick(later, rng, unit)
                 seconds += time.perf_counter() - started
+            runtime.set_clock(runtime.system_clock)
             calls += sum(counted.values())
             assert report.due == PER_TABLE
     return {
@@ -104,7 +103,7 @@ def mails_per_village_day(level: str = "all") -> dict[str, float]:
                         with suppress(Forbidden):
                             actions.save_actions(village, account, {}, clock[0])
             before = record.game.day
-            scheduler.process_village(village, clock[0])
+            effects.advance_village(village, clock[0])
             if load_village(village).game.day > before:
                 days += 1
             if load_village(village).meta.state != "running" and days:
@@ -180,7 +179,7 @@ def looks_and_schedule_writes() -> dict[str, float]:
                     turn += 1
                 visits.pop(0)
             looks += look >= start
-            scheduler.process_village(village, look)
+            effects.advance_village(village, look)
         days = (min(look, end) - start) / timedelta(days=1)
         meta, size = sizes
         return {
@@ -208,16 +207,17 @@ def idle_warning_looks() -> dict[str, float]:
         for n, slot in enumerate(SLOTS):
             villages.join(village, players[n], slot, YAMAZATO[n].key, now)
         start = load_village(village).meta.next_update
-        scheduler.process_village(village, start, mail_later=lambda _: None)
+        scheduler.process_village(village, start, Unit())
         for account in players:
             villages.touch(village, account, start + timedelta(minutes=1))
         result = {}
         # 30 min: the day's reminders (not counted), so that 46 min owes only the warnings.
         for name, minutes in (("quiet", 20), ("", 30), ("warning", 46), ("warning_again", 46)):
+            unit = Unit()
             with counting() as calls:
-                scheduler.process_village(
-                    village, start + timedelta(minutes=minutes), mail_later=lambda _: None
-                )
+                scheduler.process_village(village, start + timedelta(minutes=minutes), unit)
+                # Whether the look owed mail, as its hand-over asks; the mail is not sent here.
+                scheduler.owing_mail(unit.collect_owed())
             if name:
                 result[f"idle_{name}_look_requests"] = sum(calls.values())
         return result

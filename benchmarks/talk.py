@@ -20,9 +20,10 @@ from typing import Any
 
 from moto import mock_aws
 
+from chalicelib import effects
 from chalicelib.personas import YAMAZATO, persona
 from chalicelib.rulesets.base import Viewer
-from chalicelib.services import actions, posts, scheduler, villages
+from chalicelib.services import actions, posts, villages
 from chalicelib.storage import db
 from chalicelib.storage import villages as store
 from chalicelib.storage.keys import board_pk
@@ -106,7 +107,7 @@ def play(
     free = next(s for s, m in seats.items() if m.account_id is None)
     held = {m.persona for m in seats.values()}
     villages.join(vid, person, free, next(p.key for p in YAMAZATO if p.key not in held), now)
-    scheduler.process_village(vid, now)
+    effects.advance_village(vid, now)
     if rules == "classic":
         actions.prologue(vid, person, "start", None, now)
     asked: list[Asked] = []
@@ -126,7 +127,7 @@ def play(
         if living and rng.random() < ASK_RATE:
             question = _ask(vid, person, rng.choice(living), now, rng)
             asked += [question] if question is not None else []
-        scheduler.process_village(vid, now)
+        effects.advance_village(vid, now)
     return vid, asked
 
 

@@ -13,11 +13,12 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import effects, observability, queues, runtime
+from . import effects, observability, runtime
 from .notify import pacing
 from .services.errors import ServiceError
 
 if TYPE_CHECKING:
+    from .services.owed import MailHandOver
     from .services.scheduler import TickReport
 
 log = logging.getLogger("mobius.jobs")
@@ -34,15 +35,6 @@ MAIL_WORKERS = 4
 # for a minute's due villages in batches of 10, and a bound on what a flood of messages (a
 # bug, a redrive) can cost in Lambda time and table writes at once.
 ADVANCE_WORKERS = 10
-
-
-def dispatch(village_ids: list[str]) -> None:
-    """Fans the due villages out to the SQS workers; without a queue, processes them here."""
-    queue_url = os.environ.get("MOBIUS_QUEUE_URL")
-    if not queue_url:
-        process(village_ids)
-        return
-    queues.send_to(queue_url, village_ids)
 
 
 _sender: pacing.PacedSender | None = None  # one per container: its bucket outlives a call
@@ -70,19 +62,14 @@ def mail_sender() -> pacing.PacedSender | None:
 
 def tick() -> "TickReport":
     from .services import scheduler
+    from .services.unit import Unit
 
-    mail_queue = queues.mail_queue()
-    report = scheduler.tick(
-        runtime.now(),
-        dispatch,
-        random.Random(secrets.randbits(64)),
-        mail_later=(lambda ids: queues.send_to(mail_queue, ids)) if mail_queue else None,
-    )
+    with effects.sent_after(Unit()) as unit:
+        report = scheduler.tick(runtime.now(), random.Random(secrets.randbits(64)), unit)
     log.info(
-        "tick: %d due, created %s, %d mails sent, %d villages' mail handed over",
+        "tick: %d due, created %s, %d villages' mail handed over",
         report.due,
         report.created,
-        report.retried_mail,
         len(report.mail_villages),
     )
     if report.failed_shards or report.long_village_failed:
@@ -111,52 +98,38 @@ def puzzle_daily() -> int:
     return owed
 
 
-def advance(message: str, owing: list[str] | None) -> None:
-    """One advance-queue message: a village's due look, or a game's clock watch. Mail the
-    look owes is added to ``owing`` (deployed: for the mail workers); raised on failure."""
-    from .services import matches, scheduler
+def advance(message: str, later: "list[MailHandOver] | None" = None) -> None:
+    """One advance-queue message: a village's due look, or a game's clock watch; raised on
+    failure. The look's mail hand-overs go to ``later`` (``effects.dispatch``'s)."""
+    from .services import matches
     from .services.unit import Unit
 
-    if message.startswith(effects.WATCH_PREFIX):
-        match_id, _, moves = message.removeprefix(effects.WATCH_PREFIX).rpartition(":")
-        with observability.about(match_id=match_id):
-            try:
-                with effects.sent_after(Unit()) as unit:
-                    matches.look(match_id, int(moves), runtime.now(), unit)
-            except Exception:
-                log.exception("match %s failed", match_id)
-                raise
+    if not message.startswith(effects.WATCH_PREFIX):
+        effects.advance_village(message, runtime.now(), later)
         return
-    with observability.about(village_id=message):
+    match_id, _, moves = message.removeprefix(effects.WATCH_PREFIX).rpartition(":")
+    with observability.about(match_id=match_id):
         try:
-            scheduler.process_village(
-                message, runtime.now(), mail_later=owing.append if owing is not None else None
-            )
+            with effects.sent_after(Unit(), later) as unit:
+                matches.look(match_id, int(moves), runtime.now(), unit)
         except Exception:
-            log.exception("village %s failed", message)
+            log.exception("match %s failed", match_id)
             raise
 
 
-def _hand_over(owing: list[str]) -> None:
-    if owing:
-        # Refused here, the mail stays owed in the outbox, where the tick finds it.
-        queues.send_to(str(queues.mail_queue()), owing)
-
-
-def process(village_ids: list[str]) -> None:
-    """Processes each village; one failure does not stop the others, but is raised at the end
-    (the local runner and tests; the deployed worker is ``advance_batch``).
-
-    With a mail queue (deployed), the villages that owe mail go to the mail workers once all
-    are processed: the updates do not wait for SES's rate (decision 57)."""
-    owing: list[str] | None = [] if queues.mail_queue() else None
+def process(messages: list[str]) -> None:
+    """Each advance-queue message, as the deployed worker (``advance_batch``) takes its
+    batch but without SQS's event (the scale benchmark's worker cost, tests): one failure
+    does not stop the others, but is raised at the end; the batch's mail handed over once
+    all are done."""
+    later: list[MailHandOver] = []
     failed = []
-    for village_id in village_ids:
+    for message in messages:
         try:
-            advance(village_id, owing)
+            advance(message, later)
         except Exception:
-            failed.append(village_id)
-    _hand_over(owing or [])
+            failed.append(message)
+    effects.hand_over_mail(later)
     if failed:
         raise RuntimeError(f"villages failed: {', '.join(failed)}")
 
@@ -180,13 +153,13 @@ def _each_record(event: dict, handle: Callable[[str], None]) -> dict:
 
 
 def advance_batch(event: dict) -> dict:
-    """The advance worker (deployed): each message of its batch, then the owed mail handed
-    to the mail workers."""
-    owing: list[str] | None = [] if queues.mail_queue() else None
+    """The advance worker (deployed): each message of its batch, then the batch's mail
+    handed to the mail workers together (decision 57)."""
+    later: list[MailHandOver] = []
     try:
-        return _each_record(event, lambda message: advance(message, owing))
+        return _each_record(event, lambda message: advance(message, later))
     finally:
-        _hand_over(owing or [])
+        effects.hand_over_mail(later)
 
 
 def deliver(

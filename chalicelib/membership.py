@@ -53,6 +53,19 @@ class Applicant:
     holds: Mapping[str, str]  # pace -> village id
 
 
+@dataclass(frozen=True)
+class Vacancies:
+    """What a join needs to know of the village."""
+
+    state: State
+    pace: Pace
+    seats: Mapping[str, Seat]
+    dead: frozenset[str]
+    # Whether the rule set lets a newcomer take a vacant seat of a running game (classic:
+    # never).
+    takeovers: bool = True
+
+
 class Refusal(ValueError):
     """A join refused, with the player's sentence and what kind of refusal it is."""
 
@@ -63,17 +76,12 @@ class Refusal(ValueError):
 
 def join_refusal(
     applicant: Applicant,
-    state: State,
-    pace: Pace,
-    seats: Mapping[str, Seat],
-    presence: bool | None,
+    village: Vacancies,
     slot: str,
-    dead: frozenset[str],
+    presence: bool | None,
     now: datetime,
-    takeovers: bool = True,
 ) -> Refusal | None:
-    """Why this account may not take ``slot`` now (RULES §9), or None. ``takeovers``: whether
-    the rule set lets a newcomer take a vacant seat of a running game (classic: never).
+    """Why this account may not take ``slot`` now (RULES §9), or None.
 
     ``presence``: None if the account never was in the village, else whether it left.
     """
@@ -89,16 +97,19 @@ def join_refusal(
         if presence:
             return Refusal("一度離脱した村には参加できません", "forbidden")
         return Refusal("すでにこの村に参加しています", "conflict")
+    pace, state = village.pace, village.state
     if pace.value in applicant.holds:
         return Refusal(f"すでに{PACE_LABELS[pace.value]}村に参加しています", "forbidden")
-    if state not in (State.OPENING, State.RUNNING) or (state is State.RUNNING and not takeovers):
+    if state not in (State.OPENING, State.RUNNING) or (
+        state is State.RUNNING and not village.takeovers
+    ):
         return Refusal("この村にはもう参加できません", "forbidden")
-    seat = seats.get(slot)
+    seat = village.seats.get(slot)
     if seat is None:
         return Refusal("その席はありません", "invalid")
     if seat.account_id is not None:
         return Refusal("その席はすでに埋まっています", "conflict")
-    if slot in dead:
+    if slot in village.dead:
         return Refusal("亡くなったキャラクターの席には参加できません", "forbidden")
     return None
 

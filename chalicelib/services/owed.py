@@ -1,10 +1,11 @@
-"""What a use case owes once its write is committed, besides the write itself (decision 225).
+"""What a use case owes once its write is committed, besides the write itself (decisions 225,
+245).
 
-A use case records these on the game it wrote (``Match.owe``) only after its write went
-through; its unit of work collects them (``Unit.collect_owed``) and the entrypoint that ran
-it sends them after it returns (``chalicelib/effects.py``), so that no use case is handed a
-callback from the layer above it. A use case that refuses (raises before writing) owes
-nothing."""
+A use case records these on the game it wrote (``Match.owe``), or on its unit of work when
+no game carries them (``Unit.owe``: the scheduler's), only after its write went through; its
+unit of work collects them (``Unit.collect_owed``) and the entrypoint that ran it sends them
+after it returns (``chalicelib/effects.py``), so that no use case is handed a callback from
+the layer above it. A use case that refuses (raises before writing) owes nothing."""
 
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,9 +23,21 @@ class ClockWatch:
 
 @dataclass(frozen=True)
 class MailHandOver:
-    """Mail just owed in the outbox partition ``owner`` goes to the mail workers."""
+    """Mail just owed in the outbox partition ``owner`` goes to the mail workers.
+
+    ``if_any``: the use case does not know whether it owed mail (a village's look: its update,
+    reminder and warnings each may or may not): handed over only if the outbox holds some."""
 
     owner: str
+    if_any: bool = False
 
 
-Owed = ClockWatch | MailHandOver
+@dataclass(frozen=True)
+class VillageDue:
+    """The village is due a look (its update, a departure, a reminder…): the advance
+    workers'."""
+
+    village_id: str
+
+
+Owed = ClockWatch | MailHandOver | VillageDue

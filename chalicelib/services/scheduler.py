@@ -1,14 +1,14 @@
 """The scheduler's use cases: find what is due, process one village, keep long villages open.
 
 ``tick`` runs every minute. It finds the villages due through the index (no
-scan) and hands their ids to ``dispatch`` (SQS in AWS, inline locally), whose
-worker calls ``process_village``; in AWS the villages' mail goes on to the mail
-workers (``send_owed_mail``). Every step is idempotent: duplicate or
-overlapping ticks do the work once.
+scan) and owes each to the advance workers, whose ``process_village`` owes the
+village's mail to the mail workers (``send_owed_mail``): the entrypoint sends
+what each owes once it returns (SQS in AWS, inline locally; ``chalicelib/effects.py``).
+Every step is idempotent: duplicate or overlapping ticks do the work once.
 """
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -22,6 +22,7 @@ from ..storage.errors import FAULTS
 from ..storage.repository import VillageRecord
 from ..storage.shards import Answered
 from . import computers, outbox, update, villages
+from .owed import MailHandOver, VillageDue
 from .unit import Unit
 
 LONG_VILLAGE_HOURS = (3, 9, 15, 21)  # JST (RULES §2)
@@ -41,22 +42,16 @@ def due_village_ids(now: datetime) -> Answered[str]:
 class TickReport:
     due: int = 0
     created: list[str] = field(default_factory=list)
-    retried_mail: int = 0  # sent by the tick itself (locally)
-    mail_villages: list[str] = field(default_factory=list)  # handed to the mail workers
+    mail_villages: list[str] = field(default_factory=list)  # owing mail due: handed over
     # Index shards whose query failed every try: what they hold is the next tick's.
     failed_shards: list[str] = field(default_factory=list)
     long_village_failed: bool = False  # the hour's check is the next tick's
 
 
-def tick(
-    now: datetime,
-    dispatch: Callable[[list[str]], None],
-    rng: random.Random,
-    mail_later: Callable[[list[str]], None] | None = None,
-) -> TickReport:
-    """``mail_later``: hands the villages with mail due (owed by a request's step, a failed
-    send waiting its retry, a sender that died) to the mail workers; without it (locally)
-    the tick sends that mail itself.
+def tick(now: datetime, rng: random.Random, unit: Unit) -> TickReport:
+    """Owes each village due to the advance workers, and each outbox partition with mail due
+    (owed by a request's step, a failed send waiting its retry, a sender that died) to the
+    mail workers, on ``unit``: the entrypoint sends them once the tick returns.
 
     Each part stands alone: a fault of AWS in one (the long village, an index shard) leaves
     its work to the next tick and the rest is done now; the report names what failed."""
@@ -69,31 +64,23 @@ def tick(
         report.created.append(created)
     due = due_village_ids(now)
     report.due, report.failed_shards = len(due.found), list(due.failed)
-    if due.found:
-        dispatch(due.found)
+    for village_id in due.found:
+        unit.owe(VillageDue(village_id))
     due_mail = outbox.pending(now)
     report.failed_shards += due_mail.failed
-    if mail_later is None:
-        report.retried_mail = outbox.deliver(now, due_mail.found).sent
-    elif due_mail.found:
-        report.mail_villages = outbox.villages_owed_mail(due_mail.found)
-        mail_later(report.mail_villages)
+    report.mail_villages = outbox.villages_owed_mail(due_mail.found)
+    for owner in report.mail_villages:
+        unit.owe(MailHandOver(owner))
     return report
 
 
-def process_village(
-    village_id: str,
-    now: datetime,
-    unit: Unit | None = None,
-    mail_later: Callable[[str], None] | None = None,
-) -> list[update.Happening]:
-    """Everything due for one village: its updates, auto-departures, reminder, then its mail.
+def process_village(village_id: str, now: datetime, unit: Unit) -> list[update.Happening]:
+    """Everything due for one village: its updates, auto-departures, reminder; its mail owed
+    on ``unit`` to the mail workers (deployed, the update does not wait for SES's rate,
+    decision 57).
 
     One unit of work: the village is loaded once, and again only after a write changed it.
-    ``mail_later``: hands the village to the mail workers instead of sending its mail here
-    (deployed: the update does not wait for SES's rate, decision 57).
     """
-    unit = unit or Unit()
     record = unit.village(village_id)
     if record is None:
         return []
@@ -125,15 +112,10 @@ def process_village(
     windows = villages.idle_windows(record)
     _warn_idle(record, windows, now)
     _reschedule(record, windows, now, computers_again)
-    if not happenings and not villages.occupied(record):
-        return happenings  # nobody to mail
-    items = outbox.village_mail(village_id)
-    if not items:
-        return happenings  # a look that owed nothing: no message for the mail workers
-    if mail_later is not None:
-        mail_later(village_id)
-    else:
-        outbox.deliver(now, items, unit=unit)
+    if happenings or villages.occupied(record):
+        # Whether the look owed mail is the outbox's to say: its hand-over reads it once,
+        # where the mail is sent or handed over (decision 245).
+        unit.owe(MailHandOver(village_id, if_any=True))
     return happenings
 
 
@@ -142,13 +124,28 @@ def send_owed_mail(
     now: datetime,
     send: outbox.Sender | None = None,
     seconds_left: Callable[[], float] | None = None,
+    unit: Unit | None = None,
 ) -> outbox.Delivery:
     """The mail worker: every mail the village still owes that is due (deliver decides), as
-    far as its time goes."""
+    far as its time goes. ``unit``: the one whose use case owed it (locally, where there are
+    no mail workers), whose villages are not read again."""
     items = outbox.unsent_mail(village_id)
     if not items:
         return outbox.Delivery()
-    return outbox.deliver(now, items, send=send, seconds_left=seconds_left)
+    return outbox.deliver(now, items, unit=unit, send=send, seconds_left=seconds_left)
+
+
+def owing_mail(handed: Iterable[MailHandOver]) -> list[str]:
+    """The outbox partitions to hand to the mail workers, each once: every one a use case
+    knew it owed mail in, and every village whose look may have (``if_any``) that holds some
+    not yet claimed (one query each, the one its look made itself before)."""
+    owners: list[str] = []
+    for handing in handed:
+        if handing.owner not in owners and (
+            not handing.if_any or outbox.village_mail(handing.owner)
+        ):
+            owners.append(handing.owner)
+    return owners
 
 
 def _remind(record: VillageRecord, now: datetime) -> bool:

@@ -6,8 +6,9 @@ themselves go through storage's intention-named, conditioned writes, each one
 DynamoDB request or transaction.
 
 What the games it saw owe once their writes are committed (a clock watch, mail to hand
-over: ``services/owed.py``) it collects for the entrypoint, which sends them after the use
-case returns (``collect_owed``; cosmicpython's ``collect_new_events``, decision 225).
+over: ``services/owed.py``), and what its use cases owe besides (``owe``: a village to
+advance, a look's mail), it collects for the entrypoint, which sends them after the use case
+returns (``collect_owed``; cosmicpython's ``collect_new_events``, decisions 225, 245).
 """
 
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ class Unit:
         self._matches: dict[str, matches.Match] = {}
         # Every game this unit handed out, a reloaded one's earlier copy too: what each owes.
         self._seen: list[matches.Match] = []
+        self._owed: list[Owed] = []  # what no game carries
 
     def match(self, match_id: str) -> matches.Match:
         """A game played move by move, loaded once (``reload_match`` after a write)."""
@@ -48,9 +50,15 @@ class Unit:
         self._seen.append(match)
         return match
 
+    def owe(self, effect: Owed) -> None:
+        """What a use case's committed writes owe that no game of this unit carries."""
+        self._owed.append(effect)
+
     def collect_owed(self) -> Iterator[Owed]:
-        """What the games' committed writes owe, each once: a game's in the order it owed
-        them, the games in the order this unit handed them out."""
+        """What the committed writes owe, each once: the unit's own in the order owed, then
+        a game's in the order it owed them, the games in the order this unit handed them out."""
+        while self._owed:
+            yield self._owed.pop(0)
         for match in self._seen:
             while match.owed:
                 yield match.owed.pop(0)

@@ -283,16 +283,13 @@ def _join(
         account.account_id, bool(account.email_verified), account.lock_until, plain(account.holds)
     )
     dead = record.dead()
+    takeovers = record.rules.seat_rules(pace).takeovers
     refusal = membership.join_refusal(
         applicant,
-        state,
-        pace,
-        seats,
-        None if presence is None else bool(presence.left),
+        membership.Vacancies(state, pace, seats, dead, takeovers),
         slot,
-        dead,
+        None if presence is None else bool(presence.left),
         now,
-        takeovers=record.rules.seat_rules(pace).takeovers,
     )
     chosen = persona(record.meta.character_set, persona_key)
     refusal = refusal or membership.persona_refusal(

@@ -11,9 +11,10 @@ from datetime import timedelta
 
 import pytest
 
+from chalicelib import effects
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import NPC
-from chalicelib.services import actions, posts, scheduler, villages
+from chalicelib.services import actions, posts, villages
 from chalicelib.services.errors import ServiceError
 from chalicelib.storage.repository import load_village
 from tests.support.accounts import PASSWORD, make_account
@@ -58,7 +59,7 @@ def play_to_the_end(server, vid: str, rng: random.Random) -> None:
         if (engine.day, len(engine.rounds), engine.phase) == before:
             record = load_village(vid)
             clock.now = max(clock.now, record.meta.next_update)
-            scheduler.process_village(vid, clock())
+            effects.advance_village(vid, clock())
     raise AssertionError("the village did not end")
 
 

@@ -13,9 +13,10 @@ import re
 
 import pytest
 
+from chalicelib import effects
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.classic import NPC, Role
-from chalicelib.services import actions, scheduler, villages
+from chalicelib.services import actions, villages
 from chalicelib.storage.repository import load_village
 from tests.support.accounts import PASSWORD, make_account
 
@@ -26,7 +27,7 @@ def run_scheduler(server, village_id: str) -> None:
     record = load_village(village_id)
     assert record is not None and record.meta.next_update is not None
     server.clock.now = record.meta.next_update
-    scheduler.process_village(village_id, server.clock())
+    effects.advance_village(village_id, server.clock())
 
 
 def seats_and_roles(village_id: str) -> tuple[dict[str, str], dict[str, Role], list[str]]:

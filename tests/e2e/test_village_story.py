@@ -9,9 +9,10 @@ from datetime import timedelta
 
 import pytest
 
+from chalicelib import effects
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, VERDICT_LABELS
-from chalicelib.services import actions, posts, scheduler
+from chalicelib.services import actions, posts
 from chalicelib.storage.repository import load_village
 from tests.support.accounts import PASSWORD
 from tests.support.mail import verification_link
@@ -42,7 +43,7 @@ def run_scheduler(server, village_id: str) -> None:
     record = load_village(village_id)
     assert record is not None and record.meta.next_update is not None
     server.clock.now = record.meta.next_update
-    scheduler.process_village(village_id, server.clock())
+    effects.advance_village(village_id, server.clock())
 
 
 def test_first_village_on_a_phone(server, phone):

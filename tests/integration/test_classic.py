@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from chalicelib import rulesets
+from chalicelib import effects, rulesets
 from chalicelib.rules.classic import Role
 from chalicelib.rulesets.base import VISITOR, State, Viewer
 from chalicelib.services import actions, posts, update, villages
@@ -459,7 +459,6 @@ def test_s4_1_a_gj_reaches_the_hunter_alone_on_the_page(clock, rng):
 
 
 def test_s2_1_an_idle_prologue_member_is_removed_after_24_hours(clock, rng, five):
-    from chalicelib.services import scheduler
 
     vid = create(clock, rng)
     join_all(vid, five[:3], clock)
@@ -468,7 +467,7 @@ def test_s2_1_an_idle_prologue_member_is_removed_after_24_hours(clock, rng, five
     for account in five[:2]:
         villages.touch(vid, account, clock())
     clock.now += timedelta(hours=1, minutes=1)
-    scheduler.process_village(vid, clock())
+    effects.advance_village(vid, clock())
     record = load_village(vid)
     assert record.slot_of(five[2]) is None
     assert record.slot_of(five[0]) is not None

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from chalicelib import effects
 from chalicelib.personas import YAMAZATO, persona
 from chalicelib.rules.classic import Cause
 from chalicelib.rulesets.base import VISITOR, ComputerTurn, State, is_computer
@@ -75,11 +76,11 @@ def test_cpu_members_out_of_range_is_refused_before_anything_is_written(clock, r
 
 def test_computers_start_vote_only_once_a_person_is_there(clock, rng):
     vid = practice(clock, rng)
-    scheduler.process_village(vid, clock())
+    effects.advance_village(vid, clock())
     assert game(vid).prologue.start_votes == set()  # 4 CPUs alone never start a village
     person, _ = join_person(vid, clock)
     assert vid in scheduler.due_village_ids(clock()).found  # the join calls the scheduler at once
-    scheduler.process_village(vid, clock())
+    effects.advance_village(vid, clock())
     assert game(vid).prologue.start_votes == set(computers(vid))
     assert actions.prologue(vid, person, "start", None, clock()) == "started"
     # The person's hold is kept; the computers have no account to hold one.
@@ -93,14 +94,14 @@ def test_a_person_and_four_computers_play_a_classic_village_to_its_ending(clock,
     is mailed; the CPUs talk on the boards."""
     vid = practice(clock, rng)
     person, free = join_person(vid, clock)
-    scheduler.process_village(vid, clock())
+    effects.advance_village(vid, clock())
     actions.prologue(vid, person, "start", None, clock())
     for _ in range(80):
         record = load_village(vid)
         if record.state.value != "running":
             break
         clock.now += timedelta(seconds=10)  # the next look: the computers take their turns
-        scheduler.process_village(vid, clock())
+        effects.advance_village(vid, clock())
         record = load_village(vid)
         vote = next((q for q in record.rules.quick_choices(record, free) if q.key == "vote"), None)
         if vote is not None and vote.was is None:  # the person votes, maybe closing the round
@@ -110,7 +111,7 @@ def test_a_person_and_four_computers_play_a_classic_village_to_its_ending(clock,
             # (a computer's paced moment, or the next event): a round it closes early opens
             # a re-vote the person then sees, as the re-vote's mail would tell it.
             clock.now = max(clock.now, record.look_at)
-            scheduler.process_village(vid, clock())
+            effects.advance_village(vid, clock())
     record = load_village(vid)
     assert record.state.value in ("ending", "ended")
     engine = game(vid).village
@@ -135,12 +136,12 @@ def test_a_late_look_gives_the_computers_their_turn_before_the_update_it_precede
     for attempt in range(12):
         vid = practice(clock, rng)
         person, free = join_person(vid, clock, f"late{attempt:02d}")
-        scheduler.process_village(vid, clock())
+        effects.advance_village(vid, clock())
         actions.prologue(vid, person, "start", None, clock())
         clock.now += timedelta(seconds=10)
-        scheduler.process_village(vid, clock())  # night 1's choices
+        effects.advance_village(vid, clock())  # night 1's choices
         clock.now = load_village(vid).next_update
-        scheduler.process_village(vid, clock())  # the dawn, and the CPUs' votes
+        effects.advance_village(vid, clock())  # the dawn, and the CPUs' votes
         record = load_village(vid)
         vote = next((q for q in record.rules.quick_choices(record, free) if q.key == "vote"), None)
         assert vote is not None
@@ -150,7 +151,7 @@ def test_a_late_look_gives_the_computers_their_turn_before_the_update_it_precede
         if record.state.value != "running" or not engine.voting:
             continue  # the game ended, or a night waits: no round for the CPUs yet
         clock.now = record.next_update  # no look before the deadline
-        scheduler.process_village(vid, clock())
+        effects.advance_village(vid, clock())
         engine = game(vid).village
         sudden = {game(vid).seats[c] for c, d in engine.deaths.items() if d.cause is Cause.SUDDEN}
         assert not sudden & set(computers(vid))
@@ -162,12 +163,12 @@ def _day_two(clock, rng, name: str):
     """A practice village of four CPUs and a person on day 2's morning, before any vote."""
     vid = practice(clock, rng)
     person, free = join_person(vid, clock, name)
-    scheduler.process_village(vid, clock())
+    effects.advance_village(vid, clock())
     actions.prologue(vid, person, "start", None, clock())
     clock.now += timedelta(seconds=10)
-    scheduler.process_village(vid, clock())  # night 1's choices
+    effects.advance_village(vid, clock())  # night 1's choices
     clock.now = load_village(vid).next_update
-    scheduler.process_village(vid, clock())  # day 2's morning: the CPUs' first posts
+    effects.advance_village(vid, clock())  # day 2's morning: the CPUs' first posts
     return vid, person, free
 
 
@@ -200,7 +201,7 @@ def test_computers_read_a_persons_seer_claim_and_answer_a_question_naming_them(c
         if record.state.value != "running" or record.look_at is None:
             break
         clock.now = record.look_at
-        scheduler.process_village(vid, clock())
+        effects.advance_village(vid, clock())
         record = load_village(vid)
         viewer = posts.viewer_of(record, person)
         said = posts.read(record, viewer, "public", 2, clock()).posts
@@ -216,7 +217,7 @@ def test_computers_read_a_persons_seer_claim_and_answer_a_question_naming_them(c
             break
         assert record.look_at is not None
         clock.now = max(clock.now, record.look_at)
-        scheduler.process_village(vid, clock())
+        effects.advance_village(vid, clock())
     votes = load_village(vid).recorded(2)  # day 2's first round
     # A wolf called black counter-claims at a sixth of the talk, calling the person a wolf
     # (the CPUs now listen before their vote, so the villagers hear it): the claims are
@@ -238,13 +239,13 @@ def test_posts_of_steps_taken_at_one_moment_read_in_the_order_they_were_taken(cl
     (a post made at a step's moment answers it)."""
     vid = practice(clock, rng)
     person, _free = join_person(vid, clock)
-    scheduler.process_village(vid, clock())
+    effects.advance_village(vid, clock())
     actions.prologue(vid, person, "start", None, clock())
     for _ in range(200):
         if load_village(vid).state.value != "running":
             break
         clock.now += timedelta(minutes=3)
-        scheduler.process_village(vid, clock())
+        effects.advance_village(vid, clock())
     record = load_village(vid)
     engine = game(vid).village
     assert engine is not None and engine.ending is not None
@@ -267,7 +268,7 @@ def test_decision181_a_mobius_cpu_answers_its_given_name_and_an_anchor_to_its_po
     vid = practice(clock, rng, cpus=12, rules="mobius")
     person, free = join_person(vid, clock, "asker")
     clock.now = load_village(vid).next_update
-    scheduler.process_village(vid, clock())  # day 1: the update and the CPUs' morning posts
+    effects.advance_village(vid, clock())  # day 1: the update and the CPUs' morning posts
     record = load_village(vid)
     assert record.state.value == "running"
     said = posts.read(record, posts.viewer_of(record, person), "public", 1, clock()).posts
@@ -287,7 +288,7 @@ def test_decision181_a_mobius_cpu_answers_its_given_name_and_an_anchor_to_its_po
         if record.look_at is None or record.look_at >= record.next_update:
             break
         clock.now = max(clock.now, record.look_at)
-        scheduler.process_village(vid, clock())
+        effects.advance_village(vid, clock())
         record = load_village(vid)
         said = posts.read(record, posts.viewer_of(record, person), "public", 1, clock()).posts
         answered = {
@@ -306,7 +307,7 @@ def test_decision182_a_turn_whose_save_ends_the_game_says_nothing_after_it(clock
     vid = practice(clock, rng, cpus=12, rules="mobius")
     join_person(vid, clock, "watcher")
     clock.now = load_village(vid).next_update
-    scheduler.process_village(vid, clock())  # day 1
+    effects.advance_village(vid, clock())  # day 1
     record = load_village(vid)
     oni_side = [s for s in computers(vid) if record.game.sides[s] != "human"][:3]
     assert len(oni_side) == 3

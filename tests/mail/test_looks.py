@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from pynamodb.connection.base import Connection
 
+from chalicelib import effects
 from chalicelib.rules.mobius import SLOTS
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update, villages
@@ -132,7 +133,7 @@ def test_a_schedule_change_writes_the_small_look_item_not_the_game(
         villages.touch(village, account, clock())
     version = load_village(village).meta.version
     clock.now = created + LONG.idle_limit  # the look the joins asked for: nobody is idle
-    made = writes_during(monkeypatch, lambda: scheduler.process_village(village, clock()))
+    made = writes_during(monkeypatch, lambda: effects.advance_village(village, clock()))
     assert [operation for operation, _ in made] == ["UpdateItem"]
     _, sent = made[0]
     assert sent["Key"]["sk"] == {"S": "LOOK"}
@@ -178,9 +179,9 @@ def test_a_duplicated_look_at_the_idle_moment_departs_once(players, clock, rng):
     village = villages.create_village(pace="long", name="村", now=created, rng=rng)
     seat(village, players[:1], clock)
     clock.now = created + LONG.idle_limit
-    scheduler.process_village(village, clock())
+    effects.advance_village(village, clock())
     version = load_village(village).meta.version
-    scheduler.process_village(village, clock())  # a duplicate tick, or SQS redelivering
+    effects.advance_village(village, clock())  # a duplicate tick, or SQS redelivering
     record = load_village(village)
     assert record.slot_of(players[0]) is None
     assert record.meta.version == version
@@ -202,7 +203,7 @@ def test_a_member_idle_but_not_departed_is_looked_at_again_in_5_minutes(
 
     monkeypatch.setattr(villages, "_depart", always_lost)
     clock.now = created + LONG.idle_limit
-    scheduler.process_village(village, clock())
+    effects.advance_village(village, clock())
     assert load_village(village).slot_of(players[0]) == SLOTS[0]
     assert look_of(village) == time_key(clock() + scheduler.IDLE_RETRY)
     assert scheduler.due_village_ids(clock() + timedelta(minutes=1)).found == []

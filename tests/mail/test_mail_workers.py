@@ -8,11 +8,13 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from chalicelib import jobs
+from chalicelib import effects, fanout, jobs
+from chalicelib import queues as sqs
 from chalicelib.notify import pacing
 from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import outbox, scheduler, update
+from chalicelib.services.owed import MailHandOver
 from chalicelib.storage.repository import load_village
 from tests.support.fakes import THROTTLED, FakeTime
 from tests.support.mailbox import MailBox, account_of, seat, touch_all
@@ -77,6 +79,40 @@ def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_
     touch_all(village, dict(enumerate(players)), clock)
     jobs.process([village])
     assert receive_all(mail_queue) == []
+
+
+def test_a_batch_hands_its_mail_over_together_one_message_a_partition(queues, monkeypatch):
+    _, mail_queue = queues
+    sent = []
+    monkeypatch.setattr(sqs, "send_to", lambda url, bodies: sent.append((url, bodies)))
+    later: list[MailHandOver] = []
+    effects.dispatch([MailHandOver("v1")], later)
+    effects.dispatch([MailHandOver("v2"), MailHandOver("v1")], later)
+    assert sent == []  # kept for the end of the batch
+    effects.hand_over_mail(later)
+    assert sent == [(mail_queue, ["v1", "v2"])]
+
+
+def test_a_hand_over_that_fails_leaves_the_mail_owed_to_the_next_tick(
+    players, clock, village, queues, monkeypatch
+):
+    _, mail_queue = queues
+    seat(village, players, clock)
+    clock.advance(SHORT.first_update)
+    send_to = sqs.send_to
+
+    def mail_queue_down(url, bodies):
+        if url == mail_queue:
+            raise fanout.NotSent(bodies)
+        send_to(url, bodies)
+
+    monkeypatch.setattr(sqs, "send_to", mail_queue_down)
+    jobs.process([village])  # the village's look stands: nothing to deliver again
+    assert load_village(village).game.day == 1
+    assert receive_all(mail_queue) == []
+    monkeypatch.setattr(sqs, "send_to", send_to)
+    assert jobs.tick().mail_villages == [village]
+    assert receive_all(mail_queue) == [village]
 
 
 def test_a_throttled_mail_is_sent_after_the_backoff(players, clock, village):

@@ -124,10 +124,10 @@ def failing_village(clock, rng, monkeypatch) -> str:
     broken = villages.create_village(pace="short", name="壊れた村", now=clock(), rng=rng)
     original = scheduler.process_village
 
-    def process(village_id, now, **options):
+    def process(village_id, now, unit):
         if village_id == broken:
             raise RuntimeError("boom")
-        return original(village_id, now, **options)
+        return original(village_id, now, unit)
 
     monkeypatch.setattr(scheduler, "process_village", process)
     return broken
@@ -197,7 +197,7 @@ def test_overlapping_ticks_do_the_work_once(players, clock, rng, village):
 
     def run(n):
         barrier.wait()
-        return scheduler.tick(clock(), jobs.dispatch, random.Random(n))
+        return tick(clock, random.Random(n))
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         list(pool.map(run, range(3)))

@@ -4,9 +4,11 @@ shard is tried again and then named, and every village the others found is hande
 import logging
 from datetime import timedelta
 
-from chalicelib import jobs
+from chalicelib import effects, jobs
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import scheduler, villages
+from chalicelib.services.owed import MailHandOver, VillageDue
+from chalicelib.services.unit import Unit
 from chalicelib.storage.keys import look_key, outbox_index_key
 from chalicelib.storage.shards import SHARD_TRIES
 from tests.support.dynamo_faults import UNAVAILABLE
@@ -18,6 +20,16 @@ SHORT = TIMINGS[Pace.SHORT]
 def queried(key: str):
     """A query of the index partition ``key``."""
     return lambda params: {"S": key} in params.get("ExpressionAttributeValues", {}).values()
+
+
+def tick(now, rng) -> tuple[scheduler.TickReport, list[str], list[str]]:
+    """One tick: its report, the villages it owed the advance workers and the partitions it
+    owed the mail workers."""
+    unit = Unit()
+    report = scheduler.tick(now, rng, unit)
+    owed = list(unit.collect_owed())
+    due = [effect.village_id for effect in owed if isinstance(effect, VillageDue)]
+    return report, due, [effect.owner for effect in owed if isinstance(effect, MailHandOver)]
 
 
 def due_villages(clock, rng, count: int = 6) -> list[str]:
@@ -35,29 +47,22 @@ def test_one_failed_shard_leaves_its_villages_to_the_next_tick_and_hands_over_th
     kept = [vid for vid in ids if look_key(vid) != failing]
     assert kept, "the villages should fall in more than one shard"
     dynamo_faults.fail("Query", UNAVAILABLE, times=99, when=queried(failing))
-    handed: list[list[str]] = []
-    report = scheduler.tick(
-        clock() + SHORT.first_update, handed.append, rng, mail_later=lambda ids: None
-    )
-    assert len(handed) == 1 and sorted(handed[0]) == sorted(kept)
+    report, handed, _ = tick(clock() + SHORT.first_update, rng)
+    assert sorted(handed) == sorted(kept)
     assert report.due == len(kept)
     assert report.failed_shards == [failing]
     assert dynamo_faults.faults[0].hits == SHARD_TRIES  # tried again before it counted
     # Once the shard answers again, the next tick finds the rest.
     dynamo_faults.faults.clear()
-    later: list[list[str]] = []
-    scheduler.tick(clock() + SHORT.first_update, later.append, rng, mail_later=lambda ids: None)
-    assert sorted(later[0]) == sorted(ids)
+    _, later, _ = tick(clock() + SHORT.first_update, rng)
+    assert sorted(later) == sorted(ids)
 
 
 def test_a_shard_that_fails_once_is_tried_again_and_nothing_is_left(clock, rng, dynamo_faults):
     ids = due_villages(clock, rng, count=3)
     dynamo_faults.fail("Query", times=1, when=queried(look_key(ids[0])))
-    handed: list[list[str]] = []
-    report = scheduler.tick(
-        clock() + SHORT.first_update, handed.append, rng, mail_later=lambda ids: None
-    )
-    assert sorted(handed[0]) == sorted(ids) and report.failed_shards == []
+    report, handed, _ = tick(clock() + SHORT.first_update, rng)
+    assert sorted(handed) == sorted(ids) and report.failed_shards == []
 
 
 def test_a_failed_mail_shard_leaves_only_its_mail_and_the_tick_hands_over_the_rest(
@@ -70,17 +75,15 @@ def test_a_failed_mail_shard_leaves_only_its_mail_and_the_tick_hands_over_the_re
     owing = [vid for vid in ids if outbox_index_key(vid) != failing]
     assert owing, "the villages should fall in more than one shard"
     dynamo_faults.fail("Query", UNAVAILABLE, times=99, when=queried(failing))
-    handed: list[list[str]] = []
-    report = scheduler.tick(clock(), lambda ids: None, rng, handed.append)
-    assert sorted(handed[0]) == sorted(owing) and report.failed_shards == [failing]
+    report, _, handed = tick(clock(), rng)
+    assert sorted(handed) == sorted(owing) and report.failed_shards == [failing]
 
 
 def test_the_tick_logs_the_shards_it_left(clock, rng, dynamo_faults, caplog, monkeypatch):
     ids = due_villages(clock, rng, count=2)
     failing = look_key(ids[0])
     dynamo_faults.fail("Query", UNAVAILABLE, times=99, when=queried(failing))
-    monkeypatch.setattr(jobs, "dispatch", lambda ids: None)
-    monkeypatch.setattr(jobs.queues, "mail_queue", lambda: None)
+    monkeypatch.setattr(effects, "advance_villages", lambda ids: None)
     clock.advance(SHORT.first_update)
     with caplog.at_level(logging.WARNING, logger="mobius.jobs"):
         jobs.tick()
@@ -92,12 +95,9 @@ def test_a_fault_in_the_hourly_long_village_check_does_not_stop_the_tick(clock, 
     at_21_jst = clock().replace(hour=12, minute=0)  # 21:00 JST: a long village's hour
     assert at_21_jst >= clock() + SHORT.first_update
     dynamo_faults.fail("PutItem", times=99, when=lambda p: "AUTO" in str(p.get("Item", {})))
-    handed: list[list[str]] = []
-    report = scheduler.tick(at_21_jst, handed.append, rng, mail_later=lambda ids: None)
-    assert report.long_village_failed and sorted(handed[0]) == sorted(ids)
+    report, handed, _ = tick(at_21_jst, rng)
+    assert report.long_village_failed and sorted(handed) == sorted(ids)
     # The hour's check was not spent: the next tick of the hour makes the village.
     dynamo_faults.faults.clear()
-    again = scheduler.tick(
-        at_21_jst + timedelta(minutes=1), lambda ids: None, rng, mail_later=lambda ids: None
-    )
+    again, _, _ = tick(at_21_jst + timedelta(minutes=1), rng)
     assert again.created

@@ -6,23 +6,17 @@ from datetime import timedelta
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS, is_oni_side
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS
-from chalicelib.services import scheduler, villages
+from chalicelib.services import villages
 from chalicelib.storage.repository import load_village
 from tests.support.mail import sent_mails
-from tests.support.mailbox import assert_tells_nothing_of_others, names_of
-
-
-def inline(ids):
-    from chalicelib.jobs import process
-
-    process(ids)
+from tests.support.mailbox import assert_tells_nothing_of_others, names_of, tick
 
 
 def test_day_one_mail_tells_each_member_their_own_side_only(village, players, clock, rng):
     for n, (account, slot) in enumerate(zip(players, SLOTS, strict=True)):
         villages.join(village, account, slot, YAMAZATO[n].key, clock())
     clock.advance(timedelta(hours=6))
-    scheduler.tick(clock(), inline, rng)
+    tick(clock, rng)
     mails = sent_mails()
     assert len(mails) == 13
     assert len({m.to for m in mails}) == 13

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from urllib.parse import urlencode, urlparse
 
-from chalicelib import jobs, links, runtime, signing
+from chalicelib import effects, links, runtime, signing
 from chalicelib.notify.notices import IDLE_WARNING_SUBJECT
 from chalicelib.personas import YAMAZATO
 from chalicelib.rules.mobius import SLOTS, is_oni_side
@@ -15,6 +15,7 @@ from chalicelib.rulesets.base import Viewer
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS, VERDICT_LABELS
 from chalicelib.rulesets.mobius.visibility import private
 from chalicelib.services import posts, scheduler, villages
+from chalicelib.services.unit import Unit
 from chalicelib.storage.keys import outbox_index_key, outbox_index_sk, outbox_pk, outbox_sk
 from chalicelib.storage.models import OutboxItem
 from chalicelib.storage.repository import VillageRecord
@@ -34,9 +35,10 @@ def seat(village_id: str, accounts: list[str], clock, slots=SLOTS) -> dict[str, 
 
 
 def tick(clock, rng) -> scheduler.TickReport:
-    """One scheduler tick at the clock's time, fanned out as the deployed app does
-    (inline here: no MOBIUS_QUEUE_URL)."""
-    return scheduler.tick(clock(), jobs.dispatch, rng)
+    """One scheduler tick at the clock's time, what it owes sent as the deployed app sends
+    it (inline here: no queues)."""
+    with effects.sent_after(Unit()) as unit:
+        return scheduler.tick(clock(), rng, unit)
 
 
 def tick_until(clock, rng, until: datetime, step=timedelta(minutes=5)) -> None:

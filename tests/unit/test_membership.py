@@ -6,6 +6,7 @@ from chalicelib.membership import (
     ACCESS_RESOLUTION,
     Applicant,
     IdleWindow,
+    Vacancies,
     access_due,
     idle_windows,
     join_refusal,
@@ -52,19 +53,19 @@ def applicant(**changes) -> Applicant:
     return Applicant(**values)
 
 
-def refusal(**changes):
+def refusal(
+    given: Applicant | None = None, slot: str = "a", presence: bool | None = None, **village
+):
+    """The refusal of a join to ``slot`` of an opening short village with ``b`` taken, but
+    for what is ``village`` changes."""
     values = {
-        "applicant": applicant(),
         "state": State.OPENING,
         "pace": Pace.SHORT,
         "seats": seats(seat("a"), seat("b", "ben")),
-        "presence": None,
-        "slot": "a",
         "dead": frozenset(),
-        "now": NOW,
     }
-    values.update(changes)
-    return join_refusal(**values)
+    values.update(village)
+    return join_refusal(given or applicant(), Vacancies(**values), slot, presence, NOW)
 
 
 def test_s9_lock_doubles_with_each_departure_up_to_14_days():
@@ -86,16 +87,19 @@ def test_s9_lock_forgets_departures_older_than_30_days_and_keeps_a_longer_lock()
 
 def test_s9_join_refusals_name_the_reason():
     assert refusal() is None
-    assert refusal(applicant=applicant(verified=False)).kind == "forbidden"
-    locked = refusal(applicant=applicant(lock_until=NOW + timedelta(hours=1)))
+    assert refusal(applicant(verified=False)).kind == "forbidden"
+    locked = refusal(applicant(lock_until=NOW + timedelta(hours=1)))
     assert "IDロック中" in str(locked)
     assert str(refusal(presence=True)) == "一度離脱した村には参加できません"
     assert refusal(presence=False).kind == "conflict"
-    assert "短期村" in str(refusal(applicant=applicant(holds={"short": "9"})))
+    assert "短期村" in str(refusal(applicant(holds={"short": "9"})))
     assert refusal(state=State.ENDING).kind == "forbidden"
     assert refusal(slot="zz").kind == "invalid"
     assert str(refusal(slot="b")) == "その席はすでに埋まっています"
     assert refusal(state=State.RUNNING, dead=frozenset({"a"})).kind == "forbidden"
+    # A vacant seat of a running game is taken over, unless the rule set says never (classic).
+    assert refusal(state=State.RUNNING) is None
+    assert refusal(state=State.RUNNING, takeovers=False).kind == "forbidden"
 
 
 def test_s9_personas_are_one_per_member_and_kept_by_a_takeover():

@@ -14,7 +14,7 @@ from botocore.exceptions import EndpointConnectionError
 from benchmarks.requests import counting
 from chalicelib import jobs
 from chalicelib.notify import ses as mail
-from chalicelib.services import accounts, scheduler
+from chalicelib.services import accounts
 from chalicelib.storage import accounts as account_store
 from chalicelib.storage.repository import load_account, load_village
 from chalicelib.web.http import BadRequest
@@ -22,6 +22,7 @@ from chalicelib.web.http import read_session as read_cookie
 from tests.support.accounts import PASSWORD, make_account
 from tests.support.clients import alert, text
 from tests.support.mail import REGION, mail_text, sent_messages
+from tests.support.mailbox import tick
 
 LOGIN_LINK = re.compile(r"/login/link\?token=([A-Za-z0-9_\-.]+)")
 
@@ -130,7 +131,7 @@ def _ses_down(*args, **kwargs):
 
 def _tick(clock) -> None:
     """The minute tick, as the local runner ticks (no mail queue: it sends due mail itself)."""
-    scheduler.tick(clock(), jobs.dispatch, random.Random(1))
+    tick(clock, random.Random(1))
 
 
 def test_registration_when_mail_fails_stands_and_its_mail_follows(browser, clock, monkeypatch):

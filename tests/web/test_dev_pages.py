@@ -7,15 +7,15 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from chalicelib import jobs, runtime
+from chalicelib import runtime
 from chalicelib.clock import jst
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
-from chalicelib.services import scheduler
 from chalicelib.storage.repository import load_village
 from tests.support import classic_villages as classic
 from tests.support.accounts import make_account
 from tests.support.clients import Browser, alert, text
 from tests.support.mail import sent_messages
+from tests.support.mailbox import tick
 
 
 class LocalVillage:
@@ -165,7 +165,7 @@ class SteppingVillage(LocalVillage):
     def advance_to(self, at: datetime) -> None:
         super().advance_to(at)
         self.clock.now = max(self.clock.now, at)
-        scheduler.tick(self.clock(), jobs.dispatch, random.Random(7))
+        tick(self.clock, random.Random(7))
 
 
 def test_the_clock_steps_a_classic_village_from_prologue_to_epilogue_by_labelled_buttons(

@@ -28,8 +28,8 @@ def sent(monkeypatch):
     def watch(match_id: str, moves: int, at) -> None:
         log.append(("watch", moves, at, stored(match_id).moves))
 
-    def hand_over(owner: str) -> None:
-        log.append(("mail", owner))
+    def hand_over(handed, unit=None) -> None:
+        log.extend(("mail", handing.owner) for handing in handed)
 
     monkeypatch.setattr(effects, "watch_clock", watch)
     monkeypatch.setattr(effects, "hand_over_mail", hand_over)

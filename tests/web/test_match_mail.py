@@ -177,7 +177,10 @@ def test_correspondence_the_player_is_reminded_once_before_the_deadline(
 
 def test_a_turn_played_before_its_mail_left_is_not_mailed(browser, new_browser, clock, monkeypatch):
     held = []
-    monkeypatch.setattr(effects, "hand_over_mail", held.append)  # the mail worker is slow
+    # The mail worker is slow.
+    monkeypatch.setattr(
+        effects, "hand_over_mail", lambda owed, unit=None: held.extend(h.owner for h in owed)
+    )
     match_id, friend = two_people(browser, new_browser, clock)
     assert play_json(browser, match_id, {"do": "co", "roles": ["seer"]}).status_code == 303
     assert play_json(friend, match_id, {"do": "answer", "claims": []}).status_code == 303

@@ -88,7 +88,9 @@ def test_the_move_that_ends_a_ranked_game_reads_both_records_in_one_request(
     match_id, bob = ranked_game(browser, new_browser, clock)
     both_move(match_id, {"A": browser, "B": bob}, clock, random.Random(1))  # not aborted
     handed: list[str] = []  # deployed, one SQS message to the mail workers: not DynamoDB's
-    monkeypatch.setattr(effects, "hand_over_mail", handed.append)
+    monkeypatch.setattr(
+        effects, "hand_over_mail", lambda owed, unit=None: handed.extend(h.owner for h in owed)
+    )
     calls = resigned(bob, match_id)
     assert calls == {"BatchGetItem": 2, "TransactWriteItems": 1}, calls
     assert handed == [mailbox.match_mail(match_id)]  # alice's mail of the end, owed
@@ -103,7 +105,7 @@ def test_a_move_in_a_live_game_between_people_writes_no_sign_of_life_besides_its
     life (decision 82) — but a move that is written hands the turn over: no write of its own,
     the ending move too. A move refused still counts as a sign of life."""
     match_id, _bob = two_people(browser, new_browser, clock, control="3m")
-    monkeypatch.setattr(effects, "hand_over_mail", lambda _owner: None)
+    monkeypatch.setattr(effects, "hand_over_mail", lambda owed, unit=None: None)
     browser.get(f"/matches/{match_id}")
     clock.advance(timedelta(seconds=20))
     stale = {"moves": "5", "move": json.dumps({"do": "resign"})}
