@@ -18,10 +18,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chalicelib import simulate
 from chalicelib.rules.mobius import CHOICE_KEYS, PARTNERS, SLOTS, Choices, Result, Village
 from chalicelib.rulesets.base import Heard, Pace, Seat, State, Viewer
-from chalicelib.rulesets.mobius import computer
+from chalicelib.rulesets.mobius import computer, simulate
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
 from chalicelib.rulesets.mobius.timeline import TIMINGS
 
