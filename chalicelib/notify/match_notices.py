@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from ..inbound import address
 from ..labels import SITE_NAME
 from ..links import match_url, unsubscribe_url
-from ..rulesets.base import MatchRules
+from ..rulesets.match import MatchRules
 from ..storage.models import AccountItem
 from .notices import Notice, rendered
 

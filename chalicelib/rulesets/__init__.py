@@ -1,7 +1,7 @@
 """The one registry of rule sets: a game's ``rules`` name to the object owning its game.
 
 Adding a game is adding a package here with an object implementing ``base.RuleSet`` (a
-village: seats, days, a scheduled update) or ``base.MatchRules`` (two sides playing move by
+village: seats, days, a scheduled update) or ``match.MatchRules`` (two sides playing move by
 move), one line in ``PLACES`` or ``MATCH_PLACES`` and one in ``TOOLS`` (docs/architecture.md:
 "How to add a rule set").
 Nothing else names a game.
@@ -15,9 +15,12 @@ lounge reads each game's name and offer from its package alone (``LABEL``,
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .base import MatchRules, Offer, RuleSet
+from .base import RuleSet
+
+if TYPE_CHECKING:  # the match seam's dataclasses are the match path's, not a village's
+    from .match import MatchRules, Offer
 
 DEFAULT = "mobius"  # villages stored before rule sets had names play Mobius
 
@@ -54,13 +57,13 @@ def get(name: str | None) -> RuleSet:
 
 
 @cache
-def match_rules(name: str) -> MatchRules:
+def match_rules(name: str) -> "MatchRules[Any]":
     """The rule set of a game played move by move."""
     try:
         module, attribute = MATCH_PLACES[name]
     except KeyError:
         raise ValueError(f"unknown rule set: {name}") from None
-    rules: MatchRules = getattr(import_module(module), attribute)
+    rules: MatchRules[Any] = getattr(import_module(module), attribute)
     return rules
 
 
@@ -99,6 +102,6 @@ def labels() -> dict[str, str]:
     return {name: _package(module).LABEL for name, (module, _) in PLACES.items()}
 
 
-def offers() -> list[Offer]:
+def offers() -> "list[Offer]":
     """What the top page offers to play against the computer, game by game."""
     return [_package(module).OFFER for module, _ in MATCH_PLACES.values()]

@@ -9,7 +9,7 @@ from chalice import Response
 
 from .. import membership, rulesets, timecontrol
 from ..rulesets.base import VISITOR
-from ..services import actions, matches, posts, villages
+from ..services import actions, posts, villages
 from ..services.errors import ServiceError
 from ..storage.repository import VillageRecord
 from . import village_view
@@ -28,6 +28,8 @@ MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stop
 
 @page
 def lounge(ctx: Ctx) -> Response:
+    from ..services import matches  # the lounge's own: a village's page never loads it
+
     state = ctx.request.query.get("state")
     if state:
         if state not in LOUNGE_STATES:

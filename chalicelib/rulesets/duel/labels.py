@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from ..match import RESIGN, Verbs
+
 GAME_LABEL = "2人で遊ぶ人狼"
 
 PRESET_LABELS = {
@@ -43,10 +45,19 @@ FEATS = {
     "pp_won": ("PPで勝利", "B で PP か RPP を決めて勝つ"),
     "seer_kept_12b": ("占い師を守り抜く", "12B で A を持ち、本物の占い師を一度も失わずに勝つ"),
 }
+# The platform's verbs, in the duel's words.
+VERBS = Verbs(
+    resign="投了",
+    resign_question="投了します。対局はあなたの負けで終わります。よろしいですか？",
+    abort_question=(
+        "対局を中止します。双方が最初の手を指す前なので、勝ち負けもレーティングもつきません。"
+        "よろしいですか？"
+    ),
+)
 AT_LABELS = {
     "execution": "処刑のあと",
     "morning": "朝",
-    "resign": "投了",
+    RESIGN: VERBS.resign,
     "time": "時間切れ",
     "gone": "接続切れ（1分）",
 }
@@ -190,8 +201,8 @@ def move_text(side: str, move: dict[str, Any]) -> str:
     questions and orders, and B's instructions that nobody saw during the game (its fakes as
     given, the madman's, its PP guess, its attack)."""
     do = move.get("do")
-    if do == "resign":
-        return "投了"
+    if do == RESIGN:
+        return VERBS.resign
     if side == "A":
         if do == "co":
             scope = "全体" if move.get("cards") is None else f"範囲 {cards(move['cards'])}"
