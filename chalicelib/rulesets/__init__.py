@@ -46,13 +46,13 @@ TOOLS: dict[str, tuple[str, str]] = {
 
 
 @cache
-def get(name: str | None) -> RuleSet:
+def get(name: str | None) -> RuleSet[Any]:
     """The rule set of that name (a village without one: ``DEFAULT``)."""
     try:
         module, attribute = PLACES[name or DEFAULT]
     except KeyError:
         raise ValueError(f"unknown rule set: {name}") from None
-    rules: RuleSet = getattr(import_module(module), attribute)
+    rules: RuleSet[Any] = getattr(import_module(module), attribute)
     return rules
 
 

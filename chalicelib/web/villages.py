@@ -7,7 +7,7 @@ from typing import Any
 
 from chalice import Response
 
-from .. import membership, rulesets, timecontrol
+from .. import membership, rulesets
 from ..rulesets.base import VISITOR
 from ..services import actions, posts, villages
 from ..services.errors import ServiceError
@@ -28,7 +28,9 @@ MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stop
 
 @page
 def lounge(ctx: Ctx) -> Response:
-    from ..services import matches  # the lounge's own: a village's page never loads it
+    # The lounge's own: a village's page never loads the games played move by move.
+    from .. import timecontrol
+    from ..services import matches
 
     state = ctx.request.query.get("state")
     if state:

@@ -19,10 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chalicelib.rules.mobius import CHOICE_KEYS, PARTNERS, SLOTS, Choices, Result, Village
-from chalicelib.rulesets.base import Heard, Pace, Seat, State, Viewer
+from chalicelib.rulesets.base import Pace, Seat, State, Viewer
 from chalicelib.rulesets.mobius import computer, simulate
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
 from chalicelib.rulesets.mobius.timeline import TIMINGS
+from chalicelib.rulesets.turns import Heard
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 GAMES = settings(max_examples=12, deadline=None)

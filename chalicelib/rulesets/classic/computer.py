@@ -17,7 +17,8 @@ from typing import Any
 from ...rules.classic import NPC, Judgment, cpu
 from ...rules.classic import visibility as secrecy
 from ...rules.classic.visibility import Board, Moment
-from ..base import ComputerTurn, Heard, State, Viewer, VillageView
+from ..base import State, Viewer, VillageView
+from ..turns import ComputerTurn, Heard
 from . import seats, timeline, view
 from .game import ClassicGame
 

@@ -13,7 +13,7 @@ closes it at once through ``after_save``. Who sees what is decided only by the e
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...rules.classic import NPC, Ability, Options, Outcome, Pace, Phase, Village
 from ...rules.classic import visibility as secrecy
@@ -22,12 +22,11 @@ from ...rules.classic.prologue import IDLE_AFTER
 from ...rules.classic.visibility import Board
 from ..base import (
     Ahead,
-    ComputerTurn,
-    Heard,
     NewGame,
     NoticeText,
     NotNow,
     QuickChoice,
+    RuleSet,
     SeatRules,
     State,
     Step,
@@ -40,6 +39,9 @@ from ..options import Option
 from . import LABEL, NEXT_UPDATE_WORDS, labels, report, seats, setup, timeline, view
 from .game import ClassicGame, Kick
 from .timeline import Event
+
+if TYPE_CHECKING:  # a computer member's turn only: never loaded for a page (decision 241)
+    from ..turns import ComputerTurn, Heard
 
 CHOICE_LABELS = {"vote": "処刑投票", "attack": "襲撃", "divine": "占い", "guard": "護衛"}
 NIGHT_KEYS = ("attack", "divine", "guard")
@@ -633,8 +635,8 @@ class Classic:
         slot: str,
         now: datetime,
         rng: random.Random,
-        heard: Sequence[Heard] = (),
-    ) -> ComputerTurn:
+        heard: "Sequence[Heard]" = (),
+    ) -> "ComputerTurn":
         """Only the seat's view (``computer.seat_view``, through the visibility module: of
         ``heard``, what the seat may read) and the computer's own ``rng`` reach the strategy."""
         from . import computer  # a computer member's play: only its turns need it
@@ -757,4 +759,4 @@ class Classic:
         return ""
 
 
-CLASSIC = Classic()
+CLASSIC: RuleSet[ClassicGame] = Classic()
