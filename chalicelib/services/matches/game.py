@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from ... import rulesets, runtime, timecontrol
-from ...rulesets.match import RESIGN, MatchRules, Played
+from ...rulesets.match import RESIGN, MatchEngine, MatchPages, MatchRules, Played
 from ...storage import matches as store
 from ...storage import outbox as mailbox
 from ...storage.models import MatchItem, OutboxItem
@@ -211,13 +211,13 @@ def resigns(move: Any) -> bool:
     return isinstance(move, Mapping) and move.get("do") == RESIGN
 
 
-def move_of_form(rules: MatchRules[Any], game: Any, side: str, form: Mapping[str, str]) -> Any:
+def move_of_form(rules: MatchPages[Any], game: Any, side: str, form: Mapping[str, str]) -> Any:
     """The move a form sends: 投了 from any game's form, else as its rule set reads it."""
     return {"do": RESIGN} if resigns(form) else rules.move_from_form(game, side, form)
 
 
 def play_move(
-    rules: MatchRules[Any], game: Any, side: str, move: Any, rng: random.Random
+    rules: MatchEngine[Any], game: Any, side: str, move: Any, rng: random.Random
 ) -> Played[Any]:
     """A move through its rule set, or 投了 through the platform: the game as the rule set's
     ``forfeit`` ends it, the move stored as the verb alone. A refusal is a ``ValueError``."""
