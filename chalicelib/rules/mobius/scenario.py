@@ -7,17 +7,13 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..answers import answer
 from . import SLOTS, Choices, RuleError, UnknownSlotError, Village
 
 
 def run(scenario: Mapping[str, Any]) -> dict[str, Any]:
     """Plays one scenario; a refused choice gives ``{"id": ..., "error": message}``."""
-    try:
-        return _play(scenario)
-    except RuleError as error:
-        return {"id": scenario.get("id"), "error": str(error)}
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        return {"id": scenario.get("id"), "error": f"シナリオの形式が正しくありません: {error}"}
+    return answer(scenario, _play, RuleError)
 
 
 def _play(scenario: Mapping[str, Any]) -> dict[str, Any]:
