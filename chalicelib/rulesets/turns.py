@@ -5,7 +5,7 @@ what it does (``ComputerTurn``), the data of the village seam's computer part
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 
 @dataclass(frozen=True)
@@ -39,3 +39,14 @@ class ComputerTurn:
     # When the computer wants to be asked again (its next paced moment: a later post, a vote
     # after the talk), None: at the village's next event. The scheduler looks in by then.
     again: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """A computer member's clock as its seat's view holds it: now, the day's start and length,
+    and its own last post (what paces its posts)."""
+
+    now: datetime
+    day_started_at: datetime | None
+    day_length: timedelta
+    last_post_at: datetime | None

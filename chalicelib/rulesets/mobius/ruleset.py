@@ -500,7 +500,7 @@ class Mobius:
         """A computer member's choices and posts now, played from its seat's view alone
         (``visibility.seat_view``: of ``heard``, only the posts the seat may read) and its own
         ``rng``; nothing once the day is closed."""
-        from ..turns import ComputerTurn  # a computer member's play: only its turns need it
+        from ..turns import ComputerTurn, SeatClock  # only a computer member's turns need them
         from . import computer
 
         if village.state is not State.RUNNING or (
@@ -518,10 +518,9 @@ class Mobius:
             computers=[s for s, held in seats.items() if held.computer],
             saved=village.saved(game.day),
             bans=seat.bans,
-            now=now,
-            day_started_at=village.day_started_at,
-            day_length=TIMINGS[village.pace].day,
-            last_post_at=seat.last_post_at,
+            clock=SeatClock(
+                now, village.day_started_at, TIMINGS[village.pace].day, seat.last_post_at
+            ),
             heard=[
                 {"board": h.board, "slot": h.slot, "text": h.text, "at": h.at, "n": h.n}
                 for h in heard

@@ -18,6 +18,7 @@ from typing import Any
 
 from ...rules.mobius import CHOICE_KEYS, SLOTS, Choices, Village
 from ..base import Bans
+from ..turns import SeatClock
 from . import computer, labels, visibility
 from .timeline import Phase
 
@@ -86,10 +87,7 @@ def cpu_play(rng: random.Random) -> Village:
                     computers=SLOTS,
                     saved=saved,
                     bans=Bans(),
-                    now=now,
-                    day_started_at=start,
-                    day_length=CPU_DAY,
-                    last_post_at=posted.get(slot),
+                    clock=SeatClock(now, start, CPU_DAY, posted.get(slot)),
                     heard=heard,
                 )
                 turn = computer.turn(view, seats[slot])
