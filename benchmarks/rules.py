@@ -8,8 +8,9 @@ import time
 from collections.abc import Callable
 from contextlib import redirect_stdout
 
-from chalicelib import scenario, simulate
+from chalicelib import scenario
 from chalicelib.rules.mobius import SLOTS, Village
+from chalicelib.rulesets.mobius import simulate
 
 from . import lean_mobius
 

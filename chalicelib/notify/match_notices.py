@@ -5,11 +5,12 @@ view, so it tells nothing the side's page would not.
 """
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from ..inbound import address
 from ..labels import SITE_NAME
 from ..links import match_url, unsubscribe_url
-from ..rulesets.base import MatchRules
+from ..rulesets.match import MatchEngine, MatchRules
 from ..storage.models import AccountItem
 from .notices import Notice, rendered
 
@@ -18,7 +19,7 @@ from .notices import Notice, rendered
 REVIEW_LINK_FOR = timedelta(days=7)
 
 
-def reply_address(rules: MatchRules, match_id: str, side: str, moves: int) -> str | None:
+def reply_address(rules: MatchEngine[Any], match_id: str, side: str, moves: int) -> str | None:
     """The side's reply address for the game's mail of move ``moves`` (issue 27), or None for
     a game whose id no address can carry."""
     try:

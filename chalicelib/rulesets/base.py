@@ -1,9 +1,14 @@
-"""The rule-set seam: what the platform asks of a game, whatever the game. Pure.
+"""The rule-set seam of villages: what the platform asks of a game, whatever the game. Pure.
 
 Storage, services, web, mail and the scheduler know villages only through this
-interface; each game (``mobius``, next ``classic``) is one object implementing it,
+interface; each game (``mobius``, ``classic``) is one object implementing it,
 found by name in ``chalicelib.rulesets``. Nothing outside a rule set branches on
-which game a village plays.
+which game a village plays. What the platform asks comes in parts, each a ``Protocol``
+(the engine seam generic over the game's type ``G``, as boardgame.io's ``Game<G>``):
+``VillageEngine``, ``VillageMembership``, ``VillageTimeline``, ``VillageChoices``,
+``VillageBoards``, ``VillagePages``, ``VillageMail`` and ``VillageComputers``;
+``RuleSet`` is all of them, the one object the registry hands out, and a caller that needs
+one part names that part. Games played move by move have their own seam (``match``).
 
 A rule set reads a village as the platform loaded it (``VillageView``: the stored
 village, its members, their saved choices) and answers with plain data: the game's
@@ -17,9 +22,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from random import Random
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .options import Option
+
+if TYPE_CHECKING:  # a computer member's turn only: never loaded for a page (decision 241)
+    from .turns import ComputerTurn, Heard
+
+G = TypeVar("G")  # a game's own type, as its engine stores it
 
 
 class NotNow(ValueError):
@@ -219,39 +229,6 @@ class NoticeText:
 
 
 @dataclass(frozen=True)
-class Heard:
-    """A member's post as the platform hands it to a computer member's turn: today's posts
-    of the boards some computer of the village may read, of which each rule set keeps only
-    what the seat may read (its visibility module)."""
-
-    board: str
-    slot: str  # the writer's seat
-    text: str
-    at: datetime
-    n: int | None = None  # its number on its board and day, as pages show it (``>>n``)
-
-
-@dataclass(frozen=True)
-class ComputerTurn:
-    """What a computer member does now: the choices it saves and the posts it writes.
-
-    ``choices``: the same keys and values a person's action form saves through the action
-    service (``None``: undecided); ``posts``: ``(board, text)`` pairs, boards as the post
-    service takes them. The platform saves and posts them through the same services as a
-    person's, so a computer member is refused exactly what a person would be.
-    """
-
-    choices: Mapping[str, str | None] = field(default_factory=dict)
-    posts: Sequence[tuple[str, str]] = ()
-    # Before the game (classic's prologue): ``(action, target)`` pairs as a person's prologue
-    # form sends them through the action service (a start vote: ``("start", None)``).
-    prologue: Sequence[tuple[str, str | None]] = ()
-    # When the computer wants to be asked again (its next paced moment: a later post, a vote
-    # after the talk), None: at the village's next event. The scheduler looks in by then.
-    again: datetime | None = None
-
-
-@dataclass(frozen=True)
 class Ahead:
     """A moment ahead of a village (the local clock page): what happens then, and when."""
 
@@ -259,41 +236,29 @@ class Ahead:
     at: datetime
 
 
-class RuleSet(Protocol):
-    """Everything game-specific, behind one object per game (docs/architecture.md: "How to add a
-    rule set")."""
+# ----- the village seam, in parts: what the platform asks of a game of villages -----
+
+
+class VillageEngine(Protocol[G]):
+    """The engine seam: a game set up, stored and read."""
 
     name: str  # stored on the village item
-    label: str  # how the lounge names the game
-    # How the lounge names a village's ``next_update`` in each state (absent: 次の更新).
-    next_update_words: Mapping[str, str]
-    page_template: str  # the village page
-    notice_templates: tuple[str, str]  # a member's mail: text, HTML
-    choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
-    # A reply mail's words for each choice (the first is how mail writes it), besides its key.
-    reply_words: Mapping[str, tuple[str, ...]]
-    public_board: str  # where the village's own notices go, and the board a page opens on
-    wills: bool  # whether members write a will (classic 遺書)
-    will_length: int
-    # The GM's options, declared once for the lambda, the command line and the 村建て page.
-    options: Sequence[Option]
 
-    # ----- the game's state -----
     def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]: ...
     def create(
         self, rng: Random, pace: Pace, at: datetime, given: Mapping[str, Any] | None = None
     ) -> NewGame: ...
-    # The game's start (move 0) again from its stored setup and the chance of its move 0,
-    # checked against the ended ``game`` (what its end reveals: a secret choice of setup).
-    def recreate(self, setup: Mapping[str, Any], game: Any, rng: Random) -> Any: ...
-    def parse(self, data: Any) -> Any: ...
-    def dump(self, game: Any) -> Any: ...
-    def day(self, game: Any) -> int: ...
-    def dead(self, game: Any) -> frozenset[str]: ...
-    def seat_order(self, game: Any) -> Sequence[str]: ...
+    def parse(self, data: Any) -> G: ...
+    def dump(self, game: G) -> Any: ...
+    def day(self, game: G) -> int: ...
+    def dead(self, game: G) -> frozenset[str]: ...
+    def seat_order(self, game: G) -> Sequence[str]: ...
     def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> Any: ...
 
-    # ----- membership -----
+
+class VillageMembership(Protocol):
+    """The game's side of seats: its timers, a join, a departure, the prologue's votes."""
+
     def seat_rules(self, pace: Pace) -> SeatRules: ...
     def on_join(self, village: VillageView, slot: str, now: datetime) -> Any: ...
     def on_departure(self, village: VillageView, slot: str, now: datetime) -> tuple[Any, str]: ...
@@ -301,7 +266,10 @@ class RuleSet(Protocol):
         self, village: VillageView, slot: str, action: str, target: str | None, now: datetime
     ) -> Step: ...
 
-    # ----- the timeline -----
+
+class VillageTimeline(Protocol):
+    """The village's moments: its phase, its deadline, each update as a ``Step``."""
+
     def phase(self, village: VillageView, now: datetime) -> str: ...
     def deadline(self, village: VillageView) -> datetime | None: ...
     def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]: ...
@@ -315,7 +283,12 @@ class RuleSet(Protocol):
     ) -> tuple[datetime | None, list[str] | None]: ...
     def reminder_key(self, village: VillageView) -> int: ...
 
-    # ----- choices -----
+
+class VillageChoices(Protocol):
+    """A member's saved choices: checked, taking effect, shown."""
+
+    choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
+
     def check_choices(
         self,
         village: VillageView,
@@ -330,23 +303,15 @@ class RuleSet(Protocol):
     def visible_choices(
         self, village: VillageView, viewer: Viewer, day: int
     ) -> dict[str, dict[str, str]]: ...
-    def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]: ...
-    # A computer member's turn: the rule set builds the seat's view through its visibility
-    # module only (plain data, what that seat may see) and hands it, with the computer's own
-    # secret ``rng``, to a pure strategy; the strategy never sees the village or its seed.
-    # ``heard``: today's posts read for the village's computers (decisions 126), oldest first.
-    def computer_turn(
-        self,
-        village: VillageView,
-        slot: str,
-        now: datetime,
-        rng: Random,
-        heard: Sequence[Heard] = (),
-    ) -> ComputerTurn: ...
-    # What else a reply mail may call each target, besides its slot and its name.
-    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]: ...
 
-    # ----- boards -----
+
+class VillageBoards(Protocol):
+    """Who reads and writes which board (the game's own visibility module decides)."""
+
+    public_board: str  # where the village's own notices go, and the board a page opens on
+    wills: bool  # whether members write a will (classic 遺書)
+    will_length: int
+
     def boards(self) -> Sequence[str]: ...
     def personal_board(self, board: str) -> bool: ...
     def shadow_board(self, board: str) -> tuple[str, str] | None: ...
@@ -358,126 +323,66 @@ class RuleSet(Protocol):
         self, village: VillageView, viewer: Viewer, board: str, now: datetime
     ) -> str | None: ...
 
-    # ----- what a viewer is shown -----
+
+class VillagePages(Protocol):
+    """What the lounge, the 村建て page and a village's page show of the game."""
+
+    label: str  # how the lounge names the game
+    # How the lounge names a village's ``next_update`` in each state (absent: 次の更新).
+    next_update_words: Mapping[str, str]
+    page_template: str  # the village page
+    # The GM's options, declared once for the lambda, the command line and the 村建て page.
+    options: Sequence[Option]
+
     def page(
         self, village: VillageView, viewer: Viewer, now: datetime, day: int
     ) -> dict[str, Any]: ...
-    def notice(
-        self, village: VillageView, slot: str, kind: str, day: int, now: datetime
-    ) -> NoticeText | None: ...
     def labels(self) -> dict[str, Any]: ...
     def seat_label(self, slot: str) -> str: ...
 
 
-# ----- games played move by move (RULES-DUEL: two sides, turns of seconds to days) -----
+class VillageMail(Protocol):
+    """A member's mail: its notices, one-tap choices, and what a reply may say."""
+
+    notice_templates: tuple[str, str]  # a member's mail: text, HTML
+    # A reply mail's words for each choice (the first is how mail writes it), besides its key.
+    reply_words: Mapping[str, tuple[str, ...]]
+
+    def notice(
+        self, village: VillageView, slot: str, kind: str, day: int, now: datetime
+    ) -> NoticeText | None: ...
+    def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]: ...
+    # What else a reply mail may call each target, besides its slot and its name.
+    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]: ...
 
 
-@dataclass(frozen=True)
-class Offer:
-    """What the top page offers for a new game against the computer: the rule set's name and
-    label, its presets, the sides a person may take and the computer's strengths, each as
-    ``(value, words)`` in order."""
+class VillageComputers(Protocol):
+    """A computer member's turn (``turns``): the rule set builds the seat's view through its
+    visibility module only (plain data, what that seat may see) and hands it, with the
+    computer's own secret ``rng``, to a pure strategy; the strategy never sees the village or
+    its seed. ``heard``: today's posts read for the village's computers (decision 126),
+    oldest first."""
 
-    rules: str
-    label: str
-    presets: tuple[tuple[str, str], ...]
-    sides: tuple[tuple[str, str], ...]
-    strengths: tuple[tuple[str, str], ...]
-    # The game's own further choices: (form name, words, ((value, words), …)), first the default.
-    choices: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
-    # The game's own achievements (実績), each (key, title, what earns it), in order.
-    feats: tuple[tuple[str, str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class Played:
-    """One move as a rule set played it: the new game, and the move as stored (normalised)."""
-
-    game: Any
-    side: str
-    move: dict[str, Any]
+    def computer_turn(
+        self,
+        village: VillageView,
+        slot: str,
+        now: datetime,
+        rng: Random,
+        heard: "Sequence[Heard]" = (),
+    ) -> "ComputerTurn": ...
 
 
-@dataclass(frozen=True)
-class MailLine:
-    """One line of a reply to a game's mail: ``read`` (part of the move), ``unknown`` (no
-    command of the turn: ignored) or ``bad`` (a command that does not read: nothing played)."""
-
-    text: str
-    status: str
-    why: str = ""
-
-
-@dataclass(frozen=True)
-class MailReading:
-    """A reply to a game's mail as its rule set reads it for one side's turn: each line's
-    fate, and the fields of the phone's form that plays the same move (None: nothing to play)."""
-
-    lines: list[MailLine]
-    form: dict[str, str] | None = None
-    problems: list[str] = field(default_factory=list)
-
-
-class MatchRules(Protocol):
-    """A game of two sides played move by move (a duel), behind one object per game.
-
-    The platform keeps the game's stored state, its numbered append-only moves, the sides'
-    players and clocks; the rule set decides what a move is, whose move it is, what each side
-    sees (its own visibility module), and how the computer answers.
-    """
-
-    name: str  # stored on the game item
-    label: str  # how pages name the game (and, after the site's name, its mail)
-    page_template: str
-    setup_template: str  # the page of ``further_setup``
-    record_template: str  # an ended game's shared record (``record``)
-    review_template: str  # an ended game's review (感想戦, ``review``)
-    notice_templates: tuple[str, str]  # a player's mail: text, HTML
-    sides: tuple[str, ...]  # in the order the game names them
-
-    def offer(self) -> Offer: ...
-    # The setup as picked, checked; its ``private`` entry (a side's secret choice, e.g. the
-    # duel's hand placement) reaches ``create`` and ``further_setup`` only, never stored.
-    def check_setup(self, given: Mapping[str, str]) -> dict[str, Any]: ...
-    # What the person taking ``side`` still has to choose before the game exists (the page
-    # ``setup_template`` shows, with a refusal's ``message``), or None: the game can start.
-    def further_setup(self, setup: Mapping[str, Any], side: str) -> dict[str, Any] | None: ...
-    def create(self, setup: Mapping[str, Any], rng: Random) -> Any: ...
-    # The game's start (move 0) again from its stored setup and the chance of its move 0,
-    # checked against the ended ``game`` (what its end reveals: a secret choice of setup).
-    def recreate(self, setup: Mapping[str, Any], game: Any, rng: Random) -> Any: ...
-    def parse(self, data: Any) -> Any: ...
-    def dump(self, game: Any) -> Any: ...
-    def to_move(self, game: Any) -> str | None: ...  # the side to move; None once it has ended
-    def play(self, game: Any, side: str, move: Any, rng: Random) -> Played: ...
-    def computer_move(self, game: Any, side: str, strength: str, rng: Random) -> dict[str, Any]: ...
-    def move_from_form(self, game: Any, side: str, form: Mapping[str, str]) -> dict[str, Any]: ...
-    # The question a form's move is confirmed with before it is played (None: played at once).
-    def confirmation(self, game: Any, side: str, form: Mapping[str, str]) -> str | None: ...
-    # The game, ended by the platform: ``side`` lost on ``how`` ("time": its flag fell,
-    # "gone": its page was away a minute in a live game between people, decision 82).
-    def forfeit(self, game: Any, side: str, how: str) -> Any: ...
-    def seen(self, game: Any, side: str) -> dict[str, Any]: ...  # the side's JSON view
-    def page(self, game: Any, side: str) -> dict[str, Any]: ...  # the template context
-    def outcome(self, game: Any, side: str) -> str | None: ...  # "win" | "loss" | None
-    # An ended game's public record (棋譜を共有): nothing of the players, no side's secrets.
-    def record(self, game: Any) -> dict[str, Any]: ...
-    # The review (感想戦) of the ended game ``final`` at ``position``, the game after the first
-    # ``number`` of its ``steps`` (side, move), every side's view then: the template context.
-    def review(
-        self, position: Any, final: Any, steps: Sequence[tuple[str, Any]], number: int
-    ) -> dict[str, Any]: ...
-    # A player's mail of ``kind`` ("start", "turn", "reminder", "end"), from the side's view only.
-    def notice(self, game: Any, side: str, kind: str) -> NoticeText: ...
-    # In a ranked game, seconds the answer due now is held from the side that asked (its
-    # answerer's clock stopped meanwhile); 0: shown at once.
-    def hold(self, game: Any) -> int: ...
-    # The game's own achievements ``side`` earned in this ended game (``Offer.feats`` keys).
-    def feats(self, game: Any, side: str) -> tuple[str, ...]: ...
-    # Play by mail (issue 27): a reply's new text read for ``side``'s turn now; replies valid
-    # now (each a list of lines, for the turn's mail); the board as ``side`` sees it, in lines
-    # of text; one of ``side``'s moves in a line (what a confirmation says was played).
-    def read_reply(self, game: Any, side: str, text: str) -> MailReading: ...
-    def reply_examples(self, game: Any, side: str) -> list[list[str]]: ...
-    def board_lines(self, game: Any, side: str) -> list[str]: ...
-    def move_line(self, side: str, move: Any) -> str: ...
+class RuleSet(
+    VillageEngine[G],
+    VillageMembership,
+    VillageTimeline,
+    VillageChoices,
+    VillageBoards,
+    VillagePages,
+    VillageMail,
+    VillageComputers,
+    Protocol[G],
+):
+    """Everything game-specific of a village, behind one object per game, every part
+    (docs/architecture.md: "How to add a rule set")."""

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from ..rulesets.base import Heard, State, Viewer
+from ..rulesets.base import State, Viewer
+from ..rulesets.turns import Heard
 from ..storage import villages as store
 from ..storage.keys import board_pk
 from ..storage.repository import VillageRecord

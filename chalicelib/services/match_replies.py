@@ -72,7 +72,7 @@ def receive(
         why = "\n".join(reading.problems) or NOTHING
         return _refused(match, to, owner, incoming, why, now, lines)
     try:
-        move = rules.move_from_form(match.game, side, reading.form)
+        move = matches.move_of_form(rules, match.game, side, reading.form)
     except ValueError as error:
         return _refused(match, to, owner, incoming, str(error), now, lines)
     done = rules.move_line(side, move)

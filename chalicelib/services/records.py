@@ -17,7 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .. import rulesets
-from ..rulesets.base import MatchRules
+from ..rulesets.match import MatchRules
 from ..storage import records as store
 from ..storage.keys import key_time, time_key
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..storage import matches as store
 from .errors import Conflict, Forbidden, InvalidInput
-from .matches import COMPUTER, Match, chance_of, computer_replies, kept
+from .matches import COMPUTER, Match, chance_of, computer_replies, kept, play_move
 
 NOT_YET = "感想戦は対局が終わってから開けます"
 UNREPLAYABLE = "この対局は今のルールでは並べ直せないため、感想戦を開けません"
@@ -41,7 +41,7 @@ class Replay:
         game = self.start
         for n, (side, move) in enumerate(self.steps[:number], start=1):
             try:
-                game = rules.play(game, side, move, chance_of(seed, n)).game
+                game = play_move(rules, game, side, move, chance_of(seed, n)).game
             except ValueError:
                 # A move the engine no longer takes (its rules changed since): no review.
                 raise Conflict(UNREPLAYABLE) from None

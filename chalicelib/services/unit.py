@@ -13,48 +13,56 @@ returns (``collect_owed``; cosmicpython's ``collect_new_events``, decisions 225,
 
 from collections.abc import Iterator
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from ..storage import matches as match_store
 from ..storage.repository import VillageRecord, load_village
-from . import matches, sessions
+from . import sessions
 from .errors import NotFound
-from .owed import Owed
+
+if TYPE_CHECKING:  # only a request that acts in a game loads the games' modules (decision 241)
+    from ..storage.matches import MatchRecord
+    from .matches import Match
+    from .owed import Owed
 
 
 class Unit:
     def __init__(self) -> None:
         self._villages: dict[str, VillageRecord | None] = {}
-        self._matches: dict[str, matches.Match] = {}
+        self._matches: dict[str, Match] = {}
         # Every game this unit handed out, a reloaded one's earlier copy too: what each owes.
-        self._seen: list[matches.Match] = []
+        self._seen: list[Match] = []
         self._owed: list[Owed] = []  # what no game carries
 
-    def match(self, match_id: str) -> matches.Match:
+    def match(self, match_id: str) -> "Match":
         """A game played move by move, loaded once (``reload_match`` after a write)."""
+        from . import matches
+
         if match_id not in self._matches:
             self._keep(matches.load(match_id))
         return self._matches[match_id]
 
-    def known_match(self, record: match_store.MatchRecord | None) -> matches.Match:
+    def known_match(self, record: "MatchRecord | None") -> "Match":
         """Adopts a game read elsewhere (with its reply's owner): ``NotFound`` as ``match``."""
+        from . import matches
+
         return self._keep(matches.loaded(record))
 
-    def created(self, match: matches.Match) -> matches.Match:
+    def created(self, match: "Match") -> "Match":
         """A game this unit's use case just made: what it owes is collected with the rest
         (read again, it is loaded as any other)."""
         self._seen.append(match)
         return match
 
-    def _keep(self, match: matches.Match) -> matches.Match:
+    def _keep(self, match: "Match") -> "Match":
         self._matches[match.match_id] = match
         self._seen.append(match)
         return match
 
-    def owe(self, effect: Owed) -> None:
+    def owe(self, effect: "Owed") -> None:
         """What a use case's committed writes owe that no game of this unit carries."""
         self._owed.append(effect)
 
-    def collect_owed(self) -> Iterator[Owed]:
+    def collect_owed(self) -> Iterator["Owed"]:
         """What the committed writes owe, each once: the unit's own in the order owed, then
         a game's in the order it owed them, the games in the order this unit handed them out."""
         while self._owed:
@@ -65,17 +73,20 @@ class Unit:
 
     def match_and_session(
         self, match_id: str, account_id: str, session_id: str, now: datetime
-    ) -> tuple[matches.Match, sessions.Grant | None]:
+    ) -> tuple["Match", sessions.Grant | None]:
         """A game and the session a cookie names, in one read (decision duel 102): a
         signed-in move is that read and its transaction, and the read of the records when
         it ends the game. The session is read consistently, as a write's must be."""
+        from ..storage import matches as match_store
+        from . import matches
+
         if match_id in self._matches or not sessions.well_formed(session_id):
             return self.match(match_id), sessions.check(account_id, session_id, now)
         record, session = match_store.load_match_and_session(match_id, account_id, session_id)
         grant = sessions.grant_of(session, account_id, session_id, now)
         return self._keep(matches.loaded(record)), grant
 
-    def reload_match(self, match_id: str) -> matches.Match:
+    def reload_match(self, match_id: str) -> "Match":
         self._matches.pop(match_id, None)
         return self.match(match_id)
 

@@ -18,7 +18,7 @@ from pynamodb.exceptions import DoesNotExist
 
 from .. import rulesets
 from ..personas import persona
-from ..rulesets.base import Bans, Pace, RuleSet, Seat, State, is_computer
+from ..rulesets.base import Bans, Pace, RuleSet, Seat, State, VillagePages, is_computer
 from .db import ensure_configured
 from .keys import (
     ARCHIVE_PREFIX,
@@ -251,7 +251,7 @@ class VillageRecord:
         ]
 
 
-def display_name(rules: RuleSet, character_set: str, member: MemberItem) -> str:
+def display_name(rules: VillagePages, character_set: str, member: MemberItem) -> str:
     """「占い師A 楓」: the seat's label and, once chosen, the persona."""
     chosen = persona(character_set, member.persona) if member.persona else None
     label = rules.seat_label(member.slot)

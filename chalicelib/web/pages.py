@@ -9,7 +9,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 from chalice import Response
@@ -18,9 +18,8 @@ from pynamodb.exceptions import PynamoDBException
 from .. import effects, runtime
 from ..links import match_scope
 from ..render import render
-from ..services import matches, sessions
+from ..services import sessions
 from ..services.errors import ServiceError
-from ..services.matches import Match
 from ..services.unit import Unit
 from ..storage.errors import FAULTS
 from . import static
@@ -36,6 +35,9 @@ from .http import (
     parse_form,
     read_session,
 )
+
+if TYPE_CHECKING:  # a village's page never loads the games' service (decision 241)
+    from ..services.matches import Match
 
 log = logging.getLogger("mobius.web")
 
@@ -97,7 +99,7 @@ class Ctx:
             self.session = Session(account_id=None, csrf=claim.csrf, guest=claim.guest)
             self.set_cookie = self.session.cookie(self.now)
 
-    def match(self, match_id: str) -> Match:
+    def match(self, match_id: str) -> "Match":
         """A game this request acts in, read together with the session item the cookie names
         when that is not read yet: one request for both (decision duel 102)."""
         claim = self.session
@@ -179,6 +181,8 @@ class Ctx:
             else None
         )
         if account_id and self.session.guest:
+            from ..services import matches
+
             matches.adopt(self.session.guest, account_id, self.now)
 
     def village_pass(

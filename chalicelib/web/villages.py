@@ -7,9 +7,9 @@ from typing import Any
 
 from chalice import Response
 
-from .. import membership, rulesets, timecontrol
+from .. import membership, rulesets
 from ..rulesets.base import VISITOR
-from ..services import actions, matches, posts, villages
+from ..services import actions, posts, villages
 from ..services.errors import ServiceError
 from ..storage.repository import VillageRecord
 from . import village_view
@@ -28,6 +28,10 @@ MAX_NUMBER = 10**9  # more than any day; longer numbers read as this (int() stop
 
 @page
 def lounge(ctx: Ctx) -> Response:
+    # The lounge's own: a village's page never loads the games played move by move.
+    from .. import timecontrol
+    from ..services import matches
+
     state = ctx.request.query.get("state")
     if state:
         if state not in LOUNGE_STATES:

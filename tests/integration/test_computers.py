@@ -9,8 +9,9 @@ import pytest
 from chalicelib import effects
 from chalicelib.personas import YAMAZATO, persona
 from chalicelib.rules.classic import Cause
-from chalicelib.rulesets.base import VISITOR, ComputerTurn, State, is_computer
+from chalicelib.rulesets.base import VISITOR, State, is_computer
 from chalicelib.rulesets.mobius.ruleset import Mobius
+from chalicelib.rulesets.turns import ComputerTurn
 from chalicelib.services import actions, outbox, posts, scheduler, villages
 from chalicelib.services import computers as computers_module
 from chalicelib.services.errors import InvalidInput

@@ -17,7 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # what-if, password hashing, mail's line breaking.
 VILLAGE_GAMES = ("mobius", "classic")
 GAMES = (*VILLAGE_GAMES, "duel")
-CPU = ("chalicelib.rules.duel.cpu", *(f"chalicelib.rulesets.{game}.computer" for game in GAMES))
+CPU = (
+    "chalicelib.rules.duel.cpu",
+    *(f"chalicelib.rulesets.{game}.computer" for game in GAMES),
+    "chalicelib.rulesets.turns",  # what a computer member hears and does
+)
 FULL_RECORD = tuple(f"chalicelib.rulesets.{game}.chronicle" for game in VILLAGE_GAMES)
 ENGINES = tuple(f"chalicelib.rules.{game}" for game in GAMES)
 REPLY_PARSER = ("chalicelib.inbound.message", "mailparser_reply")
@@ -26,6 +30,13 @@ REVIEWS = ("chalicelib.services.reviews",)
 PASSWORDS = ("argon2", "zxcvbn")
 LINE_BREAKS = ("budoux",)
 NOT_FOR_PAGES = (*CPU, *FULL_RECORD, *REPLY_PARSER, *RATINGS, *PASSWORDS, *LINE_BREAKS)
+# The games played move by move: their seam, service, storage and clocks (decision 241).
+MATCH_PATH = (
+    "chalicelib.rulesets.match",
+    "chalicelib.services.matches",
+    "chalicelib.storage.matches",
+    "chalicelib.timecontrol",
+)
 
 
 def imported(*code: str) -> set[str]:
@@ -59,9 +70,9 @@ def test_the_top_page_names_the_games_without_their_engines():
     assert "chalicelib.web.pages" in modules  # the probe did load the page's path
 
 
-def test_a_village_page_imports_its_engine_but_not_its_computer_members_nor_full_record():
+def test_a_village_page_imports_its_engine_not_its_computer_members_full_record_or_match_path():
     modules = imported(APP, FIRST_CALLS["village_page"])
-    assert among(modules, (*NOT_FOR_PAGES, *REVIEWS)) == set()
+    assert among(modules, (*NOT_FOR_PAGES, *REVIEWS, *MATCH_PATH)) == set()
     assert "chalicelib.rules.mobius" in modules
 
 

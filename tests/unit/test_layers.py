@@ -72,10 +72,6 @@ NAMING_GAMES = ("chalicelib.rulesets", "chalicelib.rules")
 
 # (importing module, imported package) → the issue that removes the import.
 KNOWN: dict[tuple[str, str], str] = {
-    # Both still read the Mobius engine and rule set by name.
-    ("chalicelib.scenario", "chalicelib.rules.mobius"): "issue 39 item 3",
-    ("chalicelib.simulate", "chalicelib.rules.mobius"): "issue 39 item 3",
-    ("chalicelib.simulate", "chalicelib.rulesets.mobius"): "issue 39 item 3",
     # Each still reads or builds a PynamoDB item: storage is to hand back records (item 2).
     ("chalicelib.notify.match_notices", "chalicelib.storage.models"): "issue 39 item 2",
     ("chalicelib.notify.notices", "chalicelib.storage.models"): "issue 39 item 2",

@@ -18,12 +18,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chalicelib import simulate
 from chalicelib.rules.mobius import CHOICE_KEYS, PARTNERS, SLOTS, Choices, Result, Village
-from chalicelib.rulesets.base import Heard, Pace, Seat, State, Viewer
-from chalicelib.rulesets.mobius import computer
+from chalicelib.rulesets.base import Pace, Seat, State, Viewer
+from chalicelib.rulesets.mobius import computer, simulate
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
 from chalicelib.rulesets.mobius.timeline import TIMINGS
+from chalicelib.rulesets.turns import Heard, SeatClock
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 GAMES = settings(max_examples=12, deadline=None)
@@ -338,10 +338,7 @@ def _seat(view: View, slot: str) -> dict[str, Any]:
         computers=SLOTS,
         saved=view.saved_today,
         bans=view.seats()[slot].bans,
-        now=START,
-        day_started_at=START,
-        day_length=DAY,
-        last_post_at=None,
+        clock=SeatClock(START, START, DAY, None),
     )
 
 

@@ -26,7 +26,7 @@ from chalicelib.rules.mobius import (
     PhaseError,
     Village,
 )
-from chalicelib.simulate import play
+from chalicelib.rulesets.mobius.simulate import play
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 GAMES = settings(max_examples=100, deadline=None)

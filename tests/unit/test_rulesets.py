@@ -15,6 +15,7 @@ from chalicelib import rulesets
 from chalicelib.rules.duel import PRESETS, cpu
 from chalicelib.rules.mobius import SLOTS, Village
 from chalicelib.rulesets.base import Pace, Seat, State
+from chalicelib.rulesets.match import RESIGN
 from chalicelib.rulesets.mobius.ruleset import MOBIUS
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -114,3 +115,32 @@ def test_the_duel_offers_the_engines_presets_and_strengths_in_their_order():
     [offer] = rulesets.offers()
     assert [preset for preset, _ in offer.presets] == list(PRESETS)
     assert [strength for strength, _ in offer.strengths] == list(cpu.STRENGTHS)
+
+
+def test_every_game_has_its_runner_and_simulator_in_the_registry():
+    """The command lines name no game (decision 240): each registered game's tools load."""
+    assert list(rulesets.TOOLS) == [*rulesets.PLACES, *rulesets.MATCH_PLACES]
+    for name in rulesets.TOOLS:
+        assert rulesets.scenario_runner(name)({"id": "x"})["id"] == "x"
+        assert callable(rulesets.simulator(name))
+
+
+def test_resigning_is_the_platforms_verb_played_through_the_rule_sets_forfeit():
+    """投了 is no move of the rule set's: the platform plays it, the rule set's ``forfeit``
+    ending the game and its ``verbs`` wording it (decision 243)."""
+    from chalicelib.services.matches import move_of_form, play_move
+
+    rules = rulesets.match_rules("duel")
+    setup = rules.check_setup({"preset": "std9", "side": "A", "strength": "normal"})
+    game = rules.create(setup, random.Random(1))
+    with pytest.raises(ValueError):
+        rules.play(game, "A", {"do": RESIGN}, random.Random(2))
+    assert move_of_form(rules, game, "B", {"do": RESIGN}) == {"do": RESIGN}
+    played = play_move(rules, game, "B", {"do": RESIGN}, random.Random(2))
+    assert played.move == {"do": RESIGN} and played.side == "B"
+    assert rules.outcome(played.game, "B") == "loss" and rules.to_move(played.game) is None
+    assert played.game.ending["at"] == RESIGN and rules.to_move(game) == "A"  # a copy ended
+    with pytest.raises(ValueError, match="投了にほかの指定はいりません"):
+        play_move(rules, game, "A", {"do": RESIGN, "card": "3"}, random.Random(2))
+    with pytest.raises(ValueError, match="対局はもう終わっています"):
+        play_move(rules, played.game, "A", {"do": RESIGN}, random.Random(2))

@@ -1,6 +1,6 @@
 """The scenario runner's contract (issue #2): ``python -m chalicelib.scenario``.
 
-Most tests call :func:`chalicelib.scenario.run` on one scenario; a few run the
+Most tests call the Mobius runner's :func:`run` on one scenario; a few run the
 module (and the simulator) as a subprocess from the repository root.
 """
 
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chalicelib.scenario import run
+from chalicelib.rules.mobius.scenario import run
 
 ROOT = Path(__file__).resolve().parents[2]
 

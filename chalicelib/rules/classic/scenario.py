@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..answers import answer
 from .abilities import Ability, NightChoices, refusal
 from .cast import NPC, check_players, partners, public_cast
 from .errors import ChoiceError, RuleError, SetupError, UnknownCharacterError, VoteError
@@ -29,12 +30,7 @@ class ScenarioError(RuleError):
 
 def run(scenario: Mapping[str, Any]) -> dict[str, Any]:
     """Plays one scenario; a refused or malformed one gives ``{"id": ..., "error": message}``."""
-    try:
-        return _play(scenario)
-    except RuleError as error:
-        return {"id": scenario.get("id"), "error": str(error)}
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
-        return {"id": scenario.get("id"), "error": f"シナリオの形式が正しくありません: {error}"}
+    return answer(scenario, _play, RuleError)
 
 
 def _play(scenario: Mapping[str, Any]) -> dict[str, Any]:

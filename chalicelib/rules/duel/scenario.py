@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from ..answers import MALFORMED, answer
 from .deck import Rules, custom, preset
 from .draws import Draws
 from .errors import DuelError, SetupError
@@ -20,12 +21,7 @@ SKIP_BLANK_LINES = True
 
 def run(scenario: Mapping[str, Any]) -> dict[str, Any]:
     """Plays one scenario; an invalid input or move gives ``{"id": ..., "error": message}``."""
-    try:
-        return _play(scenario)
-    except DuelError as error:
-        return {"id": scenario.get("id"), "error": str(error)}
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        return {"id": scenario.get("id"), "error": f"シナリオの形式が正しくありません: {error}"}
+    return answer(scenario, _play, DuelError, (*MALFORMED, IndexError))
 
 
 def rules_of(scenario: Mapping[str, Any]) -> Rules:

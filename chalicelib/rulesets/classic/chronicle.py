@@ -162,6 +162,33 @@ def _seat_of(game: ClassicGame) -> Callable[[str], str]:
     return seat
 
 
+def _attack_choices(
+    game: ClassicGame, roles: Mapping[str, Role], saved: Mapping[str, Mapping[str, str]]
+) -> list[AttackChoice]:
+    """Each werewolf's saved attack, in the order they were set (unset times last)."""
+    found = [
+        AttackChoice(
+            seat_,
+            made["attack"],
+            datetime.fromisoformat(made[seats.ATTACK_AT]) if made.get(seats.ATTACK_AT) else None,
+        )
+        for seat_, made in saved.items()
+        if made.get("attack") and (c := seats.character(game, seat_)) is not None
+        if roles[c] is Role.WEREWOLF
+    ]
+    return sorted(found, key=lambda a: (a.at is None, a.at or datetime.min))
+
+
+def _fox_fate(roles: Mapping[str, Role], morning: Morning) -> str | None:
+    """What the night did to the fox: ``cursed`` (divined), ``attacked`` (survived), None."""
+    fox = holder(roles, Role.FOX)
+    if fox is not None and morning.deaths.get(fox) is Cause.CURSE:
+        return "cursed"
+    if fox is not None and morning.attack == fox:
+        return "attacked"
+    return None
+
+
 def _night(
     game: ClassicGame,
     morning: Morning,
@@ -175,17 +202,6 @@ def _night(
     number = morning.day - 1
     roles, alive = engine.roles, alive_at_close(engine, number)
     choices = seats.night_choices(game, saved, {})
-    attack_choices = [
-        AttackChoice(
-            seat_,
-            made["attack"],
-            datetime.fromisoformat(made[seats.ATTACK_AT]) if made.get(seats.ATTACK_AT) else None,
-        )
-        for seat_, made in saved.items()
-        if made.get("attack") and (c := seats.character(game, seat_)) is not None
-        if roles[c] is Role.WEREWOLF
-    ]
-    attack_choices.sort(key=lambda a: (a.at is None, a.at or datetime.min))
     found = counting_attacker(choices, roles=roles, alive=alive, night=number)
     attacker = seat(found[0]) if found and found[1] == morning.attack else None
 
@@ -197,12 +213,6 @@ def _night(
         return Pick(seat(actor), seat(target), own == target)
 
     divined = morning.divination
-    fox = holder(roles, Role.FOX)
-    fate = None
-    if fox is not None and morning.deaths.get(fox) is Cause.CURSE:
-        fate = "cursed"
-    elif fox is not None and morning.attack == fox:
-        fate = "attacked"
     medium = next(
         (
             (seat(p), seat(n.medium.target), n.medium.result == "wolf")
@@ -217,14 +227,14 @@ def _night(
     ]
     return Night(
         night=number,
-        attack_choices=attack_choices,
+        attack_choices=_attack_choices(game, roles, saved),
         attacker=attacker,
         attack=seat(morning.attack) if morning.attack else None,
         divination=pick(Role.SEER, Ability.DIVINE, divined.target if divined else None),
         divination_wolf=divined is not None and divined.result == "wolf",
         guard=pick(Role.HUNTER, Ability.GUARD, morning.guard),
         gj=morning.gj,
-        fox=fate,
+        fox=_fox_fate(roles, morning),
         medium=medium,
         deaths=[(seat(c), CAUSE_LABELS[cause]) for c, cause in morning.deaths.items()],
         told=told,

@@ -14,10 +14,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from ...rules.classic import NPC, Judgment, cpu
+from ...rules.classic import NPC, Judgment, Village, cpu
 from ...rules.classic import visibility as secrecy
 from ...rules.classic.visibility import Board, Moment
-from ..base import ComputerTurn, Heard, State, Viewer, VillageView
+from ..base import State, Viewer, VillageView
+from ..turns import ComputerTurn, Heard
 from . import seats, timeline, view
 from .game import ClassicGame
 
@@ -73,36 +74,8 @@ def seat_view(
     def seat(c: str) -> str:
         return seats.seat(game, c) or c
 
-    results = []
-    for morning in engine.mornings:
-        news = morning.news.get(character)  # the seat's own news only (§4.5, §6)
-        if news is None:
-            continue
-        for kind, result in (("divination", news.divination), ("medium", news.medium)):
-            if result is not None:
-                results.append(
-                    {
-                        "day": morning.day,
-                        "kind": kind,
-                        "target": seat(result.target),
-                        "wolf": result.result is Judgment.WOLF,
-                    }
-                )
     latest = engine.mornings[-1] if engine.mornings else None
     own = view.choices_shown(game, saved, slot).get(slot, {})
-    vote = None
-    if engine.voting and character in engine.voters():
-        vote = {
-            "targets": [seat(t) for t in engine.vote_targets(character)],
-            "mine": own.get("vote"),
-        }
-    abilities = {
-        ability.value: {
-            "targets": [seat(t) for t in engine.choice_targets(character, ability)],
-            "mine": own.get(ability.value),
-        }
-        for ability in engine.choice_keys(character)
-    }
     seen = {
         "me": slot,
         "role": info["role"],
@@ -117,9 +90,8 @@ def seat_view(
         "night_began": _iso(game.night_began),
         "ended_at": _iso(game.ended_at),
         "posted_at": _iso(posted_at),
-        "vote": vote,
-        "abilities": abilities,
-        "results": results,
+        **_choices(game, engine, character, own),
+        "results": _results(game, engine, character),
         # The morning report (public): found dead, no causes (§4.6).
         "found_dead": [seat(c) for c in latest.found_dead]
         if latest is not None and latest.day == engine.day
@@ -132,6 +104,51 @@ def seat_view(
         "heard": heard_by(game, slot, heard, now),
     }
     return copy.deepcopy(seen)
+
+
+def _choices(
+    game: ClassicGame, engine: Village, character: str, own: Mapping[str, str]
+) -> dict[str, Any]:
+    """What the seat may choose now and what it saved: its vote in an open round (None:
+    none), and each of its abilities for the coming night."""
+
+    def seat(c: str) -> str:
+        return seats.seat(game, c) or c
+
+    vote = None
+    if engine.voting and character in engine.voters():
+        vote = {
+            "targets": [seat(t) for t in engine.vote_targets(character)],
+            "mine": own.get("vote"),
+        }
+    abilities = {
+        ability.value: {
+            "targets": [seat(t) for t in engine.choice_targets(character, ability)],
+            "mine": own.get(ability.value),
+        }
+        for ability in engine.choice_keys(character)
+    }
+    return {"vote": vote, "abilities": abilities}
+
+
+def _results(game: ClassicGame, engine: Village, character: str) -> list[dict[str, Any]]:
+    """The seat's own divination and medium results (§4.5, §6: nobody else's), oldest first."""
+    results = []
+    for morning in engine.mornings:
+        news = morning.news.get(character)
+        if news is None:
+            continue
+        for kind, result in (("divination", news.divination), ("medium", news.medium)):
+            if result is not None:
+                results.append(
+                    {
+                        "day": morning.day,
+                        "kind": kind,
+                        "target": seats.seat(game, result.target) or result.target,
+                        "wolf": result.result is Judgment.WOLF,
+                    }
+                )
+    return results
 
 
 def turn(

@@ -7,6 +7,7 @@ timeline drives it, each computer's choices saved as a member's would be.
 import random
 import time
 from collections import Counter
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -102,17 +103,7 @@ def play(
         if engine.phase is Phase.NIGHT:
             now += timedelta(minutes=1)
             _turns(game, saved, now, own, timings, talk)
-            night = {
-                game.character_of(s) or s: NightChoices.from_dict(
-                    {
-                        k: game.character_of(v) or v
-                        for k, v in made.items()
-                        if k in ("attack", "divine", "guard")
-                    }
-                )
-                for s, made in saved.items()
-            }
-            engine.resolve_night({c: n for c, n in night.items() if n != NightChoices()}, rng)
+            engine.resolve_night(_night_choices(game, saved), rng)
             now += timedelta(minutes=15)
             saved, talk = {}, _Talk()
             game.day_began, game.night_began = now, None
@@ -127,16 +118,36 @@ def play(
         else:
             now += timedelta(minutes=5)
             _turns(game, saved, now, own, timings, talk)
-        key = f"vote@{len(engine.rounds)}"
-        votes = {
-            game.character_of(s) or s: game.character_of(m[key]) or m[key]
-            for s, m in saved.items()
-            if key in m
-        }
-        engine.close_round(votes, rng)
+        engine.close_round(_votes(game, saved, f"vote@{len(engine.rounds)}"), rng)
         if _night(engine):  # the round's close may have begun the night
             game.night_began = now
     return engine
+
+
+def _night_choices(
+    game: ClassicGame, saved: Mapping[str, Mapping[str, str]]
+) -> dict[str, NightChoices]:
+    """The night's saved abilities by character, the seats' undecided ones left out."""
+    night = {
+        game.character_of(s) or s: NightChoices.from_dict(
+            {
+                k: game.character_of(v) or v
+                for k, v in made.items()
+                if k in ("attack", "divine", "guard")
+            }
+        )
+        for s, made in saved.items()
+    }
+    return {c: n for c, n in night.items() if n != NightChoices()}
+
+
+def _votes(game: ClassicGame, saved: Mapping[str, Mapping[str, str]], key: str) -> dict[str, str]:
+    """The round's saved votes (``key``), voter and target by character."""
+    return {
+        game.character_of(s) or s: game.character_of(m[key]) or m[key]
+        for s, m in saved.items()
+        if key in m
+    }
 
 
 def win_rates(players: int, games: int, seed: int, tie: str = "bbs") -> dict[str, Any]:

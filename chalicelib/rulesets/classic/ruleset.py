@@ -13,7 +13,7 @@ closes it at once through ``after_save``. Who sees what is decided only by the e
 import random
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...rules.classic import NPC, Ability, Options, Outcome, Pace, Phase, Village
 from ...rules.classic import visibility as secrecy
@@ -22,12 +22,11 @@ from ...rules.classic.prologue import IDLE_AFTER
 from ...rules.classic.visibility import Board
 from ..base import (
     Ahead,
-    ComputerTurn,
-    Heard,
     NewGame,
     NoticeText,
     NotNow,
     QuickChoice,
+    RuleSet,
     SeatRules,
     State,
     Step,
@@ -39,7 +38,10 @@ from ..base import Pace as PlatformPace
 from ..options import Option
 from . import LABEL, NEXT_UPDATE_WORDS, labels, report, seats, setup, timeline, view
 from .game import ClassicGame, Kick
-from .timeline import Event
+from .timeline import Advanced, Event
+
+if TYPE_CHECKING:  # a computer member's turn only: never loaded for a page (decision 241)
+    from ..turns import ComputerTurn, Heard
 
 CHOICE_LABELS = {"vote": "処刑投票", "attack": "襲撃", "divine": "占い", "guard": "護衛"}
 NIGHT_KEYS = ("attack", "divine", "guard")
@@ -91,6 +93,53 @@ def mail_day(game: ClassicGame) -> int:
         return 0
     today = sum(1 for r in village.rounds if r.day == village.day)
     return village.day * 100 + today + (50 if village.phase is Phase.NIGHT else 0)
+
+
+def _told(
+    village: VillageView,
+    game: ClassicGame,
+    event: Event,
+    done: Advanced,
+    names: Mapping[str, str],
+    at: datetime,
+) -> tuple[tuple[SystemPost, ...], str | None, frozenset[str]]:
+    """What an event tells: the village's posts in order (each round's result, the sunset,
+    the morning, the ending, the epilogue's close), the mail kind owed to every member, and
+    the seats whose accounts a sudden death locks."""
+    engine = game.village
+    assert engine is not None
+    posts: list[SystemPost] = []
+
+    def say(text: str, on: int | None = None) -> None:
+        """A village post on the day ``on`` (a round's own day), else on the day the
+        village is in after this step (a night's close: the morning's)."""
+        day = engine.day if on is None else on
+        posts.append(SystemPost(PUBLIC, day, text, at + timedelta(microseconds=len(posts))))
+
+    mail: str | None = None
+    locks: frozenset[str] = frozenset()
+    for result in done.rounds:
+        if result.outcome is Outcome.EXECUTED and not result.votes and result.candidates:
+            say(report.single_candidate(result, names), result.day)
+        else:
+            say(report.round_report(result, names), result.day)
+        if result.outcome is Outcome.SUDDEN:
+            locks |= frozenset(game.seats[c] for c in result.sudden)
+    if event is Event.SUNSET:
+        say("日が暮れました。1日目の夜です。")
+    if done.morning is not None:
+        seat_map = village.seats()
+        wills = {c: seat_map[s].will or "" for c, s in game.seats.items() if s in seat_map}
+        say(report.morning_report(done.morning, names, wills))
+        mail = "morning"
+    elif event is Event.ROUND and not done.ended and engine.voting:
+        mail = "round"
+    if done.ended:
+        say(report.ending_report(engine, names))
+        mail = "ending"
+    if event is Event.CLOSE:
+        say("エピローグが終わりました。この村は過去ログとして読めます。")
+    return tuple(posts), mail, locks
 
 
 def _state(game: ClassicGame) -> State:
@@ -286,49 +335,7 @@ class Classic:
             votes=seats.votes(game, saved, key),
             night=seats.night_choices(game, saved, village.saved_at(day)),
         )
-        posts: list[SystemPost] = []
-        tick = 0
-
-        def say(text: str, on: int | None = None) -> None:
-            """A village post on the day ``on`` (a round's own day), else on the day the
-            village is in after this step (a night's close: the morning's)."""
-            nonlocal tick
-            posts.append(
-                SystemPost(
-                    PUBLIC,
-                    engine.day if on is None else on,
-                    text,
-                    at + timedelta(microseconds=tick),
-                )
-            )
-            tick += 1
-
-        mail: str | None = None
-        locks: frozenset[str] = frozenset()
-        for result in done.rounds:
-            if result.outcome is Outcome.EXECUTED and not result.votes and result.candidates:
-                say(report.single_candidate(result, names), result.day)
-            else:
-                say(report.round_report(result, names), result.day)
-            if result.outcome is Outcome.SUDDEN:
-                locks |= frozenset(game.seats[c] for c in result.sudden)
-        if event is Event.SUNSET:
-            say("日が暮れました。1日目の夜です。")
-        if done.morning is not None:
-            wills = {
-                c: village.seats()[s].will or ""
-                for c, s in game.seats.items()
-                if s in village.seats()
-            }
-            say(report.morning_report(done.morning, names, wills))
-            mail = "morning"
-        elif event is Event.ROUND and not done.ended and engine.voting:
-            mail = "round"
-        if done.ended:
-            say(report.ending_report(engine, names))
-            mail = "ending"
-        if event is Event.CLOSE:
-            say("エピローグが終わりました。この村は過去ログとして読めます。")
+        posts, mail, locks = _told(village, game, event, done, names, at)
         died = set(engine.deaths) - before
         release = frozenset(game.seats[c] for c in died if c != NPC)
         if done.ended:
@@ -348,7 +355,7 @@ class Classic:
             seal_day=day if dawn else None,
             open_day=engine.day if dawn and not done.ended else None,
             check_day=day if event is Event.ROUND and not dawn else None,
-            posts=tuple(posts),
+            posts=posts,
             mail=mail,
             release=release,
             locks=locks,
@@ -633,8 +640,8 @@ class Classic:
         slot: str,
         now: datetime,
         rng: random.Random,
-        heard: Sequence[Heard] = (),
-    ) -> ComputerTurn:
+        heard: "Sequence[Heard]" = (),
+    ) -> "ComputerTurn":
         """Only the seat's view (``computer.seat_view``, through the visibility module: of
         ``heard``, what the seat may read) and the computer's own ``rng`` reach the strategy."""
         from . import computer  # a computer member's play: only its turns need it
@@ -757,4 +764,4 @@ class Classic:
         return ""
 
 
-CLASSIC = Classic()
+CLASSIC: RuleSet[ClassicGame] = Classic()

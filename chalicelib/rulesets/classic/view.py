@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...rules.classic import NPC, Ability, Cause, Role, Village
+from ...rules.classic import NPC, Ability, Cause, Morning, Role, RoundResult, Village
 from ...rules.classic import visibility as secrecy
 from ...rules.classic.cast import DECK_ORDER, MIN_PLAYERS, TEAM
 from ...rules.classic.night import counting, counting_attack, holder
+from ...rules.classic.village import Ending
 from ...rules.classic.visibility import Board, Moment
-from ..base import State, Viewer, VillageView, is_computer
+from ..base import Seat, State, Viewer, VillageView, is_computer
 from . import labels, report, seats, timeline
 from .game import ClassicGame
 from .timeline import Event
@@ -259,15 +260,134 @@ def page(
 ) -> dict[str, Any]:
     """The classic part of the village page for ``viewer``."""
     engine = game.village
-    moment = (
-        Moment.EPILOGUE
-        if village.state in (State.ENDING, State.ENDED)
-        else timeline.moment(game, now)
-    )
+    moment = _moment(village, game, now)
     who = viewer_of(game, viewer)
     names = names_of(village, game)
     seat_map = village.seats()
     reveal = engine is not None and sees_roles(game, who, moment)
+    context: dict[str, Any] = {
+        "phase": moment.value,
+        "moment_word": labels.MOMENT_LABELS[moment],
+        **_deadlines(village, game),
+        "members": _members(game, seat_map, names, who, moment, reveal),
+        "names": names,
+        "options": game.options,
+        "tie_label": labels.TIE_LABELS[game.options.tie],
+        "conduct": labels.CONDUCT,
+        "private": None,
+        "vote_form": None,
+        "night_form": None,
+        "wolves": None,
+        "will": None,
+        "ending": None,
+        "npc_role": None,
+        "rounds": [],
+        "record": None,
+        "records": None,  # every day's, for the combined log
+        "record_template": "_classic_record.html",
+        "cast_table": None,
+        "epilogue_day": None,
+        **labels_context(),
+    }
+    if engine is None:
+        context["prologue"] = _prologue(game, viewer)
+        return context
+    context["prologue"] = None
+    context["cast"] = [
+        {"role": labels.ROLE_LABELS[r], "count": n} for r, n in cast_counts(engine).items()
+    ]
+    if reveal:
+        context["npc_role"] = labels.ROLE_LABELS[engine.roles[NPC]]
+    context["rounds"] = _rounds(game, engine, names)
+    if engine.ending is not None:
+        context["ending"] = {"winner": labels.WINNER_LABELS[engine.ending.winner]}
+        context["epilogue_day"] = _epilogue_day(engine)
+    if secrecy.full_record_open(moment):
+        context.update(_full_record(village, game, names, day))
+    character = who.character if engine is not None and who.character in engine.roles else None
+    context["private"] = _private(game, character, names)
+    if character is None or viewer.slot is None or village.state is not State.RUNNING:
+        return context
+    seat_ = viewer.slot
+    context["will"] = seat_map[seat_].will if seat_ in seat_map else None
+    if character not in engine.deaths:
+        context.update(_forms(village, game, engine, character, seat_, names, moment))
+    return context
+
+
+def _full_record(
+    village: VillageView, game: ClassicGame, names: Mapping[str, str], day: int
+) -> dict[str, Any]:
+    """The full record, open in the epilogue: ``day``'s, every day's, and who played whom."""
+    from . import chronicle  # the full record: only an ended game's pages show it
+
+    seat_map = village.seats()
+    wills = {s: m.will or "" for s, m in seat_map.items()}
+    record = chronicle.build(game, village.saved_days(), wills, names)
+    return {
+        "record": record[max(0, min(day, len(record) - 1))],
+        "records": record,
+        "cast_table": cast_table(game, {s: m.account_id for s, m in seat_map.items()}),
+    }
+
+
+def _forms(
+    village: VillageView,
+    game: ClassicGame,
+    engine: Village,
+    character: str,
+    seat_: str,
+    names: Mapping[str, str],
+    moment: Moment,
+) -> dict[str, Any]:
+    """A living member's forms today, filled with what they saved, and a werewolf's view of
+    the pack's attack."""
+    saved = village.saved(engine.day)
+    own = choices_shown(game, saved, seat_).get(seat_, {})
+    forms: dict[str, Any] = {"night_form": _night_form(game, engine, character, own)}
+    if engine.voting and character in engine.voters():
+        forms["vote_form"] = _vote_form(game, engine, character, own, names, moment)
+    if engine.roles[character] is Role.WEREWOLF:
+        forms["wolves"] = wolf_attacks(game, saved, village.saved_at(engine.day), names)
+    return forms
+
+
+def _moment(village: VillageView, game: ClassicGame, now: datetime) -> Moment:
+    """Where the village is now: its epilogue once ended, else its timeline's moment."""
+    if village.state in (State.ENDING, State.ENDED):
+        return Moment.EPILOGUE
+    return timeline.moment(game, now)
+
+
+def _deadlines(village: VillageView, game: ClassicGame) -> dict[str, Any]:
+    """The next deadline and its words, and the day's times, as a page and a mail say them."""
+    due = timeline.next_event(game, village.created_at)
+    return {
+        "deadline": due.at if due else None,
+        "deadline_label": DEADLINE_LABELS[due.event] if due else None,
+        "times": times(game, village.created_at),
+    }
+
+
+def _epilogue_day(engine: Village) -> int | None:
+    """The day tabs' エピローグ: the last day, when the game ended at its dawn (a day that
+    ended at its vote keeps its number: its talk came before the epilogue)."""
+    if not any(r.day == engine.day for r in engine.rounds) and engine.mornings:
+        return engine.day
+    return None
+
+
+def _members(
+    game: ClassicGame,
+    seat_map: Mapping[str, Seat],
+    names: Mapping[str, str],
+    who: secrecy.Viewer,
+    moment: Moment,
+    reveal: bool,
+) -> list[Member]:
+    """The member list: each seat played (in the prologue, each taken), its death as the
+    viewer may know its cause, its role when the viewer may know it."""
+    engine = game.village
     members = []
     for seat_ in seats.order(game):
         if seat_ not in seat_map or (seat_map[seat_].account_id is None and engine is None):
@@ -298,54 +418,26 @@ def page(
                 kicks=len(game.prologue.kicks.get(seat_, ())),
             )
         )
-    due = timeline.next_event(game, village.created_at)
-    context: dict[str, Any] = {
-        "phase": moment.value,
-        "moment_word": labels.MOMENT_LABELS[moment],
-        "deadline": due.at if due else None,
-        "deadline_label": DEADLINE_LABELS[due.event] if due else None,
-        "times": times(game, village.created_at),
-        "members": members,
-        "names": names,
-        "options": game.options,
-        "tie_label": labels.TIE_LABELS[game.options.tie],
-        "conduct": labels.CONDUCT,
-        "private": None,
-        "vote_form": None,
-        "night_form": None,
-        "wolves": None,
-        "will": None,
-        "ending": None,
-        "npc_role": None,
-        "rounds": [],
-        "record": None,
-        "records": None,  # every day's, for the combined log
-        "record_template": "_classic_record.html",
-        "cast_table": None,
-        "epilogue_day": None,
-        **labels_context(),
+    return members
+
+
+def _prologue(game: ClassicGame, viewer: Viewer) -> dict[str, Any]:
+    """The prologue's count, start votes and the viewer's own start and kick votes."""
+    count = len(game.prologue.members)
+    return {
+        "count": count,
+        "min_members": game.options.min_members,
+        "cast_line": labels.cast_line(count),
+        "start_votes": len(game.prologue.start_votes),
+        "mine": viewer.slot in game.prologue.start_votes if viewer.slot else False,
+        "my_kicks": sorted(t for t, voters in game.prologue.kicks.items() if viewer.slot in voters),
+        "minimum": MIN_PLAYERS,
     }
-    if engine is None:
-        count = len(game.prologue.members)
-        context["prologue"] = {
-            "count": count,
-            "min_members": game.options.min_members,
-            "cast_line": labels.cast_line(count),
-            "start_votes": len(game.prologue.start_votes),
-            "mine": viewer.slot in game.prologue.start_votes if viewer.slot else False,
-            "my_kicks": sorted(
-                t for t, voters in game.prologue.kicks.items() if viewer.slot in voters
-            ),
-            "minimum": MIN_PLAYERS,
-        }
-        return context
-    context["prologue"] = None
-    context["cast"] = [
-        {"role": labels.ROLE_LABELS[r], "count": n} for r, n in cast_counts(engine).items()
-    ]
-    if reveal:
-        context["npc_role"] = labels.ROLE_LABELS[engine.roles[NPC]]
-    context["rounds"] = [
+
+
+def _rounds(game: ClassicGame, engine: Village, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Every published vote round's votes, voter and target by name."""
+    return [
         {
             "day": r.day,
             "round": r.round,
@@ -357,59 +449,45 @@ def page(
         for r in engine.rounds
         if r.published and r.votes
     ]
-    if engine.ending is not None:
-        context["ending"] = {"winner": labels.WINNER_LABELS[engine.ending.winner]}
-        # The day tabs' エピローグ: the last day, when the game ended at its dawn (a day
-        # that ended at its vote keeps its number: its talk came before the epilogue).
-        if not any(r.day == engine.day for r in engine.rounds) and engine.mornings:
-            context["epilogue_day"] = engine.day
-    if secrecy.full_record_open(moment):
-        from . import chronicle  # the full record: only an ended game's pages show it
 
-        wills = {s: m.will or "" for s, m in seat_map.items()}
-        record = chronicle.build(game, village.saved_days(), wills, names)
-        context["record"] = record[max(0, min(day, len(record) - 1))]
-        context["records"] = record
-        context["cast_table"] = cast_table(game, {s: m.account_id for s, m in seat_map.items()})
-    character = who.character if engine is not None and who.character in engine.roles else None
-    context["private"] = _private(game, character, names)
-    if character is None or viewer.slot is None or village.state is not State.RUNNING:
-        return context
-    seat_ = viewer.slot
-    context["will"] = seat_map[seat_].will if seat_ in seat_map else None
-    if character in engine.deaths:
-        return context
-    saved = village.saved(engine.day)
-    own = choices_shown(game, saved, seat_).get(seat_, {})
-    if engine.voting and character in engine.voters():
-        targets = [seats.seat(game, t) or t for t in engine.vote_targets(character)]
-        context["vote_form"] = {
-            "targets": targets,
-            "current": own.get("vote"),
-            "final": not engine.options.votes_changeable,
-            "round": engine.round,
-            "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
-            if engine.candidates
-            else None,
-            "overtime": moment is Moment.OVERTIME,
+
+def _vote_form(
+    game: ClassicGame,
+    engine: Village,
+    character: str,
+    own: Mapping[str, str],
+    names: Mapping[str, str],
+    moment: Moment,
+) -> dict[str, Any]:
+    """The open round's vote form of a living voter: its targets, its vote as saved."""
+    return {
+        "targets": [seats.seat(game, t) or t for t in engine.vote_targets(character)],
+        "current": own.get("vote"),
+        "final": not engine.options.votes_changeable,
+        "round": engine.round,
+        "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
+        if engine.candidates
+        else None,
+        "overtime": moment is Moment.OVERTIME,
+    }
+
+
+def _night_form(
+    game: ClassicGame, engine: Village, character: str, own: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """The coming night's abilities of ``character``, one row each (None: it has none)."""
+    rows = [
+        {
+            "key": ability.value,
+            "label": {"attack": "襲撃", "divine": "占い", "guard": "護衛"}[ability.value],
+            "targets": [
+                seats.seat(game, t) or t for t in engine.choice_targets(character, ability)
+            ],
+            "selected": own.get(ability.value),
         }
-    rows = []
-    for ability in engine.choice_keys(character):
-        rows.append(
-            {
-                "key": ability.value,
-                "label": {"attack": "襲撃", "divine": "占い", "guard": "護衛"}[ability.value],
-                "targets": [
-                    seats.seat(game, t) or t for t in engine.choice_targets(character, ability)
-                ],
-                "selected": own.get(ability.value),
-            }
-        )
-    if rows:
-        context["night_form"] = {"rows": rows, "night": engine.coming_night}
-    if engine.roles[character] is Role.WEREWOLF:
-        context["wolves"] = wolf_attacks(game, saved, village.saved_at(engine.day), names)
-    return context
+        for ability in engine.choice_keys(character)
+    ]
+    return {"rows": rows, "night": engine.coming_night} if rows else None
 
 
 def labels_context() -> dict[str, Any]:
@@ -435,13 +513,10 @@ def notice(
     engine = game.village
     names = names_of(village, game)
     character = seats.character(game, slot)
-    due = timeline.next_event(game, village.created_at)
     context: dict[str, Any] = {
         "name": names.get(slot, ""),
         "names": names,
-        "deadline": due.at if due else None,
-        "deadline_label": DEADLINE_LABELS[due.event] if due else None,
-        "times": times(game, village.created_at),
+        **_deadlines(village, game),
         "conduct": labels.CONDUCT,
         "private": None,
         "morning": None,
@@ -460,64 +535,81 @@ def notice(
     )
     morning = next((m for m in engine.mornings if m.day == day), None)
     if kind in ("morning", "ending") and morning is not None:
-        context["morning"] = {
-            "day": morning.day,
-            "dead": [names[seats.seat(game, c) or c] for c in morning.found_dead],
-            "wills": [
-                names[seats.seat(game, c) or c]
-                for c in morning.wills
-                if village.seats().get(game.seats.get(c, ""), None) is not None
-                and village.seats()[game.seats[c]].will
-            ],
-            "news": next(
-                (
-                    n["lines"]
-                    for n in (context["private"] or {}).get("news", [])
-                    if n["day"] == morning.day
-                ),
-                [],
-            ),
-        }
+        context["morning"] = _morning(village, game, morning, names, context["private"])
     today = [r for r in engine.rounds if r.day == day]
     cause = today[closed_today - 1] if 0 < closed_today <= len(today) else None
-    character_names = seats.character_names(
-        game, {s: seat.name for s, seat in village.seats().items()}
-    )
-    if kind == "round":
-        if cause is not None and character in cause.sudden:
-            # Died for not voting (§2.3.4, public news): told so, never called to vote.
-            context["round"] = {
-                "reason": report.revote_reason(cause, character_names),
-                "died": True,
-            }
-            return context
+    if kind == "round" and (cause is None or character not in cause.sudden):
         # A re-vote is news only to the living while it is open: a round closed since (its
         # mail sent late, after a later round or the ending) or a dead member's call is not
         # sent, so one event is one mail that says what happened.
         still_open = engine.voting and engine.day == day and len(today) == closed_today
         if character in engine.deaths or not still_open:
             return None
-    if kind in ("round", "reminder") and engine.voting:
-        context["round"] = {
-            "reason": report.revote_reason(cause, character_names)
-            if kind == "round" and cause is not None
-            else None,
-            "number": engine.round,
-            "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
-            if engine.candidates
-            else None,
-        }
+    context["round"] = _round(village, game, engine, character, kind, cause, names)
     if kind == "reminder":
         context["reminder"] = "vote" if engine.voting else "night"
     if kind == "ending" and engine.ending is not None:
-        role = engine.roles[character]
-        team = {
-            Role.WEREWOLF: "wolves",
-            Role.MADMAN: "wolves",
-            Role.FOX: "fox",
-        }.get(role, "village")
-        context["ending"] = {
-            "winner": labels.WINNER_LABELS[engine.ending.winner],
-            "won": engine.ending.winner.value == team,
-        }
+        context["ending"] = _ending(engine.ending, engine.roles[character])
     return context
+
+
+def _round(
+    village: VillageView,
+    game: ClassicGame,
+    engine: Village,
+    character: str,
+    kind: str,
+    cause: RoundResult | None,
+    names: Mapping[str, str],
+) -> dict[str, Any] | None:
+    """The vote a round's or a reminder's mail tells of: the open round (for a re-vote, why
+    the round ``cause`` closed without a verdict), or the member's own sudden death in it."""
+    character_names = seats.character_names(
+        game, {s: seat.name for s, seat in village.seats().items()}
+    )
+    if kind == "round" and cause is not None and character in cause.sudden:
+        # Died for not voting (§2.3.4, public news): told so, never called to vote.
+        return {"reason": report.revote_reason(cause, character_names), "died": True}
+    if kind not in ("round", "reminder") or not engine.voting:
+        return None
+    return {
+        "reason": report.revote_reason(cause, character_names)
+        if kind == "round" and cause is not None
+        else None,
+        "number": engine.round,
+        "candidates": [names[seats.seat(game, c) or c] for c in engine.candidates]
+        if engine.candidates
+        else None,
+    }
+
+
+def _morning(
+    village: VillageView,
+    game: ClassicGame,
+    morning: Morning,
+    names: Mapping[str, str],
+    private: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """A morning as one member's mail tells it: who was found dead, whose wills were read,
+    and the member's own news of that day."""
+    seat_map = village.seats()
+    return {
+        "day": morning.day,
+        "dead": [names[seats.seat(game, c) or c] for c in morning.found_dead],
+        "wills": [
+            names[seats.seat(game, c) or c]
+            for c in morning.wills
+            if seat_map.get(game.seats.get(c, ""), None) is not None
+            and seat_map[game.seats[c]].will
+        ],
+        "news": next(
+            (n["lines"] for n in (private or {}).get("news", []) if n["day"] == morning.day),
+            [],
+        ),
+    }
+
+
+def _ending(ending: Ending, role: Role) -> dict[str, Any]:
+    """The winner, and whether the team of the member's ``role`` won."""
+    team = {Role.WEREWOLF: "wolves", Role.MADMAN: "wolves", Role.FOX: "fox"}.get(role, "village")
+    return {"winner": labels.WINNER_LABELS[ending.winner], "won": ending.winner.value == team}

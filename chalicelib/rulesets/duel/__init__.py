@@ -3,7 +3,7 @@
 What the top page offers of it is here, readable without its engine (``rulesets.offers``).
 """
 
-from ..base import Offer
+from ..match import Offer
 from . import labels
 
 OFFER = Offer(

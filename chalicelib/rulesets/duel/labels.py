@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from ..match import RESIGN, Verbs
+
 GAME_LABEL = "2人で遊ぶ人狼"
 
 PRESET_LABELS = {
@@ -43,10 +45,19 @@ FEATS = {
     "pp_won": ("PPで勝利", "B で PP か RPP を決めて勝つ"),
     "seer_kept_12b": ("占い師を守り抜く", "12B で A を持ち、本物の占い師を一度も失わずに勝つ"),
 }
+# The platform's verbs, in the duel's words.
+VERBS = Verbs(
+    resign="投了",
+    resign_question="投了します。対局はあなたの負けで終わります。よろしいですか？",
+    abort_question=(
+        "対局を中止します。双方が最初の手を指す前なので、勝ち負けもレーティングもつきません。"
+        "よろしいですか？"
+    ),
+)
 AT_LABELS = {
     "execution": "処刑のあと",
     "morning": "朝",
-    "resign": "投了",
+    RESIGN: VERBS.resign,
     "time": "時間切れ",
     "gone": "接続切れ（1分）",
 }
@@ -85,16 +96,8 @@ def event_lines(event: dict[str, Any]) -> list[str]:
     if kind == "first_victim":
         return ["初日犠牲者 #0 が亡くなりました(欠けあり)"]
     if kind == "co":
-        request = event["request"]
-        if request["black_only"]:
-            head = "黒引き占い師のみCO要請"
-        else:
-            scope = "全体" if request["cards"] is None else f"範囲 {cards(request['cards'])}"
-            head = f"{roles(request['roles'])}のCO要請({scope})"
-            if request["auto"]:
-                head = "GJならCO: " + head
         claims = [claim_text(c) for c in event["claims"]]
-        return [head, *(claims or ["名乗り出る者はいませんでした"])]
+        return [_request_text(event["request"]), *(claims or ["名乗り出る者はいませんでした"])]
     if kind == "named":
         head = f"指名CO {cards(event['cards'])}" + (
             "(狩人か猫又ならギドラCO)" if event["gidra"] else ""
@@ -103,59 +106,78 @@ def event_lines(event: dict[str, Any]) -> list[str]:
     if kind == "release":
         return ["ギドラ解除要請", *(claim_text(c) for c in event["lands"])]
     if kind == "execution":
-        lines = [f"{card(event['card'])} を処刑しました"]
-        pp = event["pp"]
-        if pp:
-            who = "人狼陣営" if pp["winner"] == "B" else "村人陣営"
-            lines = [
-                f"{pp['kind']}: 狂人は {card(pp['madman'])}。{who}の吊り先 {card(event['card'])}"
-                " が処刑されました"
-            ]
-        if event["revenge"] is not None:
-            lines.append(f"猫又の道連れで {card(event['revenge'])} が亡くなりました")
-        return lines
+        return _execution_lines(event)
     if kind == "orders":
-        lines = [f"{event['day']}日目の夜の指示"]
-        for d in event["divine"]:
-            lines.append(f"占い: {card(d['card'])} → {cards(d['to'])}")
-        for g in event["guard"]:
-            weights = "・".join(
-                f"{card(t)}({w})" for t, w in zip(g["to"], g["weights"], strict=True)
-            )
-            lines.append(f"護衛: {card(g['card'])} → {weights}")
-        if event["latent_divine"]:
-            lines.append(f"潜伏中の占い師: {cards(event['latent_divine'])}")
-        latent = event["latent_guard"]
-        if latent == "same":
-            lines.append("潜伏中の狩人: 昨夜と同じ")
-        elif latent:
-            weights = "・".join(
-                f"{card(t)}({w})" for t, w in zip(latent["to"], latent["weights"], strict=True)
-            )
-            lines.append(f"潜伏中の狩人: {weights}")
-        if event["gj_co"]:
-            lines.append(
-                f"GJならCO: {card(event['gj_co']['card'])}({roles(event['gj_co']['roles'])})"
-            )
-        return lines if len(lines) > 1 else []  # a night nobody gave orders for: no heading
+        return _order_lines(event)
     if kind == "morning":
-        dead = event["dead"]
-        lines = [
-            f"{event['day']}日目の朝: "
-            + (f"{cards(dead)} が亡くなりました" if dead else "犠牲者なし")
-        ]
-        for d in event["divine"]:
-            lines.append(
-                f"占い結果: {card(d['card'])} → {card(d['target'])}{COLOR_LABELS[d['result']]}"
-            )
-        for m in event["medium"]:
-            lines.append(
-                f"霊能結果: {card(m['card'])} → {card(m['target'])}{COLOR_LABELS[m['result']]}"
-            )
-        for g in event["guard"]:
-            lines.append(f"護衛報告: {card(g['card'])} → {card(g['target'])}")
-        return lines
+        return _morning_lines(event)
     return [kind]
+
+
+def _request_text(request: dict[str, Any]) -> str:
+    """A CO request's heading: its roles and scope (or the black-seer-only request)."""
+    if request["black_only"]:
+        return "黒引き占い師のみCO要請"
+    scope = "全体" if request["cards"] is None else f"範囲 {cards(request['cards'])}"
+    head = f"{roles(request['roles'])}のCO要請({scope})"
+    return "GJならCO: " + head if request["auto"] else head
+
+
+def _execution_lines(event: dict[str, Any]) -> list[str]:
+    """An execution, a PP's end told as such, and the cat's revenge."""
+    lines = [f"{card(event['card'])} を処刑しました"]
+    pp = event["pp"]
+    if pp:
+        who = "人狼陣営" if pp["winner"] == "B" else "村人陣営"
+        lines = [
+            f"{pp['kind']}: 狂人は {card(pp['madman'])}。{who}の吊り先 {card(event['card'])}"
+            " が処刑されました"
+        ]
+    if event["revenge"] is not None:
+        lines.append(f"猫又の道連れで {card(event['revenge'])} が亡くなりました")
+    return lines
+
+
+def _weights(to: list[Any], weights: list[Any]) -> str:
+    return "・".join(f"{card(t)}({w})" for t, w in zip(to, weights, strict=True))
+
+
+def _order_lines(event: dict[str, Any]) -> list[str]:
+    """A night's public orders under their heading (none given: no lines at all)."""
+    lines = [f"{event['day']}日目の夜の指示"]
+    for d in event["divine"]:
+        lines.append(f"占い: {card(d['card'])} → {cards(d['to'])}")
+    for g in event["guard"]:
+        lines.append(f"護衛: {card(g['card'])} → {_weights(g['to'], g['weights'])}")
+    if event["latent_divine"]:
+        lines.append(f"潜伏中の占い師: {cards(event['latent_divine'])}")
+    latent = event["latent_guard"]
+    if latent == "same":
+        lines.append("潜伏中の狩人: 昨夜と同じ")
+    elif latent:
+        lines.append(f"潜伏中の狩人: {_weights(latent['to'], latent['weights'])}")
+    if event["gj_co"]:
+        lines.append(f"GJならCO: {card(event['gj_co']['card'])}({roles(event['gj_co']['roles'])})")
+    return lines if len(lines) > 1 else []  # a night nobody gave orders for: no heading
+
+
+def _morning_lines(event: dict[str, Any]) -> list[str]:
+    """A morning: its dead, then each result and guard report told."""
+    dead = event["dead"]
+    lines = [
+        f"{event['day']}日目の朝: " + (f"{cards(dead)} が亡くなりました" if dead else "犠牲者なし")
+    ]
+    for d in event["divine"]:
+        lines.append(
+            f"占い結果: {card(d['card'])} → {card(d['target'])}{COLOR_LABELS[d['result']]}"
+        )
+    for m in event["medium"]:
+        lines.append(
+            f"霊能結果: {card(m['card'])} → {card(m['target'])}{COLOR_LABELS[m['result']]}"
+        )
+    for g in event["guard"]:
+        lines.append(f"護衛報告: {card(g['card'])} → {card(g['target'])}")
+    return lines
 
 
 def _color(value: Any) -> str:
@@ -190,8 +212,8 @@ def move_text(side: str, move: dict[str, Any]) -> str:
     questions and orders, and B's instructions that nobody saw during the game (its fakes as
     given, the madman's, its PP guess, its attack)."""
     do = move.get("do")
-    if do == "resign":
-        return "投了"
+    if do == RESIGN:
+        return VERBS.resign
     if side == "A":
         if do == "co":
             scope = "全体" if move.get("cards") is None else f"範囲 {cards(move['cards'])}"

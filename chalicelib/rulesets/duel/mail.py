@@ -18,12 +18,12 @@ from typing import Any
 from chalicelib.rules.duel import Duel, view
 from chalicelib.rules.duel.legal import legal_moves
 
-from ..base import MailLine, MailReading
+from ..match import RESIGN, MailLine, MailReading
 from . import labels
 
 # Each command's words, folded (NFKC, case folded, no spaces); the first is how mail writes it.
 WORDS: dict[str, tuple[str, ...]] = {
-    "resign": ("投了", "resign"),
+    RESIGN: (labels.VERBS.resign, "resign"),
     "co": ("CO要請", "co", "co_request"),
     "black_seer_co": ("黒引き占い師CO要請", "黒引きCO要請", "black_seer_co"),
     "named": ("指名CO", "named", "named_co"),
@@ -91,7 +91,7 @@ def read(game: Duel, side: str, text: str) -> MailReading:
     """The reply's lines read for ``side``'s turn now, into a phone form's fields."""
     legal = legal_moves(game, side)
     turn = legal.turn
-    taken = (*TURN_WORDS.get(turn or "", ()), "resign")
+    taken = (*TURN_WORDS.get(turn or "", ()), RESIGN)
     form: dict[str, str] = {}
     lines: list[MailLine] = []
     moves_named = 0
@@ -103,7 +103,7 @@ def read(game: Duel, side: str, text: str) -> MailReading:
             continue
         args = [a for a in _SPLIT.split(match["rest"].strip()) if a]
         try:
-            if key in ("resign", *TURN_WORDS["A:day"], "pp"):
+            if key in (RESIGN, *TURN_WORDS["A:day"], "pp"):
                 moves_named += 1
             _fill(form, turn or "", key, args, legal.options)
         except Unreadable as why:
@@ -154,8 +154,8 @@ def _weighted(form: dict[str, str], prefix: str, args: Sequence[str], what: str)
 
 def _fill(form: dict[str, str], turn: str, key: str, args: list[str], o: Any) -> None:
     """The form fields of one line (``forms`` reads them; the engine judges the move)."""
-    if key == "resign":
-        form["do"] = "resign"
+    if key == RESIGN:
+        form["do"] = RESIGN
     elif key == "co":
         roles = [r for a in args if (r := _find(a, ROLE_WORDS)) not in (None, "none", "cat")]
         others = [
@@ -333,8 +333,8 @@ def _col(c: str) -> str:
 def write(turn: str, move: Mapping[str, Any]) -> list[str]:
     """``move`` (of ``turn``) as the lines that read back as it."""
     do = move.get("do")
-    if do == "resign":
-        return ["投了"]
+    if do == RESIGN:
+        return [labels.VERBS.resign]
     if turn == "A:day":
         if do == "co":
             scope = f" {' '.join(map(_c, move['cards']))}" if move.get("cards") is not None else ""

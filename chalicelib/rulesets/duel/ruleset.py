@@ -1,8 +1,9 @@
-"""The duel rule set: the seam object the platform plays duels through (``base.MatchRules``).
+"""The duel rule set: the seam object the platform plays duels through (``match.MatchRules``).
 
 The engine is ``rules/duel`` (pure); this module adds what a product needs around it: the
-setup a person picks (preset, side, the CPU's strength), forms into moves, resigning (投了)
-and losing on time as endings, the computer's move through one adapter, and what each side
+setup a person picks (preset, side, the CPU's strength), forms into moves, the words of the
+platform's 投了 and 中止 and what 投了, time and leaving do to the game, the computer's move
+through one adapter, and what each side
 is shown — always from the engine's ``view`` of that side (RULES-DUEL §8), never from the
 game itself, so a page cannot show what the side may not know.
 """
@@ -20,7 +21,8 @@ from chalicelib.rules.duel.legal import Legal, legal_moves
 from chalicelib.rules.duel.state import checked_wolves
 from chalicelib.rules.duel.views import hindsight
 
-from ..base import MailReading, NoticeText, Offer, Played
+from ..base import NoticeText
+from ..match import RESIGN, MailReading, MatchRules, Offer, Played
 from . import OFFER, forms, labels, mail
 
 SIDES = ("A", "B")
@@ -36,8 +38,8 @@ SUBJECTS = {
 # seer is shown this long after the request, however fast it came, so its speed does not tell
 # A whether a fake seer had to be made up; B's clock does not run meanwhile.
 ANSWER_HOLD = 20
-# The platform's endings (not §7 victories): on time, or gone a minute (decision 82).
-FORFEITS = ("time", "gone")
+# The platform's endings (not §7 victories): 投了, on time, or gone a minute (decision 82).
+FORFEITS = (RESIGN, "time", "gone")
 
 
 class DuelRules:
@@ -48,7 +50,8 @@ class DuelRules:
     record_template = "duel_record.html"
     review_template = "duel_review.html"
     notice_templates = ("mail/match_notice.txt", "mail/match_notice.html")
-    sides = SIDES
+    sides: tuple[str, ...] = SIDES
+    verbs = labels.VERBS
 
     # ----- a new game -----
 
@@ -133,13 +136,6 @@ class DuelRules:
         if not isinstance(move, Mapping):
             raise MoveError("手はオブジェクトで指定してください")
         played = Duel.from_json(game.to_json())
-        if move.get("do") == "resign":
-            if set(move) != {"do"}:
-                raise MoveError("投了にほかの指定はいりません")
-            if played.phase == "end":
-                raise MoveError("対局はもう終わっています")
-            _forfeit(played, side, "resign")
-            return Played(played, side, {"do": "resign"})
         play(played, side, move, rng)
         return Played(played, side, copy.deepcopy(dict(move)))
 
@@ -162,17 +158,14 @@ class DuelRules:
         )
 
     def move_from_form(self, game: Duel, side: str, form: Mapping[str, str]) -> dict[str, Any]:
-        if form.get("do") == "resign":
-            return {"do": "resign"}
         legal = legal_moves(game, side)
         if legal.turn is None:
             raise MoveError("いまはあなたの番ではありません")
         return forms.move_from_form(legal.turn, legal.options, form)
 
     def confirmation(self, game: Duel, side: str, form: Mapping[str, str]) -> str | None:
-        """An execution (処刑) and resigning (投了) are asked once more: neither can be undone."""
-        if form.get("do") == "resign":
-            return "投了します。対局はあなたの負けで終わります。よろしいですか？"
+        """An execution (処刑) is asked once more: it cannot be undone (投了's question is
+        ``labels.VERBS``')."""
         if form.get("do") == "execute" and legal_moves(game, side).turn == "A:day":
             card = form.get("card", "")
             if not (card.isascii() and card.isdigit()):
@@ -413,4 +406,4 @@ def _rules_line(seen: Mapping[str, Any]) -> str:
     return f"{name}: {deck}({'・'.join(extras)})"
 
 
-DUEL = DuelRules()
+DUEL: MatchRules[Duel] = DuelRules()

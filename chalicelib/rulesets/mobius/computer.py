@@ -39,7 +39,7 @@ from typing import Any
 
 from ...rules import talk
 from ...rules.mobius import CHOICE_KEYS, JOBS, SLOTS
-from ..base import ComputerTurn
+from ..turns import ComputerTurn
 
 # Jobs the oni side would rather see dead: their results expose it.
 THREATS = ("seer", "medium", "assassin")

@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...rules.mobius import (
     CHOICE_KEYS,
@@ -26,13 +26,12 @@ from ...rules.mobius import (
 from ..base import (
     Ahead,
     Bans,
-    ComputerTurn,
-    Heard,
     NewGame,
     NoticeText,
     NotNow,
     Pace,
     QuickChoice,
+    RuleSet,
     SeatRules,
     State,
     Step,
@@ -55,6 +54,9 @@ from .timeline import (
     phase_at,
 )
 from .visibility import Board
+
+if TYPE_CHECKING:  # a computer member's turn only: never loaded for a page (decision 241)
+    from ..turns import ComputerTurn, Heard
 
 # The order and wording of the action form (この内容で行動).
 CHOICE_LABELS = {
@@ -493,12 +495,13 @@ class Mobius:
         slot: str,
         now: datetime,
         rng: random.Random,
-        heard: Sequence[Heard] = (),
-    ) -> ComputerTurn:
+        heard: "Sequence[Heard]" = (),
+    ) -> "ComputerTurn":
         """A computer member's choices and posts now, played from its seat's view alone
         (``visibility.seat_view``: of ``heard``, only the posts the seat may read) and its own
         ``rng``; nothing once the day is closed."""
-        from . import computer  # a computer member's play: only its turns need it
+        from ..turns import ComputerTurn, SeatClock  # only a computer member's turns need them
+        from . import computer
 
         if village.state is not State.RUNNING or (
             village.next_update is not None and now >= village.next_update
@@ -515,10 +518,9 @@ class Mobius:
             computers=[s for s, held in seats.items() if held.computer],
             saved=village.saved(game.day),
             bans=seat.bans,
-            now=now,
-            day_started_at=village.day_started_at,
-            day_length=TIMINGS[village.pace].day,
-            last_post_at=seat.last_post_at,
+            clock=SeatClock(
+                now, village.day_started_at, TIMINGS[village.pace].day, seat.last_post_at
+            ),
             heard=[
                 {"board": h.board, "slot": h.slot, "text": h.text, "at": h.at, "n": h.n}
                 for h in heard
@@ -685,4 +687,4 @@ def _concerns(kind: str, morning: Any, slot: str) -> bool:
     )
 
 
-MOBIUS = Mobius()
+MOBIUS: RuleSet[Village] = Mobius()

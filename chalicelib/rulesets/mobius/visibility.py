@@ -6,7 +6,7 @@ Every page, mail and API answer asks this module; nothing else decides secrecy.
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ from ..base import Bans, Viewer
 from .timeline import Phase
 
 if TYPE_CHECKING:
+    from ..turns import SeatClock
     from .chronicle import RecordDay
 
 
@@ -205,10 +206,7 @@ def seat_view(
     computers: Iterable[str],
     saved: Mapping[str, Mapping[str, str]],
     bans: Bans,
-    now: datetime,
-    day_started_at: datetime | None,
-    day_length: timedelta,
-    last_post_at: datetime | None,
+    clock: "SeatClock",
     heard: Iterable[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """Everything the member in ``slot`` may know now, as plain data of its own (a deep copy):
@@ -218,9 +216,8 @@ def seat_view(
     placement, random targets and attack draws; its own results, DMs and killer), the
     targets it may choose for each action now, its own choices of today and the oni side's
     shared votes (``choices_shown``), the boards it may write on now, today's posts it may
-    read (``heard_by``), and its clock: now, the day's start and length, its own last post
-    (``saved``: today's saved choices of every member; ``heard``: today's posts, ``{"board",
-    "slot", "text", "at"}``, oldest first)."""
+    read (``heard_by``), and its ``clock`` (``saved``: today's saved choices of every member;
+    ``heard``: today's posts, ``{"board", "slot", "text", "at"}``, oldest first)."""
     viewer = Viewer(slot=slot)
     info = private(game, viewer)
     assert info is not None
@@ -246,14 +243,9 @@ def seat_view(
         "writable": [
             board.value
             for board in Board
-            if write_refusal(game, phase, viewer, board, bans, now) is None
+            if write_refusal(game, phase, viewer, board, bans, clock.now) is None
         ],
         "heard": heard_by(game, phase, viewer, heard),
-        "clock": {
-            "now": now,
-            "day_started_at": day_started_at,
-            "day_length": day_length,
-            "last_post_at": last_post_at,
-        },
+        "clock": asdict(clock),
     }
     return copy.deepcopy(view)

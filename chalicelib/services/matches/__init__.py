@@ -15,7 +15,19 @@ other layers use are these."""
 from .chat import chat, chats
 from .clock import gone_at, seen_here
 from .ending import end_if_due
-from .game import COMPUTER, STALE, Match, Stale, chance_of, kept, load, loaded, progress
+from .game import (
+    COMPUTER,
+    STALE,
+    Match,
+    Stale,
+    chance_of,
+    kept,
+    load,
+    loaded,
+    move_of_form,
+    play_move,
+    progress,
+)
 from .play import computer_replies, look, move, question, settle
 from .rooms import MoreSetup, adopt, cancel, games_of, join, rooms, start
 from .sharing import share, shared, withdraw_share
@@ -41,6 +53,8 @@ __all__ = [
     "loaded",
     "look",
     "move",
+    "move_of_form",
+    "play_move",
     "progress",
     "question",
     "rooms",

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ... import timecontrol
-from ...rulesets.base import MatchRules
+from ...rulesets.match import MatchEngine
 from ...storage import matches as store
 from ...storage.errors import Refused
 from .game import COMPUTER, OPEN, Match
@@ -30,7 +30,7 @@ class Clock:
 
 
 def clock_after(
-    rules: MatchRules,
+    rules: MatchEngine[Any],
     game: Any,
     players: Mapping[str, str],
     banks: dict[str, float],

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from ... import rulesets, runtime, timecontrol
-from ...rulesets.base import MatchRules
+from ...rulesets.match import RESIGN, MatchEngine, MatchPages, MatchRules, Played
 from ...storage import matches as store
 from ...storage import outbox as mailbox
 from ..errors import Conflict, NotFound
@@ -21,9 +21,6 @@ OPEN = "open"  # a seat waiting for the person the game's link was sent to
 # A game no account plays is kept this long after its last write, then DynamoDB's TTL deletes
 # it (decision 58): as long as a guest's cookie lasts, after which nobody can reach it.
 GUEST_KEPT = timedelta(days=30)
-# 投了: the platform's verb for ending a game by choice, not a move of it; every rule set's
-# forms and mail spell it so.
-RESIGN = "resign"
 STALE = "ページが古くなっていたため、この手は送られませんでした。盤面を確かめてください"
 
 
@@ -48,7 +45,7 @@ class Match:
         return self.record.match_id
 
     @property
-    def rules(self) -> MatchRules:
+    def rules(self) -> MatchRules[Any]:
         return rulesets.match_rules(self.record.rules)
 
     @property
@@ -205,8 +202,27 @@ def kept(players: Mapping[str, str], now: datetime) -> store.Kept:
 
 
 def resigns(move: Any) -> bool:
-    """投了: a way to end the game, not a move of it (every rule set spells it so)."""
+    """投了: a way to end the game, not a move of it (``rulesets.match.RESIGN``)."""
     return isinstance(move, Mapping) and move.get("do") == RESIGN
+
+
+def move_of_form(rules: MatchPages[Any], game: Any, side: str, form: Mapping[str, str]) -> Any:
+    """The move a form sends: 投了 from any game's form, else as its rule set reads it."""
+    return {"do": RESIGN} if resigns(form) else rules.move_from_form(game, side, form)
+
+
+def play_move(
+    rules: MatchEngine[Any], game: Any, side: str, move: Any, rng: random.Random
+) -> Played[Any]:
+    """A move through its rule set, or 投了 through the platform: the game as the rule set's
+    ``forfeit`` ends it, the move stored as the verb alone. A refusal is a ``ValueError``."""
+    if not resigns(move):
+        return rules.play(game, side, move, rng)
+    if set(move) != {"do"}:
+        raise ValueError(f"{rules.verbs.resign}にほかの指定はいりません")
+    if rules.to_move(game) is None:
+        raise ValueError("対局はもう終わっています")
+    return Played(rules.forfeit(game, side, RESIGN), side, {"do": RESIGN})
 
 
 def movers_of(moves: Iterable[store.NewMove]) -> frozenset[str]:

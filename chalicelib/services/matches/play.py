@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ... import timecontrol
-from ...rulesets.base import MatchRules
+from ...rulesets.match import MatchRules
 from ...storage import matches as store
 from ...storage import outbox as mailbox
 from ...storage.errors import Refused
@@ -25,8 +25,10 @@ from .game import (
     Stale,
     chance_of,
     mail_owed,
+    move_of_form,
     owe_mail,
     owe_watch,
+    play_move,
     resigns,
 )
 
@@ -36,10 +38,6 @@ if TYPE_CHECKING:  # the unit loads games through this package
 # In a correspondence game the side to move is reminded this long before its deadline.
 REMIND_BEFORE = timedelta(hours=3)
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
-ABORT_QUESTION = (
-    "対局を中止します。双方が最初の手を指す前なので、勝ち負けもレーティングもつきません。"
-    "よろしいですか？"
-)
 
 
 def computer_replies(
@@ -94,12 +92,12 @@ def move(
         raise Stale(STALE)
     rules, game = match.rules, match.game
     try:
-        wanted = given if given is not None else rules.move_from_form(game, side, form or {})
+        wanted = given if given is not None else move_of_form(rules, game, side, form or {})
         if rules.to_move(game) != side and not resigns(wanted):
             raise Conflict("いまは相手の番です")
         if match.held is not None and not resigns(wanted):
             raise Conflict("回答はもう送ってあります。公開されるまでお待ちください")
-        played = rules.play(game, side, wanted, chance_of(match.record.seed, match.moves + 1))
+        played = play_move(rules, game, side, wanted, chance_of(match.record.seed, match.moves + 1))
     except Conflict:
         raise
     except ValueError as error:
@@ -121,10 +119,12 @@ def move(
 
 
 def question(match: Match, side: str, form: Mapping[str, str]) -> str | None:
-    """What a page asks before it sends ``form`` (None: nothing to ask): 投了 that would
-    abort the game says it is 中止 (decision 150); anything else, as its rule set asks."""
-    if resigns(form) and match.abortable:
-        return ABORT_QUESTION
+    """What a page asks before it sends ``form`` (None: nothing to ask): 投了, or 中止 when
+    it would abort the game (decision 150), in the rule set's words; anything else, as its
+    rule set asks."""
+    verbs = match.rules.verbs
+    if resigns(form):
+        return verbs.abort_question if match.abortable else verbs.resign_question
     return match.rules.confirmation(match.game, side, form)
 
 

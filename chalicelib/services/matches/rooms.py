@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ... import rulesets, runtime, timecontrol
-from ...rulesets.base import MatchRules
+from ...rulesets.match import MatchRules
 from ...storage import matches as store
 from ...storage.errors import Refused
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
