@@ -13,7 +13,7 @@ from ..labels import SITE_NAME
 from ..links import MemberLink, member_url, unsubscribe_url
 from ..render import render
 from ..runtime import base_url
-from ..storage.models import AccountItem
+from ..storage.accounts import Account
 from ..storage.repository import VillageRecord
 
 
@@ -43,7 +43,7 @@ def tidy(text: str) -> str:
 
 def compose(
     record: VillageRecord,
-    account: AccountItem,
+    account: Account,
     kind: str,
     day: int,
     now: datetime,
@@ -121,7 +121,7 @@ IDLE_WARNING_SUBJECT = "まもなく自動で村から退出になります"
 
 
 def idle_warning(
-    record: VillageRecord, account: AccountItem, slot: str, due: datetime, now: datetime
+    record: VillageRecord, account: Account, slot: str, due: datetime, now: datetime
 ) -> Notice:
     """The idle warning (decision 140): when the member will be auto-departed (RULES §9) unless
     they open the village page or reply to this mail (any reply counts as access)."""

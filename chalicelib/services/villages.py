@@ -13,10 +13,12 @@ from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
 from ..rulesets.base import CLOSED_STATES, NotNow, Pace, RuleSet, State, SystemPost
 from ..rulesets.options import read as read_options
 from ..storage import villages as store
+from ..storage.accounts import Account
 from ..storage.errors import Refused
+from ..storage.gm_log import GmLogLine
 from ..storage.keys import is_state_sk
-from ..storage.models import AccountItem, GmLogItem, PresenceItem, VillageItem
-from ..storage.repository import VillageRecord, load_account, load_joiner, plain
+from ..storage.models import VillageItem
+from ..storage.repository import Presence, VillageRecord, load_account, load_joiner
 from . import computer_seats
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
@@ -158,8 +160,8 @@ def create_village(
     character_set: str = DEFAULT_CHARACTER_SET,
     rules: str = rulesets.DEFAULT,
     given: Mapping[str, Any] | None = None,
-    log: Callable[[str], GmLogItem] | None = None,
-    host: AccountItem | None = None,
+    log: Callable[[str], GmLogLine] | None = None,
+    host: Account | None = None,
     cpu_members: object = 0,
     practice: object = False,
 ) -> str:
@@ -271,8 +273,8 @@ def join(
 
 def _join(
     record: VillageRecord,
-    account: AccountItem,
-    presence: PresenceItem | None,
+    account: Account,
+    presence: Presence | None,
     slot: str,
     persona_key: str,
     now: datetime,
@@ -280,7 +282,7 @@ def _join(
     """``presence``: the account's in this village, if it ever joined (read with it)."""
     state, pace, seats = record.state, record.pace, record.seats()
     applicant = membership.Applicant(
-        account.account_id, bool(account.email_verified), account.lock_until, plain(account.holds)
+        account.account_id, account.email_verified, account.lock_until, account.holds
     )
     dead = record.dead()
     refusal = membership.join_refusal(
@@ -288,7 +290,7 @@ def _join(
         state,
         pace,
         seats,
-        None if presence is None else bool(presence.left),
+        None if presence is None else presence.left,
         slot,
         dead,
         now,
@@ -349,7 +351,7 @@ def leave(
 
 
 def _depart(
-    record: VillageRecord, account: AccountItem, slot: str, now: datetime, idle: bool = False
+    record: VillageRecord, account: Account, slot: str, now: datetime, idle: bool = False
 ) -> datetime | None:
     """Vacates the slot. ``idle``: an auto-departure, undone by any access since the read."""
     state = record.state
@@ -371,7 +373,7 @@ def _depart(
         account,
         slot,
         now,
-        release_hold=plain(account.holds).get(record.meta.pace) == record.village_id,
+        release_hold=account.holds.get(record.meta.pace) == record.village_id,
         lock=store.Lock(lock.departures, lock.until) if lock else None,
         open_seats=open_seats,
         post=SystemPost(

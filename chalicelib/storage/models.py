@@ -31,6 +31,12 @@ from pynamodb.models import Model
 from .keys import SHARDS
 
 
+def plain(value: Any) -> dict[str, Any]:
+    """A map attribute as a dict: PynamoDB gives a MapAttribute once loaded, the dict it was
+    given before that."""
+    return value.as_dict() if hasattr(value, "as_dict") else dict(value or {})
+
+
 class GameAttribute(Attribute[Any]):
     """A rule set's game state: compact JSON, zlib-compressed, in base64.
 

@@ -19,8 +19,10 @@ from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
 from ..rulesets.base import Step, SystemPost, computer_account, is_computer
+from .accounts import Account, account_item, account_record
 from .db import ensure_configured, transaction
 from .errors import AlreadyOwed, Refused, TransactionRefused, conditioned, is_refusal, retried
+from .gm_log import GmLogLine, log_item
 from .keys import (
     LOOK_SK,
     SHARDS,
@@ -169,8 +171,8 @@ def create_village(
     game: Any,
     seats: Sequence[str],
     posts: Iterable[SystemPost],
-    log: GmLogItem | None = None,
-    host: AccountItem | None = None,
+    log: GmLogLine | None = None,
+    host: Account | None = None,
     cpu_members: int = 0,
 ) -> None:
     """The village in the opening, its vacant seats and its first posts, all at once (and the
@@ -197,6 +199,8 @@ def create_village(
         cpu_members=cpu_members or None,
     )
 
+    log_line = log_item(log) if log is not None else None
+
     def write() -> None:
         with transaction() as t:
             t.save(meta, condition=VillageItem.pk.does_not_exist())
@@ -209,11 +213,11 @@ def create_village(
                 )
             for post in posts:
                 t.save(_system(village_id, post))
-            if log is not None:
-                t.save(log, condition=GmLogItem.pk.does_not_exist())
+            if log_line is not None:
+                t.save(log_line, condition=GmLogItem.pk.does_not_exist())
             if host is not None:
                 t.update(
-                    host,
+                    account_item(host),
                     actions=[AccountItem.hosted_village.set(village_id)],
                     condition=AccountItem.hosted_village == host.hosted_village
                     if host.hosted_village
@@ -235,7 +239,7 @@ class SeatChange:
 
 def claim_slot(
     record: VillageRecord,
-    account: AccountItem,
+    account: Account,
     slot: str,
     now: datetime,
     change: SeatChange,
@@ -300,7 +304,7 @@ def claim_slot(
                 condition=PresenceItem.pk.does_not_exist(),
             )
             t.update(
-                account,
+                account_item(account),
                 actions=[AccountItem.holds[pace].set(record.village_id)],
                 condition=AccountItem.holds[pace].does_not_exist(),
             )
@@ -372,7 +376,7 @@ class Lock:
 
 def vacate_slot(
     record: VillageRecord,
-    account: AccountItem,
+    account: Account,
     slot: str,
     now: datetime,
     *,
@@ -440,7 +444,7 @@ def vacate_slot(
                 condition=PresenceItem.left == False,  # noqa: E712 (a DynamoDB condition)
             )
             if account_actions:
-                t.update(account, actions=account_actions)
+                t.update(account_item(account), actions=account_actions)
             day = record.open_days.get(record.day)  # a vacant slot's choices are undecided
             if day is not None:
                 # Still open (an update that sealed it since is retried after, not recreated).
@@ -541,8 +545,8 @@ def commit_step(
     open_seats: int,
     owed_to: Iterable[str],
     committed_at: datetime,
-    lock_for: Callable[[AccountItem], "Lock"] | None = None,
-    log: GmLogItem | None = None,
+    lock_for: Callable[[Account], "Lock"] | None = None,
+    log: GmLogLine | None = None,
     finished: frozenset[str] = frozenset(),
 ) -> None:
     """One update step at once (with the GM's log line, when a GM took it): META
@@ -557,6 +561,8 @@ def commit_step(
     still vacant (a person who joined since holds it: the step is refused and taken again).
     """
     vid = record.village_id
+
+    log_line = log_item(log) if log is not None else None
 
     def write() -> None:
         with transaction() as t:
@@ -594,8 +600,8 @@ def commit_step(
             if step.mail is not None:
                 for account_id in owed_to:
                     t.save(owed_item(vid, step.day, step.mail, account_id, step.at))
-            if log is not None:
-                t.save(log, condition=GmLogItem.pk.does_not_exist())
+            if log_line is not None:
+                t.save(log_line, condition=GmLogItem.pk.does_not_exist())
 
     conditioned("commit_step", write)
 
@@ -658,7 +664,7 @@ def _release_holds(
     record: VillageRecord,
     slots: frozenset[str],
     locks: frozenset[str] = frozenset(),
-    lock_for: Callable[[AccountItem], "Lock"] | None = None,
+    lock_for: Callable[[Account], "Lock"] | None = None,
     finished: frozenset[str] = frozenset(),
 ) -> None:
     """RULES §9: the hold on a pace ends when the character dies or the game ends; a
@@ -675,10 +681,10 @@ def _release_holds(
     ]
     if not keys:
         return
-    for account in AccountItem.batch_get(keys):
+    for account in map(account_record, AccountItem.batch_get(keys)):
         actions: list[Action] = []
         if m_slot_released(record, account.account_id, slots) and (
-            plain(account.holds).get(pace) == record.village_id
+            account.holds.get(pace) == record.village_id
         ):
             actions.append(AccountItem.holds[pace].remove())
         if account.account_id in locked and lock_for is not None:
@@ -690,7 +696,7 @@ def _release_holds(
         if account.account_id in finished:
             actions.append(AccountItem.finished_games.add(1))
         if actions:
-            t.update(account, actions=actions)
+            t.update(account_item(account), actions=actions)
 
 
 def m_slot_released(record: VillageRecord, account_id: str, slots: frozenset[str]) -> bool:

@@ -95,7 +95,7 @@ def test_join_only_after_email_verified_through_signed_link(clock, village):
     assert accounts.verify_email(token, clock()).account_id == "frank"
     assert load_account("frank").email_verified is True
     villages.join(village, "frank", "seer_a", persona_of("seer_a"), clock())
-    assert load_account("frank").holds.as_dict() == {"short": village}
+    assert load_account("frank").holds == {"short": village}
 
 
 def test_verification_link_expires_after_24_hours(clock):
@@ -182,23 +182,23 @@ def test_change_email_needs_the_password_and_a_new_verification(clock, village):
 
 def test_notification_preferences(clock):
     make_account("quinn", clock())
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": True,
         "reminder_mail": True,
     }
     accounts.set_preferences("quinn", {"morning_mail": False})
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": False,
         "reminder_mail": True,
     }
     accounts.set_preferences("quinn", {"morning_mail": True, "reminder_mail": False})
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": True,
         "reminder_mail": False,
     }
     refused(InvalidInput, accounts.set_preferences, "quinn", {"spam": True})
     accounts.set_preferences("quinn", {})  # nothing to change
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": True,
         "reminder_mail": False,
     }
