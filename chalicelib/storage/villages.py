@@ -10,7 +10,7 @@ import itertools
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -71,7 +71,22 @@ def next_village_id() -> str:
     return str(counter.count)
 
 
-def post_item(
+@dataclass(frozen=True)
+class Post:
+    """One board post, as read or to be written (``PostItem``'s fields)."""
+
+    partition: str  # the board's (a personal board's: its owner's)
+    key: str  # its place on the board: the day, the moment, then a tie-break
+    village_id: str
+    board: str
+    day: int
+    slot: str | None  # None: a system post
+    author: str | None  # persona name at the time of writing
+    text: str
+    created_at: datetime
+
+
+def new_post(
     village_id: str,
     board: str,
     day: int,
@@ -82,16 +97,15 @@ def post_item(
     author: str | None = None,
     owner: str | None = None,
     order: str | None = None,
-) -> PostItem:
+) -> Post:
     """``owner``: the account of a personal board (each member's own partition); ``order``:
     a step's post's place (``_system``), else a random suffix keeps two posts of the same
     microsecond apart, after any step's posts of that microsecond (what was said then answers
     the update: a computer member's turn is taken at the moment of the step it follows)."""
     suffix = order if order is not None else f"r{secrets.token_hex(4)}"
-    sk = f"{post_sk_prefix(day)}{time_key(now)}#{suffix}"
-    return PostItem(
-        board_pk(village_id, board, owner),
-        sk,
+    return Post(
+        partition=board_pk(village_id, board, owner),
+        key=f"{post_sk_prefix(day)}{time_key(now)}#{suffix}",
         village_id=village_id,
         board=board,
         day=day,
@@ -102,8 +116,36 @@ def post_item(
     )
 
 
+def _post_item(post: Post) -> PostItem:
+    return PostItem(
+        post.partition,
+        post.key,
+        village_id=post.village_id,
+        board=post.board,
+        day=post.day,
+        slot=post.slot,
+        author=post.author,
+        text=post.text,
+        created_at=post.created_at,
+    )
+
+
+def _post(item: PostItem) -> Post:
+    return Post(
+        partition=str(item.pk),
+        key=str(item.sk),
+        village_id=str(item.village_id),
+        board=str(item.board),
+        day=int(item.day),
+        slot=item.slot,
+        author=item.author,
+        text=str(item.text),
+        created_at=item.created_at,
+    )
+
+
 def _system(village_id: str, post: SystemPost) -> PostItem:
-    return post_item(village_id, post.board, post.day, post.text, post.at)
+    return _post_item(new_post(village_id, post.board, post.day, post.text, post.at))
 
 
 def _stepped(village_id: str, post: SystemPost, step: Step, version: int, index: int) -> PostItem:
@@ -111,11 +153,10 @@ def _stepped(village_id: str, post: SystemPost, step: Step, version: int, index:
     the step: steps taken at one moment (a late look: a round closed at its deadline, then
     the re-vote the computers closed at once) read in the order they were taken (issue 37).
     It shows its own time."""
-    item = post_item(
+    placed = new_post(
         village_id, post.board, post.day, post.text, step.at, order=f"0{version:010d}{index:04d}"
     )
-    item.created_at = post.at
-    return item
+    return _post_item(replace(placed, created_at=post.at))
 
 
 def _look(village_id: str, when: datetime) -> LookItem:
@@ -729,11 +770,11 @@ def record_access(record: VillageRecord, slot: str, account_id: str, now: dateti
 
 def add_post(
     record: VillageRecord,
-    item: PostItem,
+    post: Post,
     slot: str,
     account_id: str,
     now: datetime,
-    shadow: PostItem | None = None,
+    shadow: Post | None = None,
     seen: datetime | None = None,
 ) -> None:
     """A member's post; refused (``Refused``) within 5 s of its last one or once it left.
@@ -757,13 +798,13 @@ def add_post(
         lambda: record.members[slot].update(actions=actions, condition=paced),
     )
     # The posts' keys were drawn once: writing them again writes the same items.
-    retried(lambda: _write_posts([p for p in (item, shadow) if p is not None]))
+    retried(lambda: _write_posts([p for p in (post, shadow) if p is not None]))
 
 
-def _write_posts(posts: list[PostItem]) -> None:
+def _write_posts(posts: list[Post]) -> None:
     with PostItem.batch_write() as batch:
         for post in posts:
-            batch.save(post)
+            batch.save(_post_item(post))
 
 
 @dataclass(frozen=True)
@@ -781,14 +822,14 @@ def read_board(partition: str, day: int, limit: int, start: dict[str, Any] | Non
         limit=limit,
         last_evaluated_key=start,
     )
-    items = list(result)
+    items = [_post(item) for item in result]
     return Page(items, result.last_evaluated_key)
 
 
-def read_whole_board(partition: str) -> list[PostItem]:
+def read_whole_board(partition: str) -> list[Post]:
     """One board's posts of every day, oldest first (a village's whole log, decision 52)."""
     ensure_configured()
-    return list(PostItem.query(partition))
+    return [_post(item) for item in PostItem.query(partition)]
 
 
 def villages_in_state(

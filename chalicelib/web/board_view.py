@@ -13,13 +13,13 @@ from datetime import datetime
 from markupsafe import Markup, escape
 
 from ..rules.talk import ANCHOR, number
-from ..storage.models import PostItem
+from ..storage.villages import Post
 
 
 @dataclass(frozen=True)
 class ShownPost:
     n: int | None  # its number on this board and day, from 1; None: a nameless trace
-    item: PostItem
+    item: Post
     body: Markup  # the text, escaped, with anchors
     unread: bool
 
@@ -28,7 +28,7 @@ def body(
     text: str,
     day: int,
     last_day: int,
-    on_page: dict[int, PostItem],
+    on_page: dict[int, Post],
     url: Callable[[int, int], str],
     more: bool = False,
 ) -> Markup:
@@ -67,14 +67,14 @@ def body(
     return Markup("").join(out)
 
 
-def spoken_by(item: PostItem, slot: str, name: str) -> bool:
+def spoken_by(item: Post, slot: str, name: str) -> bool:
     """Whether ``item`` was written by the one now named ``name`` in ``slot``: a seat taken
     again under another persona does not take its earlier holder's posts (decision 78)."""
     return item.slot == slot and item.author == name
 
 
 def shown_posts(
-    items: Sequence[PostItem],
+    items: Sequence[Post],
     *,
     first: int,
     day: int,
@@ -109,5 +109,5 @@ def shown_posts(
     return shown
 
 
-def is_trace(item: PostItem, traces: frozenset[str]) -> bool:
+def is_trace(item: Post, traces: frozenset[str]) -> bool:
     return item.slot is None and item.text in traces

@@ -9,8 +9,8 @@ from .. import membership
 from ..personas import CHARACTER_SETS
 from ..rulesets.base import State, Viewer
 from ..services import posts, villages
-from ..storage.models import PostItem
 from ..storage.repository import VillageRecord
+from ..storage.villages import Post
 from . import board_view
 
 # Posts of one board and day read for one page: in practice the whole day (DynamoDB also
@@ -142,7 +142,7 @@ def _inner_page(
         for owner in owners
         for item in posts.read(record, viewer, board, day, now, inner_of=owner).posts
     ]
-    return posts.PostsPage(sorted(merged, key=lambda item: item.sk), None)
+    return posts.PostsPage(sorted(merged, key=lambda item: item.key), None)
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
     readable = rules.readable_boards(record, viewer, now)
     others_open = rules.others_personal_boards_open(record, viewer, now)
     # Each board's posts; a personal board, each owner's apart (numbered apart, as on its page).
-    read: list[tuple[str, list[PostItem]]] = []
+    read: list[tuple[str, list[Post]]] = []
     for board in readable:
         if not rules.personal_board(board):
             read.append((board, posts.read_whole(record, viewer, board, now)))
@@ -182,7 +182,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
     game_day = record.day
     days: dict[int, list[LogEntry]] = {d: [] for d in range(game_day + 1)}
     for board, items in read:
-        by_day: dict[int, list[PostItem]] = {}
+        by_day: dict[int, list[Post]] = {}
         for item in items:
             by_day.setdefault(int(item.day), []).append(item)
         for day, day_items in by_day.items():
@@ -203,7 +203,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
             )
             days.setdefault(day, []).extend(LogEntry(board, p) for p in shown)
     for entries in days.values():
-        entries.sort(key=lambda e: (e.post.item.created_at, e.post.item.sk))
+        entries.sort(key=lambda e: (e.post.item.created_at, e.post.item.key))
     return {
         **rules.page(record, viewer, now, game_day),
         "village": record.meta,

@@ -164,9 +164,7 @@ def test_preferences_and_undeliverable_addresses_stop_the_mail(players, clock, r
     quiet, bounced, unverified = players[0], players[1], players[2]
     accounts.set_preferences(quiet, {"morning_mail": False})
     account_item(load_account(bounced)).update(actions=[AccountItem.undeliverable.set(True)])
-    account_item(load_account(unverified)).update(
-        actions=[AccountItem.email_verified.set(False)]
-    )
+    account_item(load_account(unverified)).update(actions=[AccountItem.email_verified.set(False)])
     box = MailBox()
     tick(clock, rng)
     assert sorted(account_of(m) for m in box.new()) == sorted(
