@@ -17,7 +17,6 @@ from ..storage.accounts import Account
 from ..storage.errors import Refused
 from ..storage.gm_log import GmLogLine
 from ..storage.keys import is_state_sk
-from ..storage.models import VillageItem
 from ..storage.repository import Presence, VillageRecord, load_account, load_joiner
 from . import computer_seats
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -209,7 +208,7 @@ def create_village(
 
 @dataclass(frozen=True)
 class LoungePage:
-    villages: list[VillageItem]
+    villages: list[store.VillageSummary]
     cursor: str | None
 
 

@@ -287,12 +287,6 @@ def load_village(village_id: str) -> VillageRecord | None:
     return VillageRecord(meta, members, days, look)
 
 
-def village_header(meta: VillageItem) -> VillageRecord:
-    """A village known only by its META item (the lounge, the local clock page): its state,
-    pace and clock, no members."""
-    return VillageRecord(meta, {}, {})
-
-
 @dataclass(frozen=True)
 class Presence:
     """An account's one place in a village, ever (``PresenceItem``): its seat, and whether

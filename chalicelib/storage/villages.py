@@ -832,6 +832,42 @@ def read_whole_board(partition: str) -> list[Post]:
     return [_post(item) for item in PostItem.query(partition)]
 
 
+@dataclass(frozen=True)
+class VillageSummary:
+    """A village as the lounge lists it: its META item's fields, as stored (see there), its
+    game unparsed (the lounge shows its day without parsing it)."""
+
+    village_id: str
+    name: str
+    pace: str
+    state: str
+    rules: str | None  # None: Mobius, as stored before rule sets were named
+    next_update: datetime | None
+    closed_at: datetime | None
+    occupied: int
+    seats: int | None  # None: stored before it was kept (13)
+    open_seats: int
+    cpu_members: int | None
+    game: Any
+
+
+def _summary(meta: VillageItem) -> VillageSummary:
+    return VillageSummary(
+        village_id=str(meta.village_id),
+        name=str(meta.name),
+        pace=str(meta.pace),
+        state=str(meta.state),
+        rules=meta.rules,
+        next_update=meta.next_update,
+        closed_at=meta.closed_at,
+        occupied=int(meta.occupied or 0),
+        seats=None if meta.seats is None else int(meta.seats),
+        open_seats=int(meta.open_seats or 0),
+        cpu_members=None if meta.cpu_members is None else int(meta.cpu_members),
+        game=meta.game,
+    )
+
+
 def villages_in_state(
     state: str,
     limit: int,
@@ -882,9 +918,10 @@ def villages_in_state(
     merged = heapq.merge(*shards, key=lambda v: str(v.gsi1sk), reverse=latest_first)
     items = list(itertools.islice(merged, limit + 1))
     if len(items) <= limit:
-        return Page(items, None)
+        return Page([_summary(meta) for meta in items], None)
     items = items[:limit]
-    return Page(items, {"state": {"S": state}, "gsi1sk": {"S": items[-1].gsi1sk}})
+    last = {"state": {"S": state}, "gsi1sk": {"S": items[-1].gsi1sk}}
+    return Page([_summary(meta) for meta in items], last)
 
 
 def due_village_ids(now: datetime) -> Answered[str]:

@@ -88,8 +88,6 @@ KNOWN: dict[tuple[str, str], str] = {
     ("chalicelib.services.receipts", "chalicelib.storage.models"): "issue 39 item 2",
     ("chalicelib.services.replies", "chalicelib.storage.models"): "issue 39 item 2",
     ("chalicelib.services.unit", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.villages", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.web.dev_pages", "chalicelib.storage.models"): "issue 39 item 2",
 }
 
 
