@@ -182,22 +182,21 @@ def create_village(
     village_id = store.next_village_id()
     seed = rng.getrandbits(63)
     game = new.rules.create(random.Random(seed), new.pace, now, new.given)
-    store.create_village(
+    opening = store.Opening(
         village_id=village_id,
         name=new.name,
         pace=new.pace.value,
         rules=new.rules.name,
         character_set=new.character_set,
-        now=now,
+        created_at=now,
         first_update=new.first_update,
         seed=seed,
         game=new.rules.dump(game.game),
-        seats=game.seats,
-        posts=game.posts,
-        log=log(village_id) if log else None,
-        host=host,
+        seats=tuple(game.seats),
+        posts=tuple(game.posts),
         cpu_members=0 if new.practice else new.cpu_members,
     )
+    store.create_village(opening, log(village_id) if log else None, host)
     if new.practice:
         computer_seats.seat(village_id, new.cpu_members, now)
     return village_id

@@ -10,6 +10,7 @@ reminders), ``reads`` (the lounge). What they share is named here, the rest stay
 """
 
 from .creation import (
+    Opening,
     claim_hourly_village,
     create_village,
     next_village_id,
@@ -32,6 +33,7 @@ from .steps import commit_step, save_choices
 __all__ = [
     "POST_INTERVAL",
     "Lock",
+    "Opening",
     "Page",
     "Post",
     "SeatChange",

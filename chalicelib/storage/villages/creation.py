@@ -1,7 +1,7 @@
 """A village made: its number, its opening (META, seats, first posts) and the hourly claim of
 the scheduler's new long village."""
 
-from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,45 +37,51 @@ def next_village_id() -> str:
     return str(counter.count)
 
 
+@dataclass(frozen=True)
+class Opening:
+    """A new village in its opening, as its rule set dealt it: what ``create_village``
+    writes."""
+
+    village_id: str
+    name: str
+    pace: str
+    rules: str
+    character_set: str
+    created_at: datetime
+    first_update: datetime
+    seed: int
+    game: Any  # the rule set's dump
+    seats: tuple[str, ...]  # each one vacant
+    posts: tuple[SystemPost, ...]  # the first ones
+    # Computer members waiting to take the seats still open at the start (decision 125).
+    cpu_members: int = 0
+
+
 def create_village(
-    *,
-    village_id: str,
-    name: str,
-    pace: str,
-    rules: str,
-    character_set: str,
-    now: datetime,
-    first_update: datetime,
-    seed: int,
-    game: Any,
-    seats: Sequence[str],
-    posts: Iterable[SystemPost],
-    log: GmLogLine | None = None,
-    host: Account | None = None,
-    cpu_members: int = 0,
+    opening: Opening, log: GmLogLine | None = None, host: Account | None = None
 ) -> None:
     """The village in the opening, its vacant seats and its first posts, all at once (and the
     GM's log line of it). ``host``: a player who builds it, whose last built village must be
-    the one read (two villages built at once: one is refused). ``cpu_members``: computer
-    members waiting to take the seats still open at the start (decision 125)."""
+    the one read (two villages built at once: one is refused)."""
+    village_id, first_update = opening.village_id, opening.first_update
     meta = VillageItem(
         village_pk(village_id),
         "META",
         village_id=village_id,
-        name=name,
-        pace=pace,
-        rules=rules,
+        name=opening.name,
+        pace=opening.pace,
+        rules=opening.rules,
         state="opening",
-        character_set=character_set,
-        created_at=now,
+        character_set=opening.character_set,
+        created_at=opening.created_at,
         next_update=first_update,
-        seats=len(seats),
+        seats=len(opening.seats),
         occupied=0,
-        seed=seed,
-        game=game,
+        seed=opening.seed,
+        game=opening.game,
         gsi1pk=state_key("opening", village_id),
         gsi1sk=state_sk(first_update, village_id),
-        cpu_members=cpu_members or None,
+        cpu_members=opening.cpu_members or None,
     )
 
     log_line = log_item(log) if log is not None else None
@@ -84,13 +90,13 @@ def create_village(
         with transaction() as t:
             t.save(meta, condition=VillageItem.pk.does_not_exist())
             t.save(look_item(village_id, first_update))
-            for slot in seats:
+            for slot in opening.seats:
                 t.save(
                     MemberItem(
                         village_pk(village_id), slot_sk(slot), village_id=village_id, slot=slot
                     )
                 )
-            for post in posts:
+            for post in opening.posts:
                 t.save(system_post_item(village_id, post))
             if log_line is not None:
                 t.save(log_line, condition=GmLogItem.pk.does_not_exist())
