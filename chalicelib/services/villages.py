@@ -366,20 +366,18 @@ def _depart(
         dead = record.dead()
         open_seats = membership.open_seats(record.seats(), dead) + (0 if slot in dead else 1)
     name = record.seats()[slot].name
-    store.vacate_slot(
-        record,
-        account,
-        slot,
-        now,
-        release_hold=account.holds.get(record.meta.pace) == record.village_id,
-        lock=store.Lock(lock.departures, lock.until) if lock else None,
-        open_seats=open_seats,
+    departure = store.Departure(
+        slot=slot,
         post=SystemPost(
             record.rules.public_board, record.day, f"{name}が村を去りました。{note}", now
         ),
+        release_hold=account.holds.get(record.meta.pace) == record.village_id,
+        lock=store.Lock(lock.departures, lock.until) if lock else None,
+        open_seats=open_seats,
         idle=idle,
         game=record.rules.dump(game) if game is not None else None,
     )
+    store.vacate_slot(record, account, departure)
     return lock.until if lock else None
 
 

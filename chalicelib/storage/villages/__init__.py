@@ -20,6 +20,7 @@ from .looks import due_village_ids, owe_reminders, set_next_look
 from .posts import POST_INTERVAL, Post, add_post, new_post, read_board, read_whole_board
 from .reads import Page, VillageSummary, opening_villages, seat_count, villages_in_state
 from .seats import (
+    Departure,
     Lock,
     SeatChange,
     claim_slot,
@@ -32,6 +33,7 @@ from .steps import commit_step, save_choices
 
 __all__ = [
     "POST_INTERVAL",
+    "Departure",
     "Lock",
     "Opening",
     "Page",
