@@ -75,23 +75,23 @@ def commit(record: VillageRecord, step: Step, now: datetime, log: GmLogLine | No
         lock = membership.new_lock(account.departures, account.lock_until, step.at)
         return store.Lock(lock.departures, lock.until)
 
-    store.commit_step(
-        record,
-        step,
-        rules.dump(step.game),
+    write = store.StepWrite(
+        step=step,
+        game=rules.dump(step.game),
         # The lounge's "seats to take over": none where the rule set has no takeovers.
-        open_seats
+        open_seats=open_seats
         if step.state.value == "running" and rules.seat_rules(record.pace).takeovers
         else 0,
-        owed,
-        now,
-        lock_for,
-        log,
+        owed_to=tuple(owed),
+        committed_at=now,
+        lock_for=lock_for,
+        log=log,
         # The step that ends a game: every member then played it to its end.
-        frozenset(owed)
+        finished=frozenset(owed)
         if step.state is State.ENDING and record.state is State.RUNNING
         else frozenset(),
     )
+    store.commit_step(record, write)
 
 
 def happened(record: VillageRecord, step: Step) -> list[Happening]:

@@ -29,7 +29,7 @@ from .seats import (
     seat_computer,
     vacate_slot,
 )
-from .steps import commit_step, save_choices
+from .steps import StepWrite, commit_step, save_choices
 
 __all__ = [
     "POST_INTERVAL",
@@ -39,6 +39,7 @@ __all__ = [
     "Page",
     "Post",
     "SeatChange",
+    "StepWrite",
     "VillageSummary",
     "add_post",
     "claim_hourly_village",

@@ -1,6 +1,7 @@
 """A day's choices saved, and the update steps that consume them: one transaction each."""
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -143,72 +144,84 @@ def _save_with_receipt(
         raise
 
 
-def commit_step(
-    record: VillageRecord,
-    step: Step,
-    game: Any,
-    open_seats: int,
-    owed_to: Iterable[str],
-    committed_at: datetime,
-    lock_for: Callable[[Account], Lock] | None = None,
-    log: GmLogLine | None = None,
-    finished: frozenset[str] = frozenset(),
-) -> None:
+@dataclass(frozen=True)
+class StepWrite:
+    """One update step as ``commit_step`` writes it: the rule set's ``step`` and what the
+    platform adds to it."""
+
+    step: Step
+    game: Any  # the step's game as the rule set dumps it
+    open_seats: int  # the lounge's seats to take over afterwards
+    owed_to: tuple[str, ...]  # the accounts owed the step's mail
+    # Now: when a day it opens is first shown (the idle rules count from it, not from a
+    # missed schedule).
+    committed_at: datetime
+    lock_for: Callable[[Account], Lock] | None = None  # the ID lock of a sudden death
+    log: GmLogLine | None = None  # a GM's step: its log line
+    finished: frozenset[str] = frozenset()  # accounts whose game it ends (``finished_games``)
+
+
+def commit_step(record: VillageRecord, write: StepWrite) -> None:
     """One update step at once (with the GM's log line, when a GM took it): META
     conditioned on the version read (a step commits once), the day it consumed sealed with
     its ``saves`` unchanged and moved to its archive key (a save after the read aborts the
     step; ``check_day``: the same condition without sealing, counted in the day's
     ``closes``), the ID locks it sets (classic sudden deaths), the next day, the village's
-    posts, the holds it ends and the mail it owes; ``finished``: the accounts whose game
-    this step ends (each counted in ``finished_games``). ``committed_at``: now, when a day
-    it opens is first shown (the idle rules count from it, not from a missed schedule).
+    posts, the holds it ends, the games it finishes and the mail it owes.
     ``step.computers``: the seats computer members take with the start (decision 125), each
     still vacant (a person who joined since holds it: the step is refused and taken again).
     """
-    vid = record.village_id
+    vid, step = record.village_id, write.step
+    log_line = log_item(write.log) if write.log is not None else None
 
-    log_line = log_item(log) if log is not None else None
-
-    def write() -> None:
+    def attempt() -> None:
         with transaction() as t:
-            sealed = record.open_days.get(step.seal_day) if step.seal_day is not None else None
-            if sealed is not None:
-                # Sealed and moved at once: the open item goes (a save after the read
-                # changed ``saves`` and aborts this), its copy as read goes below the range.
-                t.delete(sealed, condition=DayItem.saves == sealed.saves)
-                t.save(_archived(sealed), condition=DayItem.pk.does_not_exist())
-            checked = record.open_days.get(step.check_day) if step.check_day is not None else None
-            if checked is not None:
-                # Its choices consumed as read (no save since); a save checked before this
-                # step and written after it is refused by ``closes``.
-                t.update(
-                    checked,
-                    actions=[DayItem.closes.add(1)],
-                    condition=DayItem.saves == checked.saves,
-                )
-            _save_meta(t, record, step, game, open_seats, committed_at)
-            for slot, persona in step.computers.items():
-                t.update(
-                    record.members[slot],
-                    actions=[
-                        MemberItem.account_id.set(computer_account(slot)),
-                        MemberItem.persona.set(persona),
-                        MemberItem.joined_at.set(step.at),
-                    ],
-                    condition=MemberItem.account_id.does_not_exist(),
-                )
+            sealed = _consume_days(t, record, step)
+            _save_meta(t, record, step, write.game, write.open_seats, write.committed_at)
+            _seat_computers(t, record, step)
             if step.open_day is not None:
                 t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
             for index, post in enumerate(step.posts):
                 t.save(stepped_post_item(vid, post, step, int(record.meta.version or 0), index))
-            _release_holds(t, record, step.release, step.locks, lock_for, finished)
+            _release_holds(t, record, step.release, step.locks, write.lock_for, write.finished)
             if step.mail is not None:
-                for account_id in owed_to:
+                for account_id in write.owed_to:
                     t.save(owed_item(vid, step.day, step.mail, account_id, step.at))
             if log_line is not None:
                 t.save(log_line, condition=GmLogItem.pk.does_not_exist())
 
-    conditioned("commit_step", write)
+    conditioned("commit_step", attempt)
+
+
+def _consume_days(t: TransactWrite, record: VillageRecord, step: Step) -> DayItem | None:
+    """The days whose choices the step consumed, as read: the one it seals (returned), the
+    one it only checks (a classic vote round)."""
+    sealed = record.open_days.get(step.seal_day) if step.seal_day is not None else None
+    if sealed is not None:
+        # Sealed and moved at once: the open item goes (a save after the read changed
+        # ``saves`` and aborts this), its copy as read goes below the range.
+        t.delete(sealed, condition=DayItem.saves == sealed.saves)
+        t.save(_archived(sealed), condition=DayItem.pk.does_not_exist())
+    checked = record.open_days.get(step.check_day) if step.check_day is not None else None
+    if checked is not None:
+        # Its choices consumed as read (no save since); a save checked before this step and
+        # written after it is refused by ``closes``.
+        t.update(checked, actions=[DayItem.closes.add(1)], condition=DayItem.saves == checked.saves)
+    return sealed
+
+
+def _seat_computers(t: TransactWrite, record: VillageRecord, step: Step) -> None:
+    """The computer members the step seats, each on a seat still vacant."""
+    for slot, persona in step.computers.items():
+        t.update(
+            record.members[slot],
+            actions=[
+                MemberItem.account_id.set(computer_account(slot)),
+                MemberItem.persona.set(persona),
+                MemberItem.joined_at.set(step.at),
+            ],
+            condition=MemberItem.account_id.does_not_exist(),
+        )
 
 
 def _save_meta(
