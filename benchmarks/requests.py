@@ -74,7 +74,7 @@ def view_village(
     if touch:
         villages.touch(village_id, live.account_id, now, record)
     viewer = posts.viewer_of(record, live.account_id)
-    village_view.build(record, viewer, now, None, None, None)
+    village_view.build(record, viewer, now)
 
 
 def quick_link(village_id: str, account_id: str, now: datetime) -> int:
