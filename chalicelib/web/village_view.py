@@ -190,6 +190,25 @@ def _inner_page(
     return posts.PostsPage(sorted(merged, key=lambda item: item.key), None)
 
 
+def _without_traces_of_shown(
+    record: VillageRecord, readable: list[str], read: list[tuple[str, list[Post]]]
+) -> list[tuple[str, list[Post]]]:
+    """A howl's nameless trace on the public board (classic) is dropped where the howl itself
+    is shown: it is the same post."""
+    for board in readable:
+        trace = record.rules.shadow_board(board)
+        if trace is None:
+            continue
+        source = {item.created_at for b, items in read if b == board for item in items}
+        read = [
+            (b, [i for i in items if i.slot or i.text != trace[1] or i.created_at not in source])
+            if b == trace[0]
+            else (b, items)
+            for b, items in read
+        ]
+    return read
+
+
 @dataclass(frozen=True)
 class LogEntry:
     board: str
@@ -211,19 +230,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
         own = [viewer.account_id] if viewer.account_id else []
         owners = sorted({p.account_id for p in record.presences.values()}) if others_open else own
         read += [(board, posts.read_whole(record, viewer, board, now, inner_of=o)) for o in owners]
-    # A howl's nameless trace on the public board (classic) is dropped where the howl itself
-    # is shown: it is the same post.
-    for board in readable:
-        trace = rules.shadow_board(board)
-        if trace is None:
-            continue
-        source = {item.created_at for b, items in read if b == board for item in items}
-        read = [
-            (b, [i for i in items if i.slot or i.text != trace[1] or i.created_at not in source])
-            if b == trace[0]
-            else (b, items)
-            for b, items in read
-        ]
+    read = _without_traces_of_shown(record, readable, read)
     game_day = record.day
     days: dict[int, list[LogEntry]] = {d: [] for d in range(game_day + 1)}
     for board, items in read:
