@@ -322,11 +322,12 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
 
 def accounts_store_release(account_id: str) -> None:
     """Clears an account's holds (the bench reuses the Mobius village's players)."""
+    from chalicelib.storage.accounts import account_item
     from chalicelib.storage.models import AccountItem
 
     account = load_account(account_id)
     assert account is not None
-    account.update(actions=[AccountItem.holds.set({})])
+    account_item(account).update(actions=[AccountItem.holds.set({})])
 
 
 def _sent() -> int:
