@@ -14,7 +14,7 @@ from pynamodb.exceptions import DoesNotExist
 from .db import ensure_configured, transaction
 from .errors import Refused, conditioned
 from .keys import account_pk, email_pk, login_link_pk, quick_link_pk, session_sk
-from .models import AccountItem, CounterItem, EmailItem, SessionItem, plain
+from .models import AccountItem, CounterItem, EmailItem, SessionItem, plain, record_of
 
 EPOCH = datetime.fromtimestamp(0, UTC)
 
@@ -47,25 +47,12 @@ class Account:
 
 
 def account_record(item: AccountItem) -> Account:
-    return Account(
-        account_id=str(item.account_id),
-        password_hash=str(item.password_hash),
-        email=str(item.email),
-        created_at=item.created_at,
-        email_verified=bool(item.email_verified),
-        pending_email=item.pending_email,
-        holds={str(pace): str(vid) for pace, vid in plain(item.holds).items()},
-        lock_until=item.lock_until,
+    return record_of(
+        Account,
+        item,
+        holds=plain(item.holds),
         departures=tuple(item.departures or ()),
-        preferences={str(key): bool(on) for key, on in plain(item.preferences).items()},
-        mail_level=item.mail_level,
-        undeliverable=bool(item.undeliverable),
-        gm=bool(item.gm),
-        finished_games=int(item.finished_games or 0),
-        hosted_village=item.hosted_village,
-        puzzle_mail=bool(item.puzzle_mail),
-        expires_at=item.expires_at,
-        version=item.version,
+        preferences=plain(item.preferences),
     )
 
 
@@ -280,13 +267,7 @@ class Session:
 
 
 def session_record(item: SessionItem) -> Session:
-    return Session(
-        account_id=str(item.account_id),
-        village_id=item.village_id,
-        created_at=item.created_at,
-        expires_at=item.expires_at,
-        reset_until=item.reset_until,
-    )
+    return record_of(Session, item)
 
 
 def open_session(

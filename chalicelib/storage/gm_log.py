@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from .db import ensure_configured, transaction
 from .errors import conditioned
 from .keys import account_pk, gm_log_pk, time_key
-from .models import AccountItem, GmLogItem
+from .models import AccountItem, GmLogItem, record_of
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,8 @@ def recent(now: datetime, limit: int = 50) -> list[GmLogLine]:
     found: list[GmLogLine] = []
     for month in (now, now.replace(day=1) - timedelta(days=1)):
         found += [
-            GmLogLine(str(i.actor), str(i.action), str(i.target), i.detail, i.at)
-            for i in GmLogItem.query(gm_log_pk(month), scan_index_forward=False, limit=limit)
+            record_of(GmLogLine, item)
+            for item in GmLogItem.query(gm_log_pk(month), scan_index_forward=False, limit=limit)
         ]
         if len(found) >= limit:
             break

@@ -1,5 +1,6 @@
 """A village's boards: a post written (at the member's pace), a board read by day or whole."""
 
+import dataclasses
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -15,10 +16,7 @@ from ..keys import (
     post_sk_prefix,
     time_key,
 )
-from ..models import (
-    MemberItem,
-    PostItem,
-)
+from ..models import MemberItem, PostItem, record_of
 from ..repository import VillageRecord
 from .reads import Page
 
@@ -71,31 +69,12 @@ def new_post(
 
 
 def _post_item(post: Post) -> PostItem:
-    return PostItem(
-        post.partition,
-        post.key,
-        village_id=post.village_id,
-        board=post.board,
-        day=post.day,
-        slot=post.slot,
-        author=post.author,
-        text=post.text,
-        created_at=post.created_at,
-    )
+    fields = dataclasses.asdict(post)
+    return PostItem(fields.pop("partition"), fields.pop("key"), **fields)
 
 
 def _post(item: PostItem) -> Post:
-    return Post(
-        partition=str(item.pk),
-        key=str(item.sk),
-        village_id=str(item.village_id),
-        board=str(item.board),
-        day=int(item.day),
-        slot=item.slot,
-        author=item.author,
-        text=str(item.text),
-        created_at=item.created_at,
-    )
+    return record_of(Post, item, partition=item.pk, key=item.sk)
 
 
 def system_post_item(village_id: str, post: SystemPost) -> PostItem:

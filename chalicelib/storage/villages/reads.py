@@ -12,9 +12,7 @@ from ..keys import (
     SHARDS,
     state_keys,
 )
-from ..models import (
-    VillageItem,
-)
+from ..models import VillageItem, record_of
 from ..shards import each_shard
 
 STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
@@ -46,20 +44,7 @@ class VillageSummary:
 
 
 def _summary(meta: VillageItem) -> VillageSummary:
-    return VillageSummary(
-        village_id=str(meta.village_id),
-        name=str(meta.name),
-        pace=str(meta.pace),
-        state=str(meta.state),
-        rules=meta.rules,
-        next_update=meta.next_update,
-        closed_at=meta.closed_at,
-        occupied=int(meta.occupied or 0),
-        seats=None if meta.seats is None else int(meta.seats),
-        open_seats=int(meta.open_seats or 0),
-        cpu_members=None if meta.cpu_members is None else int(meta.cpu_members),
-        game=meta.game,
-    )
+    return record_of(VillageSummary, meta)
 
 
 def villages_in_state(
