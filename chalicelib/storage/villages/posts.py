@@ -51,9 +51,10 @@ def new_post(
     order: str | None = None,
 ) -> Post:
     """``owner``: the account of a personal board (each member's own partition); ``order``:
-    a step's post's place (``_system``), else a random suffix keeps two posts of the same
-    microsecond apart, after any step's posts of that microsecond (what was said then answers
-    the update: a computer member's turn is taken at the moment of the step it follows)."""
+    a step's post's place (``stepped_post_item``), else a random suffix keeps two posts of
+    the same microsecond apart, after any step's posts of that microsecond (what was said
+    then answers the update: a computer member's turn is taken at the moment of the step it
+    follows)."""
     suffix = order if order is not None else f"r{secrets.token_hex(4)}"
     return Post(
         partition=board_pk(village_id, board, owner),
