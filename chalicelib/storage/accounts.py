@@ -59,7 +59,10 @@ def account_record(item: AccountItem) -> Account:
 def account_item(account: Account) -> AccountItem:
     """The item a write of ``account`` updates: its key and the version read (PynamoDB makes
     the version the write's condition and counts it up, as for the item as read)."""
-    return AccountItem(account_pk(account.account_id), "ACCOUNT", version=account.version)
+    item = AccountItem(account_pk(account.account_id), "ACCOUNT")
+    if account.version is not None:  # none: written without one (PynamoDB refuses a None)
+        item.version = account.version
+    return item
 
 
 def create_account(
