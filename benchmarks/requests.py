@@ -73,7 +73,7 @@ def view_village(
     if touch:
         villages.touch(village_id, live.account_id, now, record)
     viewer = posts.viewer_of(record, live.account_id)
-    village_view.build(record, viewer, now, None, None, None)
+    village_view.build(record, viewer, now)
 
 
 def quick_link(village_id: str, account_id: str, now: datetime) -> int:
@@ -321,11 +321,12 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
 
 def accounts_store_release(account_id: str) -> None:
     """Clears an account's holds (the bench reuses the Mobius village's players)."""
+    from chalicelib.storage.accounts import account_item
     from chalicelib.storage.models import AccountItem
 
     account = load_account(account_id)
     assert account is not None
-    account.update(actions=[AccountItem.holds.set({})])
+    account_item(account).update(actions=[AccountItem.holds.set({})])
 
 
 def _sent() -> int:

@@ -11,7 +11,7 @@ from ..inbound import address
 from ..labels import SITE_NAME
 from ..links import match_url, unsubscribe_url
 from ..rulesets.match import MatchEngine, MatchRules
-from ..storage.models import AccountItem
+from ..storage.accounts import Account
 from .notices import Notice, rendered
 
 # The end's link opens the revealed board this long; a turn's and a reminder's until the
@@ -41,7 +41,7 @@ def compose(
     game: object,
     match_id: str,
     side: str,
-    account: AccountItem,
+    account: Account,
     kind: str,
     deadline: datetime | None,
     now: datetime,

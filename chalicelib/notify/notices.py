@@ -13,7 +13,7 @@ from ..labels import SITE_NAME
 from ..links import MemberLink, member_url, unsubscribe_url
 from ..render import render
 from ..runtime import base_url
-from ..storage.models import AccountItem
+from ..storage.accounts import Account
 from ..storage.repository import VillageRecord
 
 
@@ -43,7 +43,7 @@ def tidy(text: str) -> str:
 
 def compose(
     record: VillageRecord,
-    account: AccountItem,
+    account: Account,
     kind: str,
     day: int,
     now: datetime,
@@ -58,34 +58,13 @@ def compose(
         return None
     meta = record.meta
     village_id = record.village_id
-    expires = record.next_update or now
     if record.next_update is not None:
-        link = member_url(MemberLink(account.account_id, village_id, record.day), expires)
+        link = member_url(
+            MemberLink(account.account_id, village_id, record.day), record.next_update
+        )
     else:  # over (abandoned): no update to sign in until, the page stays open to read
         link = f"{base_url()}/villages/{village_id}"
-    # One-tap choices (the HTML part), grouped by action: one line of short target links each.
-    quick: list[dict[str, Any]] = []
-    if kind in ("start", "morning", "round", "reminder"):
-        for choice in rules.quick_choices(record, slot):
-            links = [
-                {
-                    "target": target,
-                    "url": member_url(
-                        MemberLink(
-                            account.account_id,
-                            village_id,
-                            record.day,
-                            choice.key,
-                            target,
-                            choice.was,
-                            int(now.timestamp()),
-                        ),
-                        expires,
-                    ),
-                }
-                for target in choice.targets
-            ]
-            quick.append({"key": choice.key, "links": links})
+    quick = _quick_choices(record, account, slot, now) if kind in QUICK_KINDS else []
     unsubscribe = unsubscribe_url(account.account_id, now)
     # Replies act while the game is open: each mail says how, with a command valid today.
     replying = record.state.value in ("opening", "running")
@@ -117,11 +96,45 @@ def compose(
     )
 
 
+# The mails that ask for today's choices, and so offer them one tap each.
+QUICK_KINDS = ("start", "morning", "round", "reminder")
+
+
+def _quick_choices(
+    record: VillageRecord, account: Account, slot: str, now: datetime
+) -> list[dict[str, Any]]:
+    """One-tap choices (the HTML part), grouped by action: one line of short target links
+    each, signed until the village's next update."""
+    expires = record.next_update or now
+    quick: list[dict[str, Any]] = []
+    for choice in record.rules.quick_choices(record, slot):
+        links = [
+            {
+                "target": target,
+                "url": member_url(
+                    MemberLink(
+                        account.account_id,
+                        record.village_id,
+                        record.day,
+                        choice.key,
+                        target,
+                        choice.was,
+                        int(now.timestamp()),
+                    ),
+                    expires,
+                ),
+            }
+            for target in choice.targets
+        ]
+        quick.append({"key": choice.key, "links": links})
+    return quick
+
+
 IDLE_WARNING_SUBJECT = "まもなく自動で村から退出になります"
 
 
 def idle_warning(
-    record: VillageRecord, account: AccountItem, slot: str, due: datetime, now: datetime
+    record: VillageRecord, account: Account, slot: str, due: datetime, now: datetime
 ) -> Notice:
     """The idle warning (decision 140): when the member will be auto-departed (RULES §9) unless
     they open the village page or reply to this mail (any reply counts as access)."""

@@ -7,13 +7,13 @@ from typing import Any
 from ..labels import SITE_NAME
 from ..links import unsubscribe_url
 from ..runtime import base_url
-from ..storage.models import AccountItem
+from ..storage.accounts import Account
 from .notices import Notice, rendered
 
 TEMPLATES = ("mail/puzzle.txt", "mail/puzzle.html")
 
 
-def compose(rules: Any, puzzle: Any, day: date, account: AccountItem, now: datetime) -> Notice:
+def compose(rules: Any, puzzle: Any, day: date, account: Account, now: datetime) -> Notice:
     page = rules.page(puzzle)
     unsubscribe = unsubscribe_url(account.account_id, now)
     subject = f"{rules.title}（{day.month}月{day.day}日）"

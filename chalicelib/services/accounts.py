@@ -17,6 +17,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from .. import signing
 from ..storage import accounts as store
+from ..storage.accounts import Account
 from ..storage.errors import Refused
 from ..storage.keys import (
     login_mail_limit_pk,
@@ -24,7 +25,6 @@ from ..storage.keys import (
     login_source_pk,
     mail_limit_pk,
 )
-from ..storage.models import AccountItem
 from ..storage.repository import load_account
 from . import sessions
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
@@ -137,17 +137,17 @@ def register(account_id: str, password: str, email: str, now: datetime) -> Regis
     check_account_id(account_id)
     address = normalize_email(email)
     check_password(password, account_id, address, address.split("@")[0])
-    account = store.new_account(
-        account_id,
-        _hasher.hash(password),
-        address,
-        dict.fromkeys(PREFERENCES, True),
-        now,
-        now + UNVERIFIED_FOR,
-    )
+    password_hash = _hasher.hash(password)
     _drop_if_expired(account_id, now)
     try:
-        store.create_account(account)
+        store.create_account(
+            account_id,
+            password_hash,
+            address,
+            dict.fromkeys(PREFERENCES, True),
+            now,
+            now + UNVERIFIED_FOR,
+        )
     except Refused as error:
         if not _sent_again(account_id, password, address):
             raise Conflict("このIDはすでに使われています") from error
@@ -162,9 +162,7 @@ def _sent_again(account_id: str, password: str, address: str) -> bool:
     address and the same password (checked against the stored hash, as a login is)."""
     account = load_account(account_id)
     matches = _password_matches(account, password, rehash=False)  # as slow for every ID
-    return (
-        matches and account is not None and not account.email_verified and account.email == address
-    )
+    return matches is not None and not matches.email_verified and matches.email == address
 
 
 def _drop_if_expired(account_id: str, now: datetime) -> None:
@@ -183,7 +181,7 @@ def cancel_registration(registration: Registration) -> None:
         _delete_unverified(account)
 
 
-def _delete_unverified(account: AccountItem) -> None:
+def _delete_unverified(account: Account) -> None:
     # The item's version is a condition too: a verification in between keeps the account.
     if not store.delete_unverified(account):
         return
@@ -217,7 +215,11 @@ def verify_email(token: str, now: datetime) -> Verified:
         raise InvalidInput(invalid)
     account = load_account(str(payload.get("a")))
     address = payload.get("e")
-    if account is None or address not in (account.email, account.pending_email):
+    if (
+        account is None
+        or not isinstance(address, str)
+        or address not in (account.email, account.pending_email)
+    ):
         raise InvalidInput(invalid)
     if account.email_verified and address == account.email:
         return Verified(account.account_id, just_now=False)  # the link opened twice
@@ -298,7 +300,7 @@ def allow_login_request(source: str, now: datetime) -> bool:
     return _count(_mail_source_key(source), now, MAIL_WINDOW) <= MAIL_PER_SOURCE
 
 
-def allow_login_mail(account: AccountItem, now: datetime) -> bool:
+def allow_login_mail(account: Account, now: datetime) -> bool:
     """Counts a login link mailed to ``account`` (by the mail worker): whether to send it.
 
     The address and account count only login links, apart from other account mail, so that
@@ -343,7 +345,7 @@ def _throttle(account_id: str, source: str, now: datetime) -> None:
         )
 
 
-def login(account_id: str, password: str, source: str, now: datetime) -> AccountItem:
+def login(account_id: str, password: str, source: str, now: datetime) -> Account:
     """Checks the password, throttled per (account, source) with growing delays."""
     known = valid_account_id(account_id)
     _throttle(account_id if known else "-", source, now)
@@ -353,10 +355,11 @@ def login(account_id: str, password: str, source: str, now: datetime) -> Account
     ):
         _password_matches(None, password)  # as slow as a known ID: IDs cannot be probed
         raise Unauthorized("IDまたはパスワードが違います")
-    if not _password_matches(account, password):
+    checked = _password_matches(account, password)
+    if checked is None:
         raise Unauthorized("IDまたはパスワードが違います")
     forget_failures(account_id, source, now)
-    return account
+    return checked
 
 
 def throttle_password_check(account_id: str, source: str, now: datetime) -> None:
@@ -371,19 +374,24 @@ def forget_failures(account_id: str, source: str, now: datetime) -> None:
     _count(login_source_pk(source), now, LOGIN_WINDOW, by=-1)
 
 
-def _password_matches(account: AccountItem | None, password: str, rehash: bool = True) -> bool:
+def _password_matches(
+    account: Account | None, password: str, rehash: bool = True
+) -> Account | None:
+    """The account when the password is its own, else None. ``rehash``: a hash made with
+    weaker parameters is rewritten, and the account is then returned as it is after that
+    write (a later write of this request is conditioned on its version)."""
     try:
         _hasher.verify(account.password_hash if account else _dummy_hash(), password)
     except (VerificationError, InvalidHashError):
-        return False
+        return None
     if account is None:
-        return False
+        return None
     if rehash and _hasher.check_needs_rehash(account.password_hash):
-        store.set_password_hash(account, _hasher.hash(password))
-    return True
+        return store.set_password_hash(account, _hasher.hash(password))
+    return account
 
 
-def find_for_login_link(identifier: str) -> AccountItem | None:
+def find_for_login_link(identifier: str) -> Account | None:
     """The verified account an ID or a verified address names, for a login link by mail."""
     identifier = identifier.strip()
     if valid_account_id(identifier):
@@ -399,12 +407,12 @@ def find_for_login_link(identifier: str) -> AccountItem | None:
     return account
 
 
-def find(account_id: str) -> AccountItem | None:
+def find(account_id: str) -> Account | None:
     """The account as it is now (the account page), or None."""
     return load_account(account_id)
 
 
-def _existing(account_id: str) -> AccountItem:
+def _existing(account_id: str) -> Account:
     account = load_account(account_id)
     if account is None:
         raise NotFound("アカウントが見つかりません")
@@ -412,8 +420,8 @@ def _existing(account_id: str) -> AccountItem:
 
 
 def change_password(account_id: str, old: str, new: str) -> None:
-    account = _existing(account_id)
-    if not _password_matches(account, old):
+    account = _password_matches(_existing(account_id), old)
+    if account is None:
         raise Forbidden("いまのパスワードが違います")
     check_password(new, account_id, account.email, account.email.split("@")[0])
     store.set_password_hash(account, _hasher.hash(new))
@@ -430,8 +438,8 @@ def reset_password(account_id: str, new: str) -> None:
 def change_email(account_id: str, password: str, email: str, now: datetime) -> Registration:
     """Asks for a new address: it replaces the old one once verified (mail goes to the old
     one until then). Answers alike whether or not the address is another account's."""
-    account = _existing(account_id)
-    if not _password_matches(account, password):
+    account = _password_matches(_existing(account_id), password)
+    if account is None:
         raise Forbidden("パスワードが違います")
     address = normalize_email(email)
     if address == account.email:

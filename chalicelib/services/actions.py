@@ -51,6 +51,22 @@ def save_actions(
     the ending during the day), else None.
     """
     unit = unit or Unit()
+    record, saved = _save(unit, village_id, account_id, data, now, shown, receipt)
+    return _set_off(unit, record, saved, now)
+
+
+def _save(
+    unit: Unit,
+    village_id: str,
+    account_id: str,
+    data: Mapping[str, str | None],
+    now: datetime,
+    shown: Mapping[str, str | None] | None,
+    receipt: Mail | None,
+) -> tuple[VillageRecord, dict[str, dict[str, str]]]:
+    """The choices checked and written (``save_actions``), read again and checked again
+    after each write that met a change; the village they were written to, and the day's
+    choices of every member afterwards."""
     first: VillageRecord | None = None
     baseline: dict[str, str | None] = {}
     for _ in range(SAVE_ATTEMPTS):
@@ -73,14 +89,18 @@ def save_actions(
         if record.day not in record.open_days:
             raise Conflict(DAY_CHANGED)
         try:
-            saved = store.save_choices(record, record.day, slot, choices, now, receipt)
-            break
+            return record, store.save_choices(record, record.day, slot, choices, now, receipt)
         except Refused:
             unit.reload(village_id)  # changed since the read: look again
-    else:
-        raise Conflict("混み合っています。もう一度保存してください")
-    rules = record.rules
-    step = rules.after_save(record, saved, now)
+    raise Conflict("混み合っています。もう一度保存してください")
+
+
+def _set_off(
+    unit: Unit, record: VillageRecord, saved: dict[str, dict[str, str]], now: datetime
+) -> Any:
+    """What the save set off at once, committed (``save_actions``' answer)."""
+    village_id = record.village_id
+    step = record.rules.after_save(record, saved, now)
     if step is None:
         return None
     early_close = step.check_day is not None or step.seal_day is not None

@@ -18,8 +18,9 @@ from ..clock import JST
 from ..personas import DEFAULT_CHARACTER_SET
 from ..rulesets.base import CLOSED_STATES, Step
 from ..storage import gm_log
+from ..storage.accounts import Account
 from ..storage.errors import Refused
-from ..storage.models import AccountItem, GmLogItem
+from ..storage.gm_log import GmLogLine
 from ..storage.repository import VillageRecord, load_account, load_village
 from . import update, villages
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -42,7 +43,7 @@ STALE = "この村はページを開いたあとに変わりました。ペー�
 def grant(account_id: str, gm: bool, actor: str, now: datetime) -> None:
     """Makes ``account_id`` a GM (``gm``) or no longer one: the command line's and the GM
     lambda's alone, never a web page's."""
-    log = gm_log.log_item(actor, "grant" if gm else "revoke", account_id, None, now)
+    log = GmLogLine(actor, "grant" if gm else "revoke", account_id, None, now)
     try:
         gm_log.set_gm(account_id, gm, log)
     except Refused:
@@ -60,7 +61,7 @@ def require_gm(account_id: str | None) -> str:
     return account.account_id
 
 
-def host_refusal(account: AccountItem, now: datetime) -> str | None:
+def host_refusal(account: Account, now: datetime) -> str | None:
     """Why this account may not build a village now (None: it may). GMs always may; players
     only where the operator allows it (``runtime.player_villages``): a verified account old
     enough, with enough games played to their end, and no village of its own still open."""
@@ -89,7 +90,7 @@ def host_refusal(account: AccountItem, now: datetime) -> str | None:
     return None
 
 
-def require_host(account_id: str | None, now: datetime) -> AccountItem:
+def require_host(account_id: str | None, now: datetime) -> Account:
     """The account, if it may build a village now (``host_refusal``)."""
     account = load_account(account_id) if account_id else None
     if account is None:
@@ -153,9 +154,7 @@ def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
     )
 
 
-def create(
-    event: Mapping[str, Any], actor: str, now: datetime, host: AccountItem | None = None
-) -> str:
+def create(event: Mapping[str, Any], actor: str, now: datetime, host: Account | None = None) -> str:
     """村建て: the village ``check`` accepts, in the opening, with its log line. ``host``: a
     player (not a GM) who builds it: the village becomes the player's one open village."""
     new = check(event, now)
@@ -172,7 +171,7 @@ def create(
             given=new.given,
             cpu_members=new.cpu_members,
             practice=new.practice,
-            log=lambda vid: gm_log.log_item(actor, "create", vid, what, now),
+            log=lambda vid: GmLogLine(actor, "create", vid, what, now),
             host=host if host is not None and not host.gm else None,
         )
     except Refused:  # the player's other browser built one in between
@@ -195,7 +194,7 @@ def abandon(
         record.rules.abandon(record, now, f"管理人がこの村を廃村にしました。\n理由: {reason}"),
         gm_reason=reason,
     )
-    _commit(record, step, now, gm_log.log_item(actor, "abandon", village_id, reason, now))
+    _commit(record, step, now, GmLogLine(actor, "abandon", village_id, reason, now))
 
 
 def reschedule(
@@ -221,10 +220,10 @@ def reschedule(
     except ValueError as error:
         raise InvalidInput(str(error)) from None
     detail = f"{to.isoformat()}: {notice}"
-    _commit(record, step, now, gm_log.log_item(actor, "reschedule", village_id, detail, now))
+    _commit(record, step, now, GmLogLine(actor, "reschedule", village_id, detail, now))
 
 
-def recent(now: datetime) -> list[GmLogItem]:
+def recent(now: datetime) -> list[GmLogLine]:
     return gm_log.recent(now)
 
 
@@ -237,7 +236,7 @@ def _village(village_id: str, seen: int | None, unit: Unit | None) -> VillageRec
     return record
 
 
-def _commit(record: VillageRecord, step: Step, now: datetime, log: GmLogItem) -> None:
+def _commit(record: VillageRecord, step: Step, now: datetime, log: GmLogLine) -> None:
     try:
         update.commit(record, step, now, log)
     except Refused:

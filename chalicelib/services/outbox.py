@@ -21,10 +21,10 @@ from .. import queues, rulesets
 from ..clock import JST
 from ..storage import outbox as store
 from ..storage import puzzles as puzzle_store
+from ..storage.accounts import Account
 from ..storage.keys import time_key
-from ..storage.models import AccountItem
 from ..storage.outbox import Mail, OutboxRecord
-from ..storage.repository import VillageRecord, plain
+from ..storage.repository import VillageRecord
 from ..storage.shards import Answered
 from . import villages
 from .errors import NotFound
@@ -145,7 +145,7 @@ class Outgoing:
 
 
 def _mail(
-    unit: Unit, accounts: dict[str, AccountItem], item: OutboxRecord, now: datetime
+    unit: Unit, accounts: dict[str, Account], item: OutboxRecord, now: datetime
 ) -> Outgoing | None:
     """What to send for ``item``, or None: nothing to send."""
     from . import account_notices, receipts
@@ -248,7 +248,7 @@ def villages_owed_mail(items: list[OutboxRecord]) -> list[str]:
 
 
 def _notice(
-    record: VillageRecord | None, account: AccountItem | None, item: OutboxRecord, now: datetime
+    record: VillageRecord | None, account: Account | None, item: OutboxRecord, now: datetime
 ) -> "Notice | None":
     from ..notify import notices
 
@@ -263,7 +263,7 @@ def _notice(
 
 
 def _idle_warning(
-    record: VillageRecord, account: AccountItem, item: OutboxRecord, now: datetime
+    record: VillageRecord, account: Account, item: OutboxRecord, now: datetime
 ) -> "Notice | None":
     """The warning, while it still holds: not once the member accessed the village again
     (their window moved), died, left or the game ended (no window)."""
@@ -276,7 +276,7 @@ def _idle_warning(
     return notices.idle_warning(record, account, slot, window.due, now)
 
 
-def _wanted(account: AccountItem, item: OutboxRecord) -> bool:
+def _wanted(account: Account, item: OutboxRecord) -> bool:
     """Whether the account still takes this mail: a deliverable, verified address, the kind
     not switched off (reminders apart from the rest), some game mail wanted at all; an idle
     warning whatever was switched off."""
@@ -285,13 +285,13 @@ def _wanted(account: AccountItem, item: OutboxRecord) -> bool:
     if item.mail_kind == store.IDLE_WARNING:
         return True  # about losing the seat and an ID lock: whatever the level (decision 140)
     wanted = "reminder_mail" if item.mail_kind == "reminder" else "morning_mail"
-    if not plain(account.preferences).get(wanted, True):
+    if not account.preferences.get(wanted, True):
         return False
     return (account.mail_level or "all") != "none"
 
 
 def _puzzle_notice(
-    account: AccountItem | None, item: OutboxRecord, day: str, now: datetime
+    account: Account | None, item: OutboxRecord, day: str, now: datetime
 ) -> "Notice | None":
     """The day's puzzle to an account still on the list, or None: not wanted any more (the
     switch off, unsubscribed, bounced), or its day over by now (a stale puzzle is no news)."""
@@ -320,7 +320,7 @@ def _game(unit: Unit, match_id: str) -> Match | None:
 
 
 def _match_notice(
-    unit: Unit, account: AccountItem | None, item: OutboxRecord, match_id: str, now: datetime
+    unit: Unit, account: Account | None, item: OutboxRecord, match_id: str, now: datetime
 ) -> "Notice | None":
     """A game's mail to one of its players (every kind concerns them), or None: not wanted,
     the game gone, or a turn already played (the player came back before the mail left)."""

@@ -3,25 +3,18 @@
 from dataclasses import dataclass
 from datetime import datetime
 
-from .. import rulesets
 from ..rulesets.base import Viewer
 from ..storage import villages as store
 from ..storage.errors import Refused
 from ..storage.keys import board_pk, post_sk_prefix
-from ..storage.models import MemberItem, PostItem
 from ..storage.repository import VillageRecord
-from ..storage.repository import display_name as _display_name
+from ..storage.villages import Post
 from .errors import Forbidden, InvalidInput, RateLimited
 from .paging import decode_cursor, encode_cursor
 from .unit import Unit
 
 MAX_POST = 1000
 PAGE = 50
-
-
-def display_name(character_set: str, member: MemberItem, rules: str | None = None) -> str:
-    """「占い師A 楓」: the seat's label and, once chosen, the persona."""
-    return _display_name(rulesets.get(rules), character_set, member)
 
 
 def names_of(record: VillageRecord) -> dict[str, str]:
@@ -50,7 +43,7 @@ def post(
     now: datetime,
     unit: Unit | None = None,
     seen: datetime | None = None,
-) -> PostItem:
+) -> Post:
     """Writes one post; refused with the reason when the rules do not allow it.
 
     ``seen``: when the page it was written on was shown, as that page's form says: the
@@ -68,7 +61,7 @@ def post(
     if refusal:
         raise Forbidden(refusal)
     assert viewer.slot is not None and account_id is not None
-    item = store.post_item(
+    written = store.new_post(
         village_id,
         board,
         record.day,
@@ -81,15 +74,15 @@ def post(
     shadow = None
     trace = rules.shadow_board(board)
     if trace is not None:  # classic howls and whispers: a nameless entry on the public board
-        shadow = store.post_item(village_id, trace[0], record.day, trace[1], now)
+        shadow = store.new_post(village_id, trace[0], record.day, trace[1], now)
     visited = record.seats()[viewer.slot].last_access
     if seen is not None and (seen > now or (visited is not None and seen <= visited)):
         seen = None
     try:
-        store.add_post(record, item, viewer.slot, account_id, now, shadow, seen)
+        store.add_post(record, written, viewer.slot, account_id, now, shadow, seen)
     except Refused as error:
         raise RateLimited("連続して書き込めません。少し待ってからどうぞ") from error
-    return item
+    return written
 
 
 def read_whole(
@@ -98,7 +91,7 @@ def read_whole(
     board: str,
     now: datetime,
     inner_of: str | None = None,
-) -> list[PostItem]:
+) -> list[Post]:
     """One board's posts of every day, oldest first (the combined log), asked as ``read``."""
     return store.read_whole_board(_readable_partition(record, viewer, board, now, inner_of))
 
@@ -125,7 +118,7 @@ def _readable_partition(
 
 @dataclass(frozen=True)
 class PostsPage:
-    posts: list[PostItem]
+    posts: list[Post]
     cursor: str | None
 
 

@@ -15,7 +15,7 @@ from ..notify.match_notices import REVIEW_LINK_FOR, replying
 from ..notify.notices import tidy
 from ..render import render
 from ..runtime import base_url
-from ..storage.models import AccountItem
+from ..storage.accounts import Account
 from ..storage.outbox import OutboxRecord
 from ..storage.repository import VillageRecord
 from .matches import Match
@@ -31,7 +31,7 @@ class Receipt:
 
 
 def compose(
-    record: VillageRecord | None, account: AccountItem | None, item: OutboxRecord, now: datetime
+    record: VillageRecord | None, account: Account | None, item: OutboxRecord, now: datetime
 ) -> Receipt | None:
     """The receipt an owed reply item is, or None when there is no one to send it to."""
     if record is None or account is None or account.undeliverable or not account.email_verified:
@@ -93,7 +93,7 @@ def _made(
 
 
 def compose_for_game(
-    match: Match | None, account: AccountItem | None, item: OutboxRecord, now: datetime
+    match: Match | None, account: Account | None, item: OutboxRecord, now: datetime
 ) -> Receipt | None:
     """The confirmation of a reply to a game's mail (decision 128): each line's fate, the move
     played (or why none was), the board as the player's side sees it now (its rule set's

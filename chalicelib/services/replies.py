@@ -133,6 +133,27 @@ def _refuse(
     return Received("refused", why, record.village_id)
 
 
+def _checked_lines(
+    record: VillageRecord, slot: str, text: str, now: datetime
+) -> tuple[list[dict[str, str]], dict[str, str | None]]:
+    """Each line of the reply as it will be answered (understood? saved or refused, and
+    why), and the choices of the lines that passed their check alone."""
+    lines: list[dict[str, str]] = []
+    wanted: dict[str, str | None] = {}
+    for line in commands.read(text, vocabulary(record)):
+        if line.key is None:
+            lines.append({"text": line.text, "status": "unknown", "why": line.problem or ""})
+            continue
+        try:
+            record.rules.check_choices(record, slot, {line.key: line.target}, now)
+        except ValueError as error:
+            lines.append({"text": line.text, "status": "refused", "why": str(error)})
+            continue
+        wanted[line.key] = line.target
+        lines.append({"text": line.text, "status": "saved", "why": ""})
+    return lines, wanted
+
+
 def _apply(
     unit: Unit,
     record: VillageRecord,
@@ -146,19 +167,7 @@ def _apply(
     those that pass are saved together, as the action form saves, with the receipt. A reply
     that saves nothing (「了解」, or every line refused) is recorded as the member's access
     (RULES §9, decision 141): a save is one already."""
-    lines: list[dict[str, str]] = []
-    wanted: dict[str, str | None] = {}
-    for line in commands.read(incoming.text, vocabulary(record)):
-        if line.key is None:
-            lines.append({"text": line.text, "status": "unknown", "why": line.problem or ""})
-            continue
-        try:
-            record.rules.check_choices(record, slot, {line.key: line.target}, now)
-        except ValueError as error:
-            lines.append({"text": line.text, "status": "refused", "why": str(error)})
-            continue
-        wanted[line.key] = line.target
-        lines.append({"text": line.text, "status": "saved", "why": ""})
+    lines, wanted = _checked_lines(record, slot, incoming.text, now)
 
     def receipt(access: bool = False) -> outbox_store.Mail:
         return outbox_store.reply_receipt(

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..storage import accounts as store
-from ..storage.models import SessionItem
+from ..storage.accounts import Session
 
 SESSION_FOR = timedelta(days=30)
 # A login link's session may set a new password without the old one for this long: the way
@@ -58,10 +58,10 @@ def check(account_id: str, session_id: str, now: datetime, writes: bool = True) 
     yet."""
     if not well_formed(session_id):
         return None
-    item = store.read_session(account_id, session_id, consistent=writes)
-    if not writes and not _live(item, now):
-        item = store.read_session(account_id, session_id, consistent=True)
-    return grant_of(item, account_id, session_id, now)
+    session = store.read_session(account_id, session_id, consistent=writes)
+    if not writes and not _live(session, now):
+        session = store.read_session(account_id, session_id, consistent=True)
+    return grant_of(session, account_id, session_id, now)
 
 
 def well_formed(session_id: str) -> bool:
@@ -70,17 +70,17 @@ def well_formed(session_id: str) -> bool:
 
 
 def grant_of(
-    item: SessionItem | None, account_id: str, session_id: str, now: datetime
+    session: Session | None, account_id: str, session_id: str, now: datetime
 ) -> Grant | None:
-    """The grant of a session item read consistently (None: closed or expired)."""
-    if item is None or not _live(item, now):
+    """The grant of a session read consistently (None: closed or expired)."""
+    if session is None or not _live(session, now):
         return None
-    may_reset = item.reset_until is not None and now < item.reset_until
-    return Grant(account_id, session_id, item.village_id, may_reset)
+    may_reset = session.reset_until is not None and now < session.reset_until
+    return Grant(account_id, session_id, session.village_id, may_reset)
 
 
-def _live(item: SessionItem | None, now: datetime) -> bool:
-    return item is not None and item.expires_at is not None and item.expires_at > now
+def _live(session: Session | None, now: datetime) -> bool:
+    return session is not None and session.expires_at is not None and session.expires_at > now
 
 
 def close(grant: Grant) -> None:

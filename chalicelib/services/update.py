@@ -14,8 +14,9 @@ from typing import Any
 from .. import membership
 from ..rulesets.base import State, Step
 from ..storage import villages as store
+from ..storage.accounts import Account
 from ..storage.errors import Refused
-from ..storage.models import AccountItem, GmLogItem
+from ..storage.gm_log import GmLogLine
 from ..storage.repository import VillageRecord
 from . import computer_seats
 from .unit import Unit
@@ -60,7 +61,7 @@ def advance(village_id: str, now: datetime, unit: Unit | None = None) -> list[Ha
     return happenings
 
 
-def commit(record: VillageRecord, step: Step, now: datetime, log: GmLogItem | None = None) -> None:
+def commit(record: VillageRecord, step: Step, now: datetime, log: GmLogLine | None = None) -> None:
     """Writes one step of ``record`` with the mail it owes every member (and, for a step a
     GM took, the GM's log line of it); ``now``: when it commits (a step the scheduler runs
     late is shown to members only from then)."""
@@ -69,28 +70,28 @@ def commit(record: VillageRecord, step: Step, now: datetime, log: GmLogItem | No
     open_seats = membership.open_seats(record.seats(), rules.dead(step.game)) - len(step.computers)
     owed = [s.account_id for s in record.seats().values() if s.account_id and not s.computer]
 
-    def lock_for(account: AccountItem) -> store.Lock:
+    def lock_for(account: Account) -> store.Lock:
         # A classic sudden death: the escalating ID lock of a Mobius mid-game departure.
-        lock = membership.new_lock(account.departures or [], account.lock_until, step.at)
+        lock = membership.new_lock(account.departures, account.lock_until, step.at)
         return store.Lock(lock.departures, lock.until)
 
-    store.commit_step(
-        record,
-        step,
-        rules.dump(step.game),
+    write = store.StepWrite(
+        step=step,
+        game=rules.dump(step.game),
         # The lounge's "seats to take over": none where the rule set has no takeovers.
-        open_seats
+        open_seats=open_seats
         if step.state.value == "running" and rules.seat_rules(record.pace).takeovers
         else 0,
-        owed,
-        now,
-        lock_for,
-        log,
+        owed_to=tuple(owed),
+        committed_at=now,
+        lock_for=lock_for,
+        log=log,
         # The step that ends a game: every member then played it to its end.
-        frozenset(owed)
+        finished=frozenset(owed)
         if step.state is State.ENDING and record.state is State.RUNNING
         else frozenset(),
     )
+    store.commit_step(record, write)
 
 
 def happened(record: VillageRecord, step: Step) -> list[Happening]:

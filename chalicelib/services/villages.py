@@ -13,10 +13,11 @@ from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
 from ..rulesets.base import CLOSED_STATES, NotNow, Pace, RuleSet, State, SystemPost
 from ..rulesets.options import read as read_options
 from ..storage import villages as store
+from ..storage.accounts import Account
 from ..storage.errors import Refused
+from ..storage.gm_log import GmLogLine
 from ..storage.keys import is_state_sk
-from ..storage.models import AccountItem, GmLogItem, PresenceItem, VillageItem
-from ..storage.repository import VillageRecord, load_account, load_joiner, plain
+from ..storage.repository import Presence, VillageRecord, load_account, load_joiner
 from . import computer_seats
 from .errors import Conflict, Forbidden, InvalidInput, NotFound
 from .paging import decode_cursor, encode_cursor
@@ -158,8 +159,8 @@ def create_village(
     character_set: str = DEFAULT_CHARACTER_SET,
     rules: str = rulesets.DEFAULT,
     given: Mapping[str, Any] | None = None,
-    log: Callable[[str], GmLogItem] | None = None,
-    host: AccountItem | None = None,
+    log: Callable[[str], GmLogLine] | None = None,
+    host: Account | None = None,
     cpu_members: object = 0,
     practice: object = False,
 ) -> str:
@@ -181,22 +182,21 @@ def create_village(
     village_id = store.next_village_id()
     seed = rng.getrandbits(63)
     game = new.rules.create(random.Random(seed), new.pace, now, new.given)
-    store.create_village(
+    opening = store.Opening(
         village_id=village_id,
         name=new.name,
         pace=new.pace.value,
         rules=new.rules.name,
         character_set=new.character_set,
-        now=now,
+        created_at=now,
         first_update=new.first_update,
         seed=seed,
         game=new.rules.dump(game.game),
-        seats=game.seats,
-        posts=game.posts,
-        log=log(village_id) if log else None,
-        host=host,
+        seats=tuple(game.seats),
+        posts=tuple(game.posts),
         cpu_members=0 if new.practice else new.cpu_members,
     )
+    store.create_village(opening, log(village_id) if log else None, host)
     if new.practice:
         computer_seats.seat(village_id, new.cpu_members, now)
     return village_id
@@ -207,7 +207,7 @@ def create_village(
 
 @dataclass(frozen=True)
 class LoungePage:
-    villages: list[VillageItem]
+    villages: list[store.VillageSummary]
     cursor: str | None
 
 
@@ -271,8 +271,8 @@ def join(
 
 def _join(
     record: VillageRecord,
-    account: AccountItem,
-    presence: PresenceItem | None,
+    account: Account,
+    presence: Presence | None,
     slot: str,
     persona_key: str,
     now: datetime,
@@ -280,7 +280,7 @@ def _join(
     """``presence``: the account's in this village, if it ever joined (read with it)."""
     state, pace, seats = record.state, record.pace, record.seats()
     applicant = membership.Applicant(
-        account.account_id, bool(account.email_verified), account.lock_until, plain(account.holds)
+        account.account_id, account.email_verified, account.lock_until, account.holds
     )
     dead = record.dead()
     takeovers = record.rules.seat_rules(pace).takeovers
@@ -288,7 +288,7 @@ def _join(
         applicant,
         membership.Vacancies(state, pace, seats, dead, takeovers),
         slot,
-        None if presence is None else bool(presence.left),
+        None if presence is None else presence.left,
         now,
     )
     chosen = persona(record.meta.character_set, persona_key)
@@ -346,7 +346,7 @@ def leave(
 
 
 def _depart(
-    record: VillageRecord, account: AccountItem, slot: str, now: datetime, idle: bool = False
+    record: VillageRecord, account: Account, slot: str, now: datetime, idle: bool = False
 ) -> datetime | None:
     """Vacates the slot. ``idle``: an auto-departure, undone by any access since the read."""
     state = record.state
@@ -363,20 +363,18 @@ def _depart(
         dead = record.dead()
         open_seats = membership.open_seats(record.seats(), dead) + (0 if slot in dead else 1)
     name = record.seats()[slot].name
-    store.vacate_slot(
-        record,
-        account,
-        slot,
-        now,
-        release_hold=plain(account.holds).get(record.meta.pace) == record.village_id,
-        lock=store.Lock(lock.departures, lock.until) if lock else None,
-        open_seats=open_seats,
+    departure = store.Departure(
+        slot=slot,
         post=SystemPost(
             record.rules.public_board, record.day, f"{name}が村を去りました。{note}", now
         ),
+        release_hold=account.holds.get(record.meta.pace) == record.village_id,
+        lock=store.Lock(lock.departures, lock.until) if lock else None,
+        open_seats=open_seats,
         idle=idle,
         game=record.rules.dump(game) if game is not None else None,
     )
+    store.vacate_slot(record, account, departure)
     return lock.until if lock else None
 
 

@@ -1,5 +1,12 @@
-"""Accounts, verified addresses, sessions and counters: their items and conditional writes."""
+"""Accounts, verified addresses, sessions and counters: their items and conditional writes.
 
+Above storage an account and a session are the plain records below, never their items: a
+write is asked for by what it means and rebuilds the item's key (and version, the condition
+of every versioned write) from the record as read.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pynamodb.exceptions import DoesNotExist
@@ -7,7 +14,7 @@ from pynamodb.exceptions import DoesNotExist
 from .db import ensure_configured, transaction
 from .errors import Refused, conditioned
 from .keys import account_pk, email_pk, login_link_pk, quick_link_pk, session_sk
-from .models import AccountItem, CounterItem, EmailItem, SessionItem
+from .models import AccountItem, CounterItem, EmailItem, SessionItem, plain, record_of
 
 EPOCH = datetime.fromtimestamp(0, UTC)
 
@@ -15,21 +22,60 @@ EPOCH = datetime.fromtimestamp(0, UTC)
 # ----- accounts -----
 
 
-def create_account(account: AccountItem) -> None:
-    """A new account unless the ID is taken (``Refused``)."""
-    ensure_configured()
-    conditioned("create_account", lambda: account.save(condition=AccountItem.pk.does_not_exist()))
+@dataclass(frozen=True)
+class Account:
+    """An account as read (``AccountItem``'s fields; see there what each means)."""
+
+    account_id: str
+    password_hash: str
+    email: str
+    created_at: datetime
+    email_verified: bool = False
+    pending_email: str | None = None
+    holds: Mapping[str, str] = field(default_factory=dict)  # pace -> village id
+    lock_until: datetime | None = None
+    departures: tuple[str, ...] = ()
+    preferences: Mapping[str, bool] = field(default_factory=dict)
+    mail_level: str | None = None
+    undeliverable: bool = False
+    gm: bool = False
+    finished_games: int = 0
+    hosted_village: str | None = None
+    puzzle_mail: bool = False
+    expires_at: datetime | None = None  # unverified: when it goes
+    version: int | None = None  # every versioned write's condition
 
 
-def new_account(
+def account_record(item: AccountItem) -> Account:
+    return record_of(
+        Account,
+        item,
+        holds=plain(item.holds),
+        departures=tuple(item.departures or ()),
+        preferences=plain(item.preferences),
+    )
+
+
+def account_item(account: Account) -> AccountItem:
+    """The item a write of ``account`` updates: its key and the version read (PynamoDB makes
+    the version the write's condition and counts it up, as for the item as read)."""
+    item = AccountItem(account_pk(account.account_id), "ACCOUNT")
+    if account.version is not None:  # none: written without one (PynamoDB refuses a None)
+        item.version = account.version
+    return item
+
+
+def create_account(
     account_id: str,
     password_hash: str,
     email: str,
     preferences: dict[str, bool],
     now: datetime,
     expires_at: datetime,
-) -> AccountItem:
-    return AccountItem(
+) -> None:
+    """A new unverified account unless the ID is taken (``Refused``)."""
+    ensure_configured()
+    item = AccountItem(
         account_pk(account_id),
         "ACCOUNT",
         account_id=account_id,
@@ -42,15 +88,18 @@ def new_account(
         created_at=now,
         expires_at=expires_at,
     )
+    conditioned("create_account", lambda: item.save(condition=AccountItem.pk.does_not_exist()))
 
 
-def delete_unverified(account: AccountItem) -> bool:
+def delete_unverified(account: Account) -> bool:
     """Deletes an unverified account; False when it was verified (or changed) meanwhile: the
-    item's version is a condition too."""
+    version read is a condition too."""
     try:
         conditioned(
             "delete_unverified",
-            lambda: account.delete(condition=AccountItem.email_verified == False),  # noqa: E712
+            lambda: account_item(account).delete(
+                condition=AccountItem.email_verified == False  # noqa: E712
+            ),
         )
     except Refused:
         return False
@@ -66,7 +115,7 @@ def address_owner(address: str) -> str | None:
         return None
 
 
-def claim_address(account: AccountItem, address: str, previous: str | None) -> None:
+def claim_address(account: Account, address: str, previous: str | None) -> None:
     """The first account to verify an address owns it; its previous address is released."""
 
     def write() -> None:
@@ -82,7 +131,7 @@ def claim_address(account: AccountItem, address: str, previous: str | None) -> N
                     condition=EmailItem.account_id == account.account_id,
                 )
             t.update(
-                account,
+                account_item(account),
                 actions=[
                     AccountItem.email.set(address),
                     AccountItem.email_verified.set(True),
@@ -95,30 +144,34 @@ def claim_address(account: AccountItem, address: str, previous: str | None) -> N
     conditioned("claim_address", write)
 
 
-def set_password_hash(account: AccountItem, password_hash: str) -> None:
-    account.update(actions=[AccountItem.password_hash.set(password_hash)])
+def set_password_hash(account: Account, password_hash: str) -> Account:
+    """The new hash; the account as it is now (its next write is conditioned on this one)."""
+    item = account_item(account)
+    item.update(actions=[AccountItem.password_hash.set(password_hash)])
+    return account_record(item)
 
 
-def set_pending_email(account: AccountItem, address: str) -> None:
+def set_pending_email(account: Account, address: str) -> None:
     conditioned(
         "set_pending_email",
-        lambda: account.update(actions=[AccountItem.pending_email.set(address)]),
+        lambda: account_item(account).update(actions=[AccountItem.pending_email.set(address)]),
     )
 
 
-def set_preferences(account: AccountItem, preferences: dict[str, bool]) -> None:
+def set_preferences(account: Account, preferences: dict[str, bool]) -> None:
     # The list is made anew for each attempt: PynamoDB appends the version's increment to it.
     conditioned(
         "set_preferences",
-        lambda: account.update(
+        lambda: account_item(account).update(
             actions=[AccountItem.preferences[key].set(bool(v)) for key, v in preferences.items()]
         ),
     )
 
 
-def set_mail_level(account: AccountItem, level: str) -> None:
+def set_mail_level(account: Account, level: str) -> None:
     conditioned(
-        "set_mail_level", lambda: account.update(actions=[AccountItem.mail_level.set(level)])
+        "set_mail_level",
+        lambda: account_item(account).update(actions=[AccountItem.mail_level.set(level)]),
     )
 
 
@@ -205,6 +258,21 @@ def mark_link_used(link: str, until: datetime) -> None:
 # ----- sessions -----
 
 
+@dataclass(frozen=True)
+class Session:
+    """One logged-in browser as read (``SessionItem``'s fields)."""
+
+    account_id: str
+    village_id: str | None  # set: a mail link's narrow session, for that village only
+    created_at: datetime
+    expires_at: datetime | None
+    reset_until: datetime | None  # opened by a login link: may set a password until then
+
+
+def session_record(item: SessionItem) -> Session:
+    return record_of(Session, item)
+
+
 def open_session(
     account_id: str,
     session_id: str,
@@ -225,14 +293,15 @@ def open_session(
     ).save()
 
 
-def read_session(account_id: str, session_id: str, consistent: bool) -> SessionItem | None:
+def read_session(account_id: str, session_id: str, consistent: bool) -> Session | None:
     ensure_configured()
     try:
-        return SessionItem.get(
+        item = SessionItem.get(
             account_pk(account_id), session_sk(session_id), consistent_read=consistent
         )
     except DoesNotExist:
         return None
+    return session_record(item)
 
 
 def close_session(account_id: str, session_id: str) -> None:

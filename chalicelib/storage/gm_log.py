@@ -6,30 +6,44 @@ never without its line and a line never without its action.
 """
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from .db import ensure_configured, transaction
 from .errors import conditioned
 from .keys import account_pk, gm_log_pk, time_key
-from .models import AccountItem, GmLogItem
+from .models import AccountItem, GmLogItem, record_of
 
 
-def log_item(actor: str, action: str, target: str, detail: str | None, at: datetime) -> GmLogItem:
+@dataclass(frozen=True)
+class GmLogLine:
+    """One GM action, to write or as read (``GmLogItem``'s fields)."""
+
+    actor: str  # "account:<id>", "cli:<user>" or "lambda"
+    action: str  # create | abandon | reschedule | grant | revoke
+    target: str  # the village id, or the account granted / revoked
+    detail: str | None  # the reason, the new time, the notice …
+    at: datetime
+
+
+def log_item(line: GmLogLine) -> GmLogItem:
+    """The line's item, its key drawn once: a retried transaction writes the same item."""
     return GmLogItem(
-        gm_log_pk(at),
-        f"{time_key(at)}#{secrets.token_hex(4)}",  # two actions in one microsecond both stay
-        actor=actor,
-        action=action,
-        target=target,
-        detail=detail,
-        at=at,
+        gm_log_pk(line.at),
+        f"{time_key(line.at)}#{secrets.token_hex(4)}",  # two in one microsecond both stay
+        actor=line.actor,
+        action=line.action,
+        target=line.target,
+        detail=line.detail,
+        at=line.at,
     )
 
 
-def set_gm(account_id: str, gm: bool, log: GmLogItem) -> None:
+def set_gm(account_id: str, gm: bool, line: GmLogLine) -> None:
     """Makes the account a GM, or no longer one, with its log line (``TransactionRefused``:
     no such account)."""
     ensure_configured()
+    log = log_item(line)
 
     def write() -> None:
         with transaction() as t:
@@ -44,12 +58,15 @@ def set_gm(account_id: str, gm: bool, log: GmLogItem) -> None:
     conditioned("set_gm", write)
 
 
-def recent(now: datetime, limit: int = 50) -> list[GmLogItem]:
+def recent(now: datetime, limit: int = 50) -> list[GmLogLine]:
     """The latest GM actions, newest first: this month's and last month's."""
     ensure_configured()
-    found: list[GmLogItem] = []
+    found: list[GmLogLine] = []
     for month in (now, now.replace(day=1) - timedelta(days=1)):
-        found += GmLogItem.query(gm_log_pk(month), scan_index_forward=False, limit=limit)
+        found += [
+            record_of(GmLogLine, item)
+            for item in GmLogItem.query(gm_log_pk(month), scan_index_forward=False, limit=limit)
+        ]
         if len(found) >= limit:
             break
     return found[:limit]

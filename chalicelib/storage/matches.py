@@ -21,6 +21,7 @@ from pynamodb.expressions.condition import size
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
+from .accounts import Session, session_record
 from .db import ensure_configured, transaction
 from .errors import conditioned
 from .keys import (
@@ -693,11 +694,11 @@ def _with_match(match_id: str, key: tuple[str, str]) -> tuple[MatchRecord | None
 
 def load_match_and_session(
     match_id: str, account_id: str, session_id: str
-) -> tuple[MatchRecord | None, SessionItem | None]:
-    """A game and the session item a browser's cookie names: a signed-in request on a game
-    pays one read for both."""
+) -> tuple[MatchRecord | None, Session | None]:
+    """A game and the session a browser's cookie names: a signed-in request on a game pays
+    one read for both."""
     match, session = _with_match(match_id, (account_pk(account_id), session_sk(session_id)))
-    return match, session if isinstance(session, SessionItem) else None
+    return match, session_record(session) if isinstance(session, SessionItem) else None
 
 
 def load_match_and_owner(match_id: str, address: str) -> tuple[MatchRecord | None, str | None]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pynamodb.exceptions import DeleteError, UpdateError
 
+from .accounts import Account, account_record
 from .db import ensure_configured
 from .errors import AlreadyOwed, Refused, conditioned, is_refusal
 from .keys import (
@@ -335,9 +336,9 @@ def finish_mail(mail: OutboxRecord, claimed_at: datetime, now: datetime, status:
     return True
 
 
-def recipients(account_ids: Iterable[str]) -> dict[str, AccountItem]:
+def recipients(account_ids: Iterable[str]) -> dict[str, Account]:
     """The accounts mail is owed to, as they are now, in one batch (eventually consistent)."""
     keys = [(account_pk(a), "ACCOUNT") for a in dict.fromkeys(account_ids)]
     if not keys:
         return {}
-    return {str(account.account_id): account for account in AccountItem.batch_get(keys)}
+    return {str(item.account_id): account_record(item) for item in AccountItem.batch_get(keys)}

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from pynamodb.exceptions import DoesNotExist
 
+from .accounts import Account, account_item
 from .db import ensure_configured, transaction
 from .errors import Refused, conditioned
 from .keys import (
@@ -92,13 +93,13 @@ def record_answer(
     conditioned("record_answer", write)
 
 
-def set_mail(account: AccountItem, on: bool) -> None:
+def set_mail(account: Account, on: bool) -> None:
     """The account's ``puzzle_mail`` and its entry in the mail list, together."""
     entry = PuzzleSubscriberItem(PUZZLE_MAIL_PK, account.account_id, account_id=account.account_id)
 
     def write() -> None:
         with transaction() as t:
-            t.update(account, actions=[AccountItem.puzzle_mail.set(on)])
+            t.update(account_item(account), actions=[AccountItem.puzzle_mail.set(on)])
             if on:
                 t.save(entry)
             else:

@@ -19,6 +19,7 @@ from pynamodb.exceptions import DoesNotExist
 from .. import rulesets
 from ..personas import persona
 from ..rulesets.base import Bans, Pace, RuleSet, Seat, State, VillagePages, is_computer
+from .accounts import Account, account_record
 from .db import ensure_configured
 from .keys import (
     ARCHIVE_PREFIX,
@@ -30,13 +31,16 @@ from .keys import (
     slot_sk,
     village_pk,
 )
-from .models import AccountItem, DayItem, Item, LookItem, MemberItem, PresenceItem, VillageItem
-
-
-def plain(value: Any) -> dict[str, Any]:
-    """A map attribute as a dict: PynamoDB gives a MapAttribute once loaded, the dict it was
-    given before that."""
-    return value.as_dict() if hasattr(value, "as_dict") else dict(value or {})
+from .models import (
+    AccountItem,
+    DayItem,
+    Item,
+    LookItem,
+    MemberItem,
+    PresenceItem,
+    VillageItem,
+    plain,
+)
 
 
 @dataclass
@@ -283,13 +287,17 @@ def load_village(village_id: str) -> VillageRecord | None:
     return VillageRecord(meta, members, days, look)
 
 
-def village_header(meta: VillageItem) -> VillageRecord:
-    """A village known only by its META item (the lounge, the local clock page): its state,
-    pace and clock, no members."""
-    return VillageRecord(meta, {}, {})
+@dataclass(frozen=True)
+class Presence:
+    """An account's one place in a village, ever (``PresenceItem``): its seat, and whether
+    it left (then it never rejoins)."""
+
+    account_id: str
+    slot: str
+    left: bool
 
 
-def load_joiner(account_id: str, village_id: str) -> tuple[AccountItem | None, PresenceItem | None]:
+def load_joiner(account_id: str, village_id: str) -> tuple[Account | None, Presence | None]:
     """An account and its presence in a village (ever joined? left?), in one batch read."""
     ensure_configured()
     account, presence = None, None
@@ -298,15 +306,16 @@ def load_joiner(account_id: str, village_id: str) -> tuple[AccountItem | None, P
         consistent_read=True,
     ):
         if isinstance(item, AccountItem):
-            account = item
+            account = account_record(item)
         elif isinstance(item, PresenceItem):
-            presence = item
+            presence = Presence(str(item.account_id), str(item.slot), bool(item.left))
     return account, presence
 
 
-def load_account(account_id: str) -> AccountItem | None:
+def load_account(account_id: str) -> Account | None:
     ensure_configured()
     try:
-        return AccountItem.get(account_pk(account_id), "ACCOUNT", consistent_read=True)
+        item = AccountItem.get(account_pk(account_id), "ACCOUNT", consistent_read=True)
     except DoesNotExist:
         return None
+    return account_record(item)

@@ -13,28 +13,33 @@ from datetime import datetime
 from markupsafe import Markup, escape
 
 from ..rules.talk import ANCHOR, number
-from ..storage.models import PostItem
+from ..storage.villages import Post
 
 
 @dataclass(frozen=True)
 class ShownPost:
     n: int | None  # its number on this board and day, from 1; None: a nameless trace
-    item: PostItem
+    item: Post
     body: Markup  # the text, escaped, with anchors
     unread: bool
 
 
-def body(
-    text: str,
-    day: int,
-    last_day: int,
-    on_page: dict[int, PostItem],
-    url: Callable[[int, int], str],
-    more: bool = False,
-) -> Markup:
+@dataclass(frozen=True)
+class Numbering:
+    """How a page numbers its posts and where its anchors lead."""
+
+    first: int  # the number of the page's first post
+    day: int  # the day shown
+    last_day: int  # the game's day: no anchor leads past it
+    url: Callable[[int, int], str]  # (day, number) -> the post's place
+    more: bool = False  # the day goes on after this page
+
+
+def body(text: str, on_page: dict[int, Post], numbering: Numbering) -> Markup:
     """``text`` escaped, each anchor made a ``<details>`` showing the post when it is on this
-    page, a link to its page when it is on another day or page (``more``: this day goes on
-    after this page), or left as text when there is no such post."""
+    page, a link to its page when it is on another day or page, or left as text when there is
+    no such post."""
+    day, last_day, url = numbering.day, numbering.last_day, numbering.url
     first = min(on_page, default=1)
     last = max(on_page, default=0)
     out: list[Markup] = []
@@ -56,7 +61,7 @@ def body(
         elif (
             n >= 1
             and target_day <= last_day
-            and (target_day != day or n < first or (n > last and more))
+            and (target_day != day or n < first or (n > last and numbering.more))
         ):
             out.append(
                 Markup('<a class="anchor" href="{}">{}</a>').format(url(target_day, n), label)
@@ -67,32 +72,28 @@ def body(
     return Markup("").join(out)
 
 
-def spoken_by(item: PostItem, slot: str, name: str) -> bool:
+def spoken_by(item: Post, slot: str, name: str) -> bool:
     """Whether ``item`` was written by the one now named ``name`` in ``slot``: a seat taken
     again under another persona does not take its earlier holder's posts (decision 78)."""
     return item.slot == slot and item.author == name
 
 
 def shown_posts(
-    items: Sequence[PostItem],
+    items: Sequence[Post],
+    numbering: Numbering,
     *,
-    first: int,
-    day: int,
-    last_day: int,
-    url: Callable[[int, int], str],
     since: datetime | None,
     own_slot: str | None,
     speaker: tuple[str, str] | None,
-    more: bool = False,
     traces: frozenset[str] = frozenset(),
 ) -> list[ShownPost]:
-    """Numbers the page's posts from ``first``; marks as unread what others wrote after
+    """Numbers the page's posts from its first number; marks as unread what others wrote after
     ``since`` (the viewer's previous visit); keeps only ``speaker``'s posts when one is given
     (numbers and anchors still count every post). ``traces``: the texts of the nameless
     entries another board leaves here (classic howls): shown in their place without a number,
     since nobody can anchor them, and never counted."""
     numbered = [item for item in items if not is_trace(item, traces)]
-    on_page = {first + i: item for i, item in enumerate(numbered)}
+    on_page = {numbering.first + i: item for i, item in enumerate(numbered)}
     number = {id(item): n for n, item in on_page.items()}
     shown = []
     for item in items:
@@ -105,9 +106,9 @@ def shown_posts(
             and item.created_at > since
             and item.slot != own_slot
         )
-        shown.append(ShownPost(n, item, body(item.text, day, last_day, on_page, url, more), unread))
+        shown.append(ShownPost(n, item, body(item.text, on_page, numbering), unread))
     return shown
 
 
-def is_trace(item: PostItem, traces: frozenset[str]) -> bool:
+def is_trace(item: Post, traces: frozenset[str]) -> bool:
     return item.slot is None and item.text in traces

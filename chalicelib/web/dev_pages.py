@@ -18,8 +18,8 @@ from ..notify import match_notices
 from ..rulesets.base import Ahead, State, is_computer
 from ..services import accounts, matches, replies, villages
 from ..services.errors import Conflict, NotFound
-from ..storage.models import VillageItem
-from ..storage.repository import load_account, village_header
+from ..storage.repository import load_account
+from ..storage.villages import VillageSummary
 from .http import BadRequest, redirect
 from .pages import Ctx, page
 
@@ -64,25 +64,25 @@ def _framed(mail: dict) -> str | None:
 class LocalVillage:
     """One village as the clock page shows it: its phase and the moments ahead of it."""
 
-    meta: VillageItem
+    village: VillageSummary
     phase: str
     phase_text: str  # how the village's rule set names the phase
     steps: dict[str, Ahead]  # step -> what comes and when (only those still ahead)
 
 
-def _steps(meta: VillageItem, now: datetime) -> dict[str, Ahead]:
-    header = village_header(meta)
-    return header.rules.moments(header, now)
-
-
-def _villages(now: datetime) -> list[LocalVillage]:
+def _villages(ctx: Ctx) -> list[LocalVillage]:
+    """The active villages, each loaded through the request's unit (the inbox's seats read
+    them again from it)."""
     shown = []
     for state in (State.RUNNING, State.OPENING, State.ENDING):
-        for meta in villages.lounge(state.value, limit=20).villages:
-            header = village_header(meta)
-            phase = header.rules.phase(header, now)
-            text = header.rules.labels()["phase_label"].get(phase, phase)
-            shown.append(LocalVillage(meta, phase, text, _steps(meta, now)))
+        for village in villages.lounge(state.value, limit=20).villages:
+            record = ctx.unit.village(village.village_id)
+            if record is None:
+                continue
+            phase = record.rules.phase(record, ctx.now)
+            text = record.rules.labels()["phase_label"].get(phase, phase)
+            steps = record.rules.moments(record, ctx.now)
+            shown.append(LocalVillage(village, phase, text, steps))
     return shown
 
 
@@ -90,13 +90,12 @@ def _villages(now: datetime) -> list[LocalVillage]:
 def clock(ctx: Ctx) -> Response:
     tools = _tools()
     if ctx.request.method == "GET":
-        return ctx.page("dev_clock.html", villages=_villages(ctx.now))
+        return ctx.page("dev_clock.html", villages=_villages(ctx))
     to = ctx.form.get("to")
     if to is not None:
         # Exactly to the chosen moment of one village (a 5-minute round is not jumped past).
         village = ctx.form.get("village", "")
-        meta = next((v.meta for v in _villages(ctx.now) if v.meta.village_id == village), None)
-        ahead = _steps(meta, ctx.now) if meta is not None else {}
+        ahead = next((v.steps for v in _villages(ctx) if v.village.village_id == village), {})
         if to not in ahead:
             raise BadRequest("その村の、その時刻へは進められません")
         tools.advance_to(ahead[to].at)
@@ -170,8 +169,8 @@ def _seats(ctx: Ctx) -> list[dict[str, str]]:
     """Every seat a person plays in the local villages, for the inbox's choice of sender (a
     computer member reads no mail: it is never offered, nor chosen first)."""
     seats = []
-    for village in _villages(ctx.now):
-        record = ctx.unit.village(village.meta.village_id)
+    for local in _villages(ctx):
+        record = ctx.unit.village(local.village.village_id)
         if record is None:
             continue
         for slot, seat in record.seats().items():

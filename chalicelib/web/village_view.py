@@ -9,8 +9,8 @@ from .. import membership
 from ..personas import CHARACTER_SETS
 from ..rulesets.base import State, Viewer
 from ..services import posts, villages
-from ..storage.models import PostItem
 from ..storage.repository import VillageRecord
+from ..storage.villages import Post
 from . import board_view
 
 # Posts of one board and day read for one page: in practice the whole day (DynamoDB also
@@ -18,39 +18,104 @@ from . import board_view
 DAY_PAGE = 500
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What the page's address asks for; ``build`` keeps each part within what the viewer
+    may see (a board it may not read, a day past the game's, an unknown speaker fall back)."""
+
+    board: str | None = None
+    day: int | None = None
+    cursor: str | None = None
+    inner_of: str | None = None  # whose personal board, by slot (every log open)
+    first: int = 1  # the number of the page's first post (pages after the first)
+    speaker: str | None = None  # show only that character's posts
+
+
+@dataclass(frozen=True)
+class _BoardPage:
+    """The board and day shown, and its posts as read."""
+
+    board: str
+    day: int
+    inner_slot: str | None  # whose personal board, when every log is open
+    page: posts.PostsPage
+
+
 def build(
+    record: VillageRecord, viewer: Viewer, now: datetime, asked: Asked = Asked()
+) -> dict[str, Any]:
+    """The village page's context."""
+    rules = record.rules
+    seats = record.seats()
+    readable = rules.readable_boards(record, viewer, now)
+    read = _board_page(record, viewer, now, asked, readable)
+    speaker = asked.speaker if asked.speaker in seats else None
+    traces = posts.traces(record, read.board)
+    shown = _shown_posts(record, viewer, now, read, asked.first, speaker, traces)
+    unread = [p for p in shown if p.unread]
+    context: dict[str, Any] = {
+        **rules.page(record, viewer, now, read.day),
+        "village": record.meta,
+        "state": record.state.value,
+        "day": record.day,
+        "shown_day": read.day,
+        "days": list(range(record.day + 1)),
+        "boards": readable,
+        "board": read.board,
+        "inner_slot": read.inner_slot,
+        "posts": shown,
+        "cursor": read.page.cursor,
+        "next_first": asked.first
+        + sum(1 for item in read.page.posts if not board_view.is_trace(item, traces)),
+        "speaker": speaker,
+        "speakers": [
+            s
+            for s in seats
+            if any(board_view.spoken_by(p, s, seats[s].name) for p in read.page.posts)
+        ],
+        "first_unread": unread[0].n if unread else None,
+        "unread_count": len(unread),
+        "viewer": viewer,
+        **_writing(record, viewer, now),
+    }
+    if record.state in (State.OPENING, State.RUNNING):
+        context |= _seats_open(record)
+    return context
+
+
+def _board_page(
+    record: VillageRecord, viewer: Viewer, now: datetime, asked: Asked, readable: list[str]
+) -> _BoardPage:
+    """The board asked for if the viewer may read it (else the public one), on the day asked
+    for within the game's, read a page at a time."""
+    rules = record.rules
+    board = asked.board if asked.board in readable else rules.public_board
+    day = record.day if asked.day is None else max(0, min(asked.day, record.day))
+    if rules.personal_board(board) and rules.others_personal_boards_open(record, viewer, now):
+        # Every log is open (RULES §8): any character's personal board, chosen by slot.
+        seats = record.seats()
+        slot = asked.inner_of if asked.inner_of in seats else (viewer.slot or next(iter(seats)))
+        page = _inner_page(record, viewer, board, slot, day, now, asked.cursor)
+        return _BoardPage(board, day, slot, page)
+    page = posts.read(record, viewer, board, day, now, asked.cursor, limit=DAY_PAGE)
+    return _BoardPage(board, day, None, page)
+
+
+def _shown_posts(
     record: VillageRecord,
     viewer: Viewer,
     now: datetime,
-    board: str | None,
-    day: int | None,
-    cursor: str | None,
-    inner_of: str | None = None,
-    first: int = 1,
-    speaker: str | None = None,
-) -> dict[str, Any]:
-    """The village page's context. ``first``: the number of the page's first post (pages
-    after the first); ``speaker``: show only that character's posts."""
-    rules = record.rules
-    game_day = record.day
+    read: _BoardPage,
+    first: int,
+    speaker: str | None,
+    traces: frozenset[str],
+) -> list[board_view.ShownPost]:
+    """The page's posts as the board shows them: numbered, anchored, marked unread."""
     seats = record.seats()
-    order = list(seats)
-    readable = rules.readable_boards(record, viewer, now)
-    chosen_board = board if board in readable else rules.public_board
-    shown_day = game_day if day is None else max(0, min(day, game_day))
-    inner_slot = None
-    if rules.personal_board(chosen_board) and rules.others_personal_boards_open(
-        record, viewer, now
-    ):
-        # Every log is open (RULES §8): any character's personal board, chosen by slot.
-        inner_slot = inner_of if inner_of in seats else (viewer.slot or order[0])
-        page = _inner_page(record, viewer, chosen_board, inner_slot, shown_day, now, cursor)
-    else:
-        page = posts.read(record, viewer, chosen_board, shown_day, now, cursor, limit=DAY_PAGE)
-    of = f"&of={inner_slot}" if inner_slot else ""
+    of = f"&of={read.inner_slot}" if read.inner_slot else ""
 
     def anchor_url(day_: int, n: int) -> str:
-        return f"?board={chosen_board}{of}&day={day_}#p{n}"
+        return f"?board={read.board}{of}&day={day_}#p{n}"
 
     # Unread: what others wrote since the member's previous visit (its recorded access and
     # its posts and saves, read with the village: no request of their own).
@@ -59,49 +124,26 @@ def build(
         if viewer.slot
         else None
     )
-    speaker = speaker if speaker in seats else None
-    traces = posts.traces(record, chosen_board)
-    shown = board_view.shown_posts(
-        page.posts,
-        first=first,
-        day=shown_day,
-        last_day=game_day,
-        url=anchor_url,
+    return board_view.shown_posts(
+        read.page.posts,
+        board_view.Numbering(first, read.day, record.day, anchor_url, read.page.cursor is not None),
         since=since,
         own_slot=viewer.slot,
         speaker=(speaker, seats[speaker].name) if speaker else None,
-        more=page.cursor is not None,
         traces=traces,
     )
-    unread = [p for p in shown if p.unread]
+
+
+def _writing(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """Where the viewer may write, and why not; whether it may leave; its bans still on."""
+    rules = record.rules
     refusals = {b: rules.write_refusal(record, viewer, b, now) for b in rules.boards()}
     writable = [b for b in rules.boards() if refusals[b] is None]
-    state = record.state
-    bans = seats[viewer.slot].bans if viewer.slot else None
-    context: dict[str, Any] = {
-        **rules.page(record, viewer, now, shown_day),
-        "village": record.meta,
-        "state": state.value,
-        "day": game_day,
-        "shown_day": shown_day,
-        "days": list(range(game_day + 1)),
-        "boards": readable,
-        "board": chosen_board,
-        "inner_slot": inner_slot,
-        "posts": shown,
-        "cursor": page.cursor,
-        "next_first": first
-        + sum(1 for item in page.posts if not board_view.is_trace(item, traces)),
-        "speaker": speaker,
-        "speakers": [
-            s for s in order if any(board_view.spoken_by(p, s, seats[s].name) for p in page.posts)
-        ],
-        "first_unread": unread[0].n if unread else None,
-        "unread_count": len(unread),
+    bans = record.seats()[viewer.slot].bans if viewer.slot else None
+    return {
         "writable": writable,
         # With no board open to the viewer, say why (the public board's reason).
         "write_refusal": None if writable else refusals[rules.public_board],
-        "viewer": viewer,
         "can_leave": viewer.slot is not None
         and villages.leave_refusal(record, viewer.slot) is None,
         "speech_ban_until": bans.speech_until
@@ -111,16 +153,19 @@ def build(
         if bans and bans.public_until and bans.public_until > now
         else None,
     }
-    if state in (State.OPENING, State.RUNNING):
-        taken = {s.persona for s in seats.values() if s.account_id is not None}
-        dead = record.dead()
-        context["free_slots"] = [
-            slot for slot in order if seats[slot].account_id is None and slot not in dead
-        ]
-        context["personas"] = [
-            p for p in CHARACTER_SETS[record.meta.character_set] if p.key not in taken
-        ]
-    return context
+
+
+def _seats_open(record: VillageRecord) -> dict[str, Any]:
+    """The seats a newcomer may take, and the personas still free to choose."""
+    seats = record.seats()
+    taken = {s.persona for s in seats.values() if s.account_id is not None}
+    dead = record.dead()
+    return {
+        "free_slots": [
+            slot for slot, seat in seats.items() if seat.account_id is None and slot not in dead
+        ],
+        "personas": [p for p in CHARACTER_SETS[record.meta.character_set] if p.key not in taken],
+    }
 
 
 def _inner_page(
@@ -142,7 +187,26 @@ def _inner_page(
         for owner in owners
         for item in posts.read(record, viewer, board, day, now, inner_of=owner).posts
     ]
-    return posts.PostsPage(sorted(merged, key=lambda item: item.sk), None)
+    return posts.PostsPage(sorted(merged, key=lambda item: item.key), None)
+
+
+def _without_traces_of_shown(
+    record: VillageRecord, readable: list[str], read: list[tuple[str, list[Post]]]
+) -> list[tuple[str, list[Post]]]:
+    """A howl's nameless trace on the public board (classic) is dropped where the howl itself
+    is shown: it is the same post."""
+    for board in readable:
+        trace = record.rules.shadow_board(board)
+        if trace is None:
+            continue
+        source = {item.created_at for b, items in read if b == board for item in items}
+        read = [
+            (b, [i for i in items if i.slot or i.text != trace[1] or i.created_at not in source])
+            if b == trace[0]
+            else (b, items)
+            for b, items in read
+        ]
+    return read
 
 
 @dataclass(frozen=True)
@@ -158,7 +222,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
     readable = rules.readable_boards(record, viewer, now)
     others_open = rules.others_personal_boards_open(record, viewer, now)
     # Each board's posts; a personal board, each owner's apart (numbered apart, as on its page).
-    read: list[tuple[str, list[PostItem]]] = []
+    read: list[tuple[str, list[Post]]] = []
     for board in readable:
         if not rules.personal_board(board):
             read.append((board, posts.read_whole(record, viewer, board, now)))
@@ -166,23 +230,11 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
         own = [viewer.account_id] if viewer.account_id else []
         owners = sorted({p.account_id for p in record.presences.values()}) if others_open else own
         read += [(board, posts.read_whole(record, viewer, board, now, inner_of=o)) for o in owners]
-    # A howl's nameless trace on the public board (classic) is dropped where the howl itself
-    # is shown: it is the same post.
-    for board in readable:
-        trace = rules.shadow_board(board)
-        if trace is None:
-            continue
-        source = {item.created_at for b, items in read if b == board for item in items}
-        read = [
-            (b, [i for i in items if i.slot or i.text != trace[1] or i.created_at not in source])
-            if b == trace[0]
-            else (b, items)
-            for b, items in read
-        ]
+    read = _without_traces_of_shown(record, readable, read)
     game_day = record.day
     days: dict[int, list[LogEntry]] = {d: [] for d in range(game_day + 1)}
     for board, items in read:
-        by_day: dict[int, list[PostItem]] = {}
+        by_day: dict[int, list[Post]] = {}
         for item in items:
             by_day.setdefault(int(item.day), []).append(item)
         for day, day_items in by_day.items():
@@ -192,10 +244,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
 
             shown = board_view.shown_posts(
                 day_items,
-                first=1,
-                day=day,
-                last_day=game_day,
-                url=url,
+                board_view.Numbering(1, day, game_day, url),
                 since=None,
                 own_slot=viewer.slot,
                 speaker=None,
@@ -203,7 +252,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
             )
             days.setdefault(day, []).extend(LogEntry(board, p) for p in shown)
     for entries in days.values():
-        entries.sort(key=lambda e: (e.post.item.created_at, e.post.item.sk))
+        entries.sort(key=lambda e: (e.post.item.created_at, e.post.item.key))
     return {
         **rules.page(record, viewer, now, game_day),
         "village": record.meta,

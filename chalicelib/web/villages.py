@@ -120,17 +120,15 @@ def _village_page(
         message = message or villages.NOT_RECORDED
     viewer = posts.viewer_of(record, account_id)
     query = ctx.request.query
-    context = village_view.build(
-        record,
-        viewer if viewer.slot else VISITOR,
-        ctx.now,
-        query.get("board"),
-        _int(query.get("day"), "日付"),
-        query.get("cursor"),
-        query.get("of"),
+    asked = village_view.Asked(
+        board=query.get("board"),
+        day=_int(query.get("day"), "日付"),
+        cursor=query.get("cursor"),
+        inner_of=query.get("of"),
         first=(_int(query.get("from"), "ページ") or 1) if query.get("cursor") else 1,
         speaker=query.get("who") or None,
     )
+    context = village_view.build(record, viewer if viewer.slot else VISITOR, ctx.now, asked)
     # Within the minute, a view that shows posts the member had not seen is their visit all
     # the same (decision 152): the next visit's marks start after what this one showed. Its
     # session was read as a page's is (a visit, not the player's act); a view with nothing

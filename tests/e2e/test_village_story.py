@@ -32,10 +32,7 @@ def expect_text(locator, text: str) -> None:
 def names_of(village_id: str) -> dict[str, str]:
     record = load_village(village_id)
     assert record is not None
-    return {
-        slot: posts.display_name(record.meta.character_set, member)
-        for slot, member in record.members.items()
-    }
+    return record.names()
 
 
 def run_scheduler(server, village_id: str) -> None:

@@ -14,8 +14,8 @@ from chalicelib.services.errors import (
     RateLimited,
     Unauthorized,
 )
-from chalicelib.storage.keys import email_pk
-from chalicelib.storage.models import EmailItem, Item
+from chalicelib.storage.keys import account_pk, email_pk
+from chalicelib.storage.models import AccountItem, EmailItem, Item
 from chalicelib.storage.repository import load_account
 from tests.support.accounts import PRODUCTION_HASHER, make_account
 from tests.support.villages import persona_of, refused
@@ -95,7 +95,7 @@ def test_join_only_after_email_verified_through_signed_link(clock, village):
     assert accounts.verify_email(token, clock()).account_id == "frank"
     assert load_account("frank").email_verified is True
     villages.join(village, "frank", "seer_a", persona_of("seer_a"), clock())
-    assert load_account("frank").holds.as_dict() == {"short": village}
+    assert load_account("frank").holds == {"short": village}
 
 
 def test_verification_link_expires_after_24_hours(clock):
@@ -182,26 +182,56 @@ def test_change_email_needs_the_password_and_a_new_verification(clock, village):
 
 def test_notification_preferences(clock):
     make_account("quinn", clock())
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": True,
         "reminder_mail": True,
     }
     accounts.set_preferences("quinn", {"morning_mail": False})
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": False,
         "reminder_mail": True,
     }
     accounts.set_preferences("quinn", {"morning_mail": True, "reminder_mail": False})
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": True,
         "reminder_mail": False,
     }
     refused(InvalidInput, accounts.set_preferences, "quinn", {"spam": True})
     accounts.set_preferences("quinn", {})  # nothing to change
-    assert load_account("quinn").preferences.as_dict() == {
+    assert load_account("quinn").preferences == {
         "morning_mail": True,
         "reminder_mail": False,
     }
+
+
+def test_a_password_rehashed_at_its_check_is_then_changed(clock, monkeypatch):
+    """The check rewrites a hash made with weaker parameters; the change it guards is
+    conditioned on the account as that rewrite left it, not as first read (decision 235)."""
+    make_account("rory", clock())  # hashed with the tests' cheap parameters
+    monkeypatch.setattr(accounts, "_hasher", PRODUCTION_HASHER)
+    before = load_account("rory").version
+    accounts.change_password("rory", PASSWORD, "another good passphrase")
+    after = load_account("rory")
+    assert after.version == before + 2  # the rehash, then the new password
+    assert PRODUCTION_HASHER.verify(after.password_hash, "another good passphrase")
+
+
+def test_an_account_stored_without_a_version_is_written_all_the_same(clock):
+    """An account item put without ``version`` (as the deploy test's set-up does): its first
+    write is conditioned on there being none, and counts it from 1."""
+    make_account("vera", clock())
+    item = AccountItem.get(account_pk("vera"), "ACCOUNT")
+    raw = item.serialize()
+    del raw["version"]
+    AccountItem._get_connection().put_item(
+        account_pk("vera"),
+        "ACCOUNT",
+        attributes={k: v for k, v in raw.items() if k not in ("pk", "sk")},
+    )
+    assert load_account("vera").version is None
+    accounts.set_mail_level("vera", "mine")
+    stored = load_account("vera")
+    assert stored.mail_level == "mine" and stored.version == 1
 
 
 @pytest.mark.parametrize("use_case", ["change_password", "change_email", "set_preferences"])

@@ -138,7 +138,7 @@ def test_s7_victory_declaration_during_the_day_starts_the_ending_at_once(village
     assert record.game.mornings == []
     assert "勝利宣言" in posts.read(record, VISITOR, "public", 1, clock()).posts[-1].text
     for account in seated.values():
-        assert load_account(account).holds.as_dict() == {}
+        assert load_account(account).holds == {}
     refused(Forbidden, actions.save_actions, village, seated[cast.humans[0]], {}, clock())
     assert [h.kind for h in to_update(village, clock)] == ["closed"]
 
@@ -162,7 +162,7 @@ def test_s7_resignation_set_after_the_deadline_ends_at_the_update_unresolved(
     assert record.meta.state == "ending"
     assert (game.ending.winner, game.ending.by) == ("human", "resignation")
     assert game.mornings == [] and game.deaths == {}  # the night was not resolved
-    assert all(load_account(a).holds.as_dict() == {} for a in seated.values())
+    assert all(load_account(a).holds == {} for a in seated.values())
     [report] = [p.text for p in posts.read(record, VISITOR, "public", game.day, clock()).posts]
     assert "投了" in report
     clock.advance(timedelta(minutes=60))

@@ -429,7 +429,7 @@ def test_s8_system_posts_morning_day_start_ending_and_random_targets(village, cl
     assert not readable(village, VISITOR, "oni", 0, clock())
     assert texts(village, "public", 1, clock())[0] == "1日目が始まりました。"
     [morning] = texts(village, "public", 2, clock())
-    names = {s: posts.display_name("yamazato", record.members[s]) for s in SLOTS}
+    names = record.names()
     assert morning.startswith("2日目の朝になりました。")
     assert f"灰になったのは {names[cast.madman]} です。" in morning
     assert f"遺体で見つかったのは {names[dead_human]} です。" in morning

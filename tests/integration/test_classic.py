@@ -138,7 +138,7 @@ def test_s2_1_abandoned_72_hours_after_creation(clock, rng, five):
     assert [h.kind for h in happened] == ["abandoned"]
     assert clock() == created + timedelta(hours=72)
     assert load_village(vid).state is State.ABANDONED
-    assert load_account(five[0]).holds.as_dict() == {} if load_account(five[0]).holds else True
+    assert load_account(five[0]).holds == {} if load_account(five[0]).holds else True
 
 
 def started_village(clock, rng, five, **given):
@@ -216,8 +216,8 @@ def test_s2_4_the_last_vote_closes_a_night_whose_choices_were_all_set_during_the
     morning = [t for t in public_texts(vid, clock, 3) if "3日目の朝" in t]
     assert len(morning) == 1 and record.seats()[prey].name in morning[0]
     for seat in (executed, prey):  # both deaths end the hold on the pace
-        assert load_account(account_of(vid, seat)).holds.as_dict() == {}
-    assert load_account(account_of(vid, other)).holds.as_dict() == {"short": vid}
+        assert load_account(account_of(vid, seat)).holds == {}
+    assert load_account(account_of(vid, other)).holds == {"short": vid}
 
 
 def test_s2_4_a_round_closed_by_the_tick_closes_such_a_night_in_the_same_step(clock, rng, five):

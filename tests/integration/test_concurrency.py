@@ -79,7 +79,7 @@ def test_concurrency_two_joins_for_one_slot_one_wins(clock, village):
         record = load_village(village)
         assert record.members[slot].account_id == winner
         assert record.slot_of(loser) is None and loser not in record.presences
-        assert load_account(loser).holds.as_dict() == {}
+        assert load_account(loser).holds == {}
     assert load_village(village).meta.occupied == 4
 
 
@@ -104,7 +104,7 @@ def test_concurrency_joins_for_one_slot_one_wins_the_others_get_a_clear_refusal(
     assert list(record.presences) == winners
     for account in contenders:
         expected = {"short": village} if account in winners else {}
-        assert load_account(account).holds.as_dict() == expected
+        assert load_account(account).holds == expected
 
 
 def test_concurrency_two_joins_choosing_one_persona_one_gets_it(clock, village):
@@ -134,7 +134,7 @@ def test_concurrency_one_account_racing_into_two_short_villages_holds_one(clock,
         assert sorted(r is None for r in results) == [False, True]
         refusal = next(r for r in results if r is not None)
         assert "短期" in str(refusal)
-        held = load_account(account).holds.as_dict()["short"]
+        held = load_account(account).holds["short"]
         assert load_village(held).slot_of(account) == slot
         loser = other if held == village else village
         assert load_village(loser).slot_of(account) is None

@@ -114,7 +114,7 @@ def test_s9_join_refuses_unknown_slot_and_unknown_or_taken_persona(clock, villag
     villages.join(village, "ann", "seer_a", "kaede", clock())
     error = refused(Conflict, villages.join, village, "ben", "seer_b", "kaede", clock())
     assert "キャラクター" in str(error)
-    assert load_account("ben").holds.as_dict() == {}
+    assert load_account("ben").holds == {}
     villages.join(village, "ben", "seer_b", "genzo", clock())
     record = load_village(village)
     assert (record.members["seer_a"].persona, record.members["seer_b"].persona) == (
@@ -133,7 +133,7 @@ def test_s9_a_slot_is_taken_once(clock, village):
     record = load_village(village)
     assert record.members["guard_a"].account_id == "ann"
     assert record.slot_of("ben") is None
-    assert load_account("ben").holds.as_dict() == {}
+    assert load_account("ben").holds == {}
 
 
 def test_s9_one_account_never_takes_two_slots_of_a_village(clock, village):
@@ -163,7 +163,7 @@ def test_s9_one_long_and_one_short_village_at_a_time(clock, rng, village):
         Forbidden, villages.join, other_long, "ann", "seer_a", persona_of("seer_a"), clock()
     )
     assert "長期" in str(error)
-    assert load_account("ann").holds.as_dict() == {"short": village, "long": long_one}
+    assert load_account("ann").holds == {"short": village, "long": long_one}
     assert load_village(other_short).slot_of("ann") is None
 
 
@@ -186,7 +186,7 @@ def test_s9_join_refused_once_the_village_is_over(clock, village):
     assert [h.kind for h in to_update(village, clock)] == ["abandoned"]
     error = refused(Forbidden, villages.join, village, ann, "seer_a", "kaede", clock())
     assert "もう参加できません" in str(error)
-    assert load_account(ann).holds.as_dict() == {}
+    assert load_account(ann).holds == {}
 
 
 def test_s9_leave_refused_for_a_non_member(clock, village):
@@ -205,7 +205,7 @@ def test_s9_leaving_the_opening_is_free(clock, rng, village):
     assert villages.leave(village, "ann", clock()) is None
     account = load_account("ann")
     assert account.lock_until is None
-    assert account.holds.as_dict() == {}
+    assert account.holds == {}
     assert list(account.departures) == []
     record = load_village(village)
     assert record.members["seer_a"].account_id is None
@@ -230,7 +230,7 @@ def test_s9_leaving_a_running_village_locks_the_id_and_vacates_the_slot(
     assert lock_until == clock() + timedelta(hours=3)
     account = load_account(leaver)
     assert account.lock_until == lock_until
-    assert account.holds.as_dict() == {}
+    assert account.holds == {}
     record = load_village(village)
     member = record.members["guard_a"]
     assert member.account_id is None
@@ -290,7 +290,7 @@ def test_s9_dead_character_hold_released_and_its_slot_not_taken(clock, rng, vill
     other = villages.create_village(pace="short", name="次の短期村", now=clock(), rng=rng)
     # The dead hold no village any more: they may join another short village.
     for slot in (judged, attacked):
-        assert load_account(seated[slot]).holds.as_dict() == {}
+        assert load_account(seated[slot]).holds == {}
     villages.join(other, seated[judged], "seer_a", "kaede", clock())
     # A living member still holds this one.
     living = next(s for s in cast.humans[2:] if s in seated)
@@ -320,7 +320,7 @@ def test_s9_takeover_of_a_vacant_slot_in_a_running_village(clock, village, playe
     assert member.public_ban_until == clock() + timedelta(minutes=10)
     assert member.speech_ban_until is None
     assert record.meta.occupied == 13
-    assert load_account(newcomer).holds.as_dict() == {"short": village}
+    assert load_account(newcomer).holds == {"short": village}
     # A character that had a player keeps its persona when taken over.
     leaver = seated["seer_b"]
     villages.leave(village, leaver, clock())
@@ -355,7 +355,7 @@ def test_s9_auto_departure_after_24h_without_access_in_the_opening(clock, rng):
     # Departures in the opening are free, but they are departures: no rejoining.
     for account in (ann, ben):
         state = load_account(account)
-        assert state.lock_until is None and state.holds.as_dict() == {}
+        assert state.lock_until is None and state.holds == {}
     refused(Forbidden, villages.join, village, ann, "seer_a", "kaede", clock())
     assert load_village(village).meta.occupied == 0
 
@@ -379,7 +379,7 @@ def test_s9_auto_departure_short_village_10_min_from_day_1_start(clock, village,
         state = load_account(account)
         # Counts as a departure outside the opening: an ID lock, the hold released.
         assert state.lock_until == clock() + timedelta(hours=3)
-        assert state.holds.as_dict() == {}
+        assert state.holds == {}
         assert record.slot_of(account) is None
     assert record.slot_of(toucher) == "seer_a" and record.slot_of(saver) == "seer_b"
 

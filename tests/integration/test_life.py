@@ -34,7 +34,7 @@ def test_village_life_from_creation_to_close(village, players, clock):
     assert record.meta.state == "ending"
     assert record.game.ending is not None
     for account in players:
-        assert load_account(account).holds.as_dict() == {}
+        assert load_account(account).holds == {}
     clock.advance(timedelta(minutes=60))
     assert [h.kind for h in update.advance(village, clock())] == ["closed"]
     assert load_village(village).meta.state == "ended"

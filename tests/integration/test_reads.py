@@ -98,7 +98,7 @@ def test_the_page_of_a_late_day_shows_what_reading_the_whole_village_shows(day_4
 
 
 def _page(record: VillageRecord, viewer, now) -> str:
-    context = village_view.build(record, viewer, now, None, None, None)
+    context = village_view.build(record, viewer, now)
     return render(
         record.rules.page_template,
         csrf="c",

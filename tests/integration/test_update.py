@@ -69,7 +69,7 @@ def test_s2_short_village_abandoned_when_30h_old(village, clock):
     assert record.meta.closed_at == created + timedelta(hours=30)
     assert record.meta.next_update is None
     assert "廃村" in texts(village, "public", 0, clock())[-1]
-    assert load_account(ann).holds.as_dict() == {}  # the hold ends with the game
+    assert load_account(ann).holds == {}  # the hold ends with the game
     clock.advance(timedelta(days=7))
     assert update.advance(village, clock()) == []  # nothing more, ever
     assert [v.village_id for v in villages.lounge("abandoned").villages] == [village]
@@ -121,9 +121,9 @@ def test_s4_update_resolves_the_night_with_the_saved_choices(village, players, c
     assert record.days[2].sealed is False and dict(record.days[2].choices) == {}
     assert record.meta.day_started_at == clock()
     # RULES §9: the dead are released from their hold; the living still hold the village.
-    assert load_account(seated[judged]).holds.as_dict() == {}
-    assert load_account(seated[attacked]).holds.as_dict() == {}
-    assert load_account(seated[cast.humans[1]]).holds.as_dict() == {"short": village}
+    assert load_account(seated[judged]).holds == {}
+    assert load_account(seated[attacked]).holds == {}
+    assert load_account(seated[cast.humans[1]]).holds == {"short": village}
     # The next night needs the new day's choices: the old day is closed.
     sealed = record.days[1].choices.as_dict()
     at(village, clock, 1)
@@ -186,7 +186,7 @@ def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players
     assert ending.endswith(f"鬼は {oni} の3人でした。狂人は {names[cast.madman]} でした。")
     for account in seated.values():
         state = load_account(account)
-        assert state.holds.as_dict() == {} and state.lock_until is None  # no lock for the end
+        assert state.holds == {} and state.lock_until is None  # no lock for the end
         # Every member, dead or alive, played the game to its end (decision 106), once.
         assert state.finished_games == 1
     # Everyone writes on the public board in the ending and every log is open.

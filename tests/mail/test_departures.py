@@ -45,7 +45,7 @@ def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
     assert record.slot_of(saver) == "seer_a"
     assert record.slot_of(toucher) == "guard_a"
     assert load_account(absent).lock_until > clock()
-    assert load_account(absent).holds.as_dict() == {}
+    assert load_account(absent).holds == {}
     assert load_account(saver).lock_until is None
     # The next morning's mail goes to the members only.
     tick_until(clock, rng, start + SHORT.turn, step=timedelta(minutes=10))
@@ -116,7 +116,7 @@ def test_opening_members_idle_for_24_hours_leave_freely_before_the_start_check(p
     record = load_village(vid)
     assert record.slot_of(idle) is None
     assert load_account(idle).lock_until is None  # free: it left during the opening
-    assert load_account(idle).holds.as_dict() == {}
+    assert load_account(idle).holds == {}
     # 11 players: the opening is extended; only the idle member was mailed: its idle warning,
     # 3 h before it left (decision 140).
     assert record.meta.state == "opening"

@@ -101,7 +101,7 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
     assert capsys.readouterr().out.strip() == f"{vid}番を廃村にしました"
     meta = load_village(vid).meta
     assert (meta.state, meta.next_update) == ("abandoned", None)
-    assert all(load_account(a).holds.as_dict() == {} for a in seated.values())
+    assert all(load_account(a).holds == {} for a in seated.values())
     # The members hear of it at the next tick.
     clock.advance(timedelta(minutes=1))
     tick(clock, rng)

@@ -297,7 +297,7 @@ def test_unsubscribe_get_asks_and_post_stops_the_mail_without_a_session(
     page = client.http.get(path)
     assert page.status_code == 200
     assert "停止する" in body_of(page)
-    assert load_account(account).preferences.as_dict() == {
+    assert load_account(account).preferences == {
         "morning_mail": True,
         "reminder_mail": True,
     }
@@ -310,7 +310,7 @@ def test_unsubscribe_get_asks_and_post_stops_the_mail_without_a_session(
         )
         assert done.status_code == 200
         assert "お知らせメールを停止しました" in body_of(done)
-    assert load_account(account).preferences.as_dict() == {
+    assert load_account(account).preferences == {
         "morning_mail": False,
         "reminder_mail": False,
     }
@@ -340,7 +340,7 @@ def test_unsubscribe_accepts_the_multipart_post_rfc_8058_recommends(running, cli
     )
     assert done.status_code == 200
     assert "お知らせメールを停止しました" in body_of(done)
-    assert load_account(account).preferences.as_dict() == {
+    assert load_account(account).preferences == {
         "morning_mail": False,
         "reminder_mail": False,
     }
@@ -359,7 +359,7 @@ def test_unsubscribe_refuses_a_bad_or_foreign_token(running, client, clock):
             ),
         ):
             assert response.status_code == 400
-    assert load_account(seated["seer_a"]).preferences.as_dict()["morning_mail"] is True
+    assert load_account(seated["seer_a"]).preferences["morning_mail"] is True
 
 
 # ----- a mail link lends only its village, until the update (issue #9) -----

@@ -186,7 +186,7 @@ def test_a_duplicated_look_at_the_idle_moment_departs_once(players, clock, rng):
     assert record.slot_of(players[0]) is None
     assert record.meta.version == version
     assert record.meta.occupied == 0
-    assert load_account(players[0]).holds.as_dict() == {}
+    assert load_account(players[0]).holds == {}
 
 
 def test_a_member_idle_but_not_departed_is_looked_at_again_in_5_minutes(

@@ -21,7 +21,7 @@ def test_the_level_defaults_to_every_update_and_is_checked(players, clock):
     accounts.set_mail_level(players[0], "mine")
     assert load_account(players[0]).mail_level == "mine"
     # The older switches are untouched by the level.
-    assert load_account(players[0]).preferences.as_dict() == {
+    assert load_account(players[0]).preferences == {
         "morning_mail": True,
         "reminder_mail": True,
     }

@@ -12,7 +12,7 @@ from chalicelib.notify import ses as mail
 from chalicelib.notify.notices import IDLE_WARNING_SUBJECT
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, actions, hosting, villages
-from chalicelib.storage.repository import load_village, village_header
+from chalicelib.storage.repository import load_village
 from tests.support.mail import sent_mails
 from tests.support.mailbox import (
     MailBox,
@@ -173,8 +173,8 @@ def test_a_long_village_reminds_three_hours_before_its_deadline(players, clock, 
     )
     seated = seat(vid, players, clock)
     tick_until(clock, rng, first, step=timedelta(hours=1))
-    header = village_header(load_village(vid).meta)
-    reminder_at = header.rules.reminder(header, header.created_at)[0]
+    record = load_village(vid)
+    reminder_at = record.rules.reminder(record, record.created_at)[0]
     assert reminder_at == first + LONG.day - timedelta(hours=3)
     box = MailBox()
     box.new()

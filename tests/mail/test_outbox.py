@@ -9,6 +9,7 @@ from pynamodb.exceptions import PutError
 from chalicelib.notify import ses as mail
 from chalicelib.rulesets.mobius.timeline import TIMINGS, Pace
 from chalicelib.services import accounts, outbox, update
+from chalicelib.storage.accounts import account_item
 from chalicelib.storage.keys import outbox_pk
 from chalicelib.storage.models import AccountItem, OutboxItem
 from chalicelib.storage.outbox import owed_item
@@ -163,8 +164,8 @@ def test_preferences_and_undeliverable_addresses_stop_the_mail(players, clock, r
     seated = started(village, players, clock, rng)
     quiet, bounced, unverified = players[0], players[1], players[2]
     accounts.set_preferences(quiet, {"morning_mail": False})
-    load_account(bounced).update(actions=[AccountItem.undeliverable.set(True)])
-    load_account(unverified).update(actions=[AccountItem.email_verified.set(False)])
+    account_item(load_account(bounced)).update(actions=[AccountItem.undeliverable.set(True)])
+    account_item(load_account(unverified)).update(actions=[AccountItem.email_verified.set(False)])
     box = MailBox()
     tick(clock, rng)
     assert sorted(account_of(m) for m in box.new()) == sorted(

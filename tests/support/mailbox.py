@@ -14,7 +14,7 @@ from chalicelib.rules.mobius import SLOTS, is_oni_side
 from chalicelib.rulesets.base import Viewer
 from chalicelib.rulesets.mobius.labels import SIDE_LABELS, SLOT_LABELS, VERDICT_LABELS
 from chalicelib.rulesets.mobius.visibility import private
-from chalicelib.services import posts, scheduler, villages
+from chalicelib.services import scheduler, villages
 from chalicelib.services.unit import Unit
 from chalicelib.storage.keys import outbox_index_key, outbox_index_sk, outbox_pk, outbox_sk
 from chalicelib.storage.models import OutboxItem
@@ -81,8 +81,7 @@ def account_of(mail: Mail) -> str:
 
 
 def names_of(record: VillageRecord) -> dict[str, str]:
-    meta = record.meta
-    return {s: posts.display_name(meta.character_set, m) for s, m in record.members.items()}
+    return record.names()
 
 
 def links_in(text: str) -> list[str]:

@@ -71,23 +71,7 @@ GAMES = ("mobius", "classic", "duel")
 NAMING_GAMES = ("chalicelib.rulesets", "chalicelib.rules")
 
 # (importing module, imported package) → the issue that removes the import.
-KNOWN: dict[tuple[str, str], str] = {
-    # Each still reads or builds a PynamoDB item: storage is to hand back records (item 2).
-    ("chalicelib.notify.match_notices", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.notify.notices", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.notify.puzzle_notices", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.accounts", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.hosting", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.outbox", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.posts", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.receipts", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.sessions", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.update", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.services.villages", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.web.board_view", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.web.dev_pages", "chalicelib.storage.models"): "issue 39 item 2",
-    ("chalicelib.web.village_view", "chalicelib.storage.models"): "issue 39 item 2",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)

@@ -244,7 +244,7 @@ def test_account_saves_notification_preferences(browser, clock):
     assert "通知設定を保存しました" in text(done)
     assert 'name="morning_mail" checked' not in text(done)
     assert 'name="reminder_mail" checked' in text(done)
-    prefs = load_account("alice").preferences.as_dict()
+    prefs = load_account("alice").preferences
     assert prefs == {"morning_mail": False, "reminder_mail": True}
 
     unknown = browser.post("/account", {"what": "everything"})

@@ -172,7 +172,7 @@ def test_games_against_the_cpu_are_never_in_the_lounge_and_an_account_sits_in_ma
     # The lounge's sections (its villages) never list them; only the player's own list does.
     lounge = text(browser.get("/")).split('id="vs-cpu"', 1)[1]
     assert not any(i in lounge for i in ids)
-    assert load_account("carol").holds.as_dict() == {}  # village holds untouched
+    assert load_account("carol").holds == {}  # village holds untouched
 
 
 def test_the_top_page_lists_this_browsers_games_and_nobody_elses(browser, new_browser, clock):

@@ -261,7 +261,7 @@ def check_viewer(client, clock, play: Play, record, account, boards=None, days=N
     state = record.meta.state
     ending = state in ("ending", "ended")
     phase = state if ending else record.rules.phase(record, clock()).value
-    names = {s: posts.display_name(record.meta.character_set, m) for s, m in record.members.items()}
+    names = record.names()
     slot_by_name = {n: s for s, n in names.items()}
     slot = slot_of(play, account)
     side = game.sides[slot] if slot else None

@@ -6,7 +6,7 @@ import re
 from datetime import timedelta
 
 from chalicelib.rules.mobius import SLOTS
-from chalicelib.services import actions, posts, update, villages
+from chalicelib.services import actions, update, villages
 from chalicelib.storage.repository import load_account, load_village
 from tests.support.accounts import make_account
 from tests.support.clients import alert, header, text
@@ -18,8 +18,7 @@ def sides(vid):
 
 
 def display_names(vid):
-    record = load_village(vid)
-    return {s: posts.display_name(record.meta.character_set, m) for s, m in record.members.items()}
+    return load_village(vid).names()
 
 
 def humans(vid):
