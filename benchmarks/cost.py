@@ -465,7 +465,7 @@ def play(days: int, memory: int, seed: int = 14) -> tuple[Usage, dict[str, Any]]
             for day in range(1, days + 1):
                 _day(game, village_id, phones, slots, day, days)
             record = load_village(village_id)
-            assert record is not None and record.meta.state == "ended", record and record.meta.state
+            assert record is not None and record.state.value == "ended", record and record.state
             game.run_until(game.now + timedelta(hours=1))
         empty = _empty_tick(meter)
     minutes = (game.now - game.started) / timedelta(minutes=1)
@@ -579,7 +579,7 @@ def _day(
     page = f"/villages/{village_id}"
     events: list[tuple[datetime, Callable[[], Any]]] = []
     if day == days:
-        assert record.meta.state == "ending", (day, record.meta.state)
+        assert record._meta.state == "ending", (day, record._meta.state)
         for phone in phones.values():
             span = (morning + timedelta(minutes=5), update_at - timedelta(minutes=30))
             for moment in _spread(rng, *span, ENDING_VIEWS):
@@ -588,7 +588,7 @@ def _day(
                 events.append((moment, _poster(phone, page, "public", rng)))
     else:
         game_state = record.game
-        assert game_state.day == day and record.meta.state == "running", (day, record.meta.state)
+        assert game_state.day == day and record._meta.state == "running", (day, record._meta.state)
         victim = victims(days)(game_state.sides)[day - 1]
         living = [a for a in phones if slots[a] in game_state.living()]
         late = set(rng.sample(living, LATE_SAVERS_A_DAY))

@@ -465,7 +465,7 @@ class FaultRun:
             if self.rules == "mobius":
                 for (day, slot), choices in self.saved.items():
                     stored = record.recorded(day).get(slot, {})
-                    if record.members[slot].account_id is None:
+                    if record._members[slot].account_id is None:
                         continue  # a departed member's choices go with the seat
                     if any(stored.get(k) != v for k, v in choices.items()):
                         outcome.accepted_lost += 1

@@ -95,7 +95,7 @@ def _age_to(village: str, day: int) -> None:
     meta = VillageItem.get(village_pk(village), "META", consistent_read=True)
     game: dict[str, Any] = dict(meta.game)
     now_day = int(game["day"])
-    [open_day] = record.open_days.values()
+    [open_day] = record._open_days.values()
     archived = record.days[now_day - 1]
     for d in range(now_day, day):
         copy = DayItem(village_pk(village), archived_day_sk(d), village_id=village, day=d)
@@ -133,13 +133,13 @@ def mobius(players: list[str], now: datetime) -> dict[str, Any]:
     village = villages.create_village(pace="long", name="計測村", now=now, rng=random.Random(3))
     for n, slot in enumerate(SLOTS):
         villages.join(village, players[n], slot, YAMAZATO[n].key, now)
-    now = load_village(village).meta.next_update
+    now = load_village(village)._meta.next_update
     update.advance(village, now)
     result: dict[str, Any] = {}
     last_running = 1
     while True:
         record = load_village(village)
-        now = record.meta.day_started_at + timedelta(hours=1)
+        now = record._meta.day_started_at + timedelta(hours=1)
         living = [a for a in players if record.slot_of(a) not in record.game.deaths]
         if record.game.day == 1:
             _play_mobius_day(village, players, rng, now)
@@ -147,13 +147,13 @@ def mobius(players: list[str], now: datetime) -> dict[str, Any]:
             result["day_1"] = _use_cases(village, *living[:3], _prayer(record, living[2]), later)
         _play_mobius_day(village, players, rng, now + timedelta(hours=2))
         ahead = load_village(village)
-        if ahead.rules.step(ahead, ahead.meta.next_update).state.value != "running":
+        if ahead.rules.step(ahead, ahead._meta.next_update).state.value != "running":
             break  # the next night ends the game: age the village from this day
-        update.advance(village, ahead.meta.next_update)
+        update.advance(village, ahead._meta.next_update)
         last_running = ahead.game.day + 1
     result["played_days"] = last_running
     _age_to(village, DAY)
-    now = load_village(village).meta.day_started_at + timedelta(hours=5)  # after the last posts
+    now = load_village(village)._meta.day_started_at + timedelta(hours=5)  # after the last posts
     _play_mobius_day(village, players, rng, now)
     now += timedelta(minutes=30)
     record = load_village(village)
@@ -226,7 +226,7 @@ def classic(players: list[str], now: datetime) -> dict[str, Any]:
         after = load_village(village)
         moved = after.game.village
         if after.state.value == "running" and (moved.day, moved.phase, moved.round) == before:
-            now = max(now, after.meta.next_update)
+            now = max(now, after._meta.next_update)
             update.advance(village, now)
     first, last = min(days), max(days)
     return {"first_day": first, "last_day": last, "day_first": days[first], "day_last": days[last]}

@@ -236,7 +236,7 @@ def figures() -> dict[str, int]:
         result["update_village"] = sum(calls.values())
         # The scheduled worker on the next night: the update, its 13 mails, the next look.
         record = load_village(village)
-        due = record.meta.next_update
+        due = record._meta.next_update
         now = due - timedelta(minutes=5)  # every member saved (and so was seen) lately
         for account in players:
             slot = record.slot_of(account)
@@ -274,7 +274,7 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
     # Night 1 closes (the scheduler): day 2 and its first round.
     record = load_village(village)
     outbox.deliver(now)
-    now = record.meta.next_update
+    now = record._meta.next_update
     sent = _sent()
     with counting() as calls:
         effects.advance_village(village, now)
@@ -307,7 +307,7 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
         actions.save_actions(village, account_of[seat], {"vote": voters[0]}, now)
     record = load_village(village)
     with counting() as calls:
-        update.advance(village, record.meta.next_update)
+        update.advance(village, record._meta.next_update)
     result["classic_round_close"] = sum(calls.values())
     # The combined log (decision 52): the village, then each readable board read whole; the
     # first voter, executed, reads every board (each player's monologue apart, found through

@@ -108,7 +108,7 @@ def _running_village(clock: list[datetime]) -> tuple[str, list[str]]:
     clock[0] = record.next_update
     effects.advance_village(village, clock[0])  # the start: its mail to the mail queue
     jobs.send_mail([village])  # and sent, before the nights are counted
-    assert load_village(village).meta.state == "running"
+    assert load_village(village)._meta.state == "running"
     return village, players
 
 

@@ -92,7 +92,7 @@ def mails_per_village_day(level: str = "all") -> dict[str, float]:
         while days < 3:
             clock[0] += timedelta(minutes=5)
             record = load_village(village)
-            if record.meta.state == "running":
+            if record._meta.state == "running":
                 for account in players:
                     if (
                         record.slot_of(account)
@@ -106,7 +106,7 @@ def mails_per_village_day(level: str = "all") -> dict[str, float]:
             effects.advance_village(village, clock[0])
             if load_village(village).game.day > before:
                 days += 1
-            if load_village(village).meta.state != "running" and days:
+            if load_village(village)._meta.state != "running" and days:
                 break
         runtime.set_clock(runtime.system_clock)
         if level != "all":
@@ -158,7 +158,7 @@ def looks_and_schedule_writes() -> dict[str, float]:
         village = villages.create_village(pace="long", name="計測村", now=now, rng=random.Random(3))
         for n, slot in enumerate(SLOTS):
             villages.join(village, players[n], slot, YAMAZATO[n].key, now)
-        start = load_village(village).meta.next_update
+        start = load_village(village)._meta.next_update
         end = start + timedelta(days=3)
         visits = [now + timedelta(hours=4 * n, minutes=7) for n in range(30)]
         looks = turn = 0
@@ -166,11 +166,11 @@ def looks_and_schedule_writes() -> dict[str, float]:
         look = start
         while True:
             record = load_village(village)
-            if record.look is None:  # the game ended
+            if record._look is None:  # the game ended
                 break
-            meta = VillageItem._get_connection().get_item(record.meta.pk, "META")["Item"]
-            sizes = (item_bytes(meta), item_bytes(record.look.serialize()))
-            look = datetime.fromisoformat(str(record.look.gsi1sk).replace("Z", "+00:00"))
+            meta = VillageItem._get_connection().get_item(record._meta.pk, "META")["Item"]
+            sizes = (item_bytes(meta), item_bytes(record._look.serialize()))
+            look = datetime.fromisoformat(str(record._look.gsi1sk).replace("Z", "+00:00"))
             if look > end:
                 break
             while visits and visits[0] < look:  # the members who look in before it
@@ -206,7 +206,7 @@ def idle_warning_looks() -> dict[str, float]:
         )
         for n, slot in enumerate(SLOTS):
             villages.join(village, players[n], slot, YAMAZATO[n].key, now)
-        start = load_village(village).meta.next_update
+        start = load_village(village)._meta.next_update
         scheduler.process_village(village, start, Unit())
         for account in players:
             villages.touch(village, account, start + timedelta(minutes=1))

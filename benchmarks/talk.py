@@ -55,7 +55,7 @@ def _calls(record: VillageRecord, slot: str, n: int | None) -> list[str]:
     """The names a player calls the member in ``slot`` by: the given name, the seat, the
     whole name (as pages show it), and an anchor to its latest post today."""
     seat = record.seats()[slot]
-    given = persona(record.meta.character_set, seat.persona or "")
+    given = persona(record._meta.character_set, seat.persona or "")
     label = record.rules.seat_label(slot)
     calls = [f"{seat.name}さん"]
     calls += [f"{given.name}さん"] if given is not None else []
@@ -138,7 +138,7 @@ def _measure(vid: str, person: str, asked: list[Asked]) -> tuple[list[float], in
     days = record.day
     computers = {s for s, m in record.seats().items() if m.computer}
     me = record.seats()[record.slot_of(person) or ""]
-    given = persona(record.meta.character_set, me.persona or "")
+    given = persona(record._meta.character_set, me.persona or "")
     call = f"{given.name if given else me.name}さん"
     shares = []
     by_day = {}

@@ -14,7 +14,7 @@ def vocabulary(record: VillageRecord) -> commands.Vocabulary:
     rules = record.rules
     names: dict[str, tuple[str, ...]] = dict(rules.reply_names(record))
     for slot, seat in record.seats().items():
-        chosen = persona(record.meta.character_set, seat.persona) if seat.persona else None
+        chosen = persona(record.village.character_set, seat.persona) if seat.persona else None
         own = (chosen.name,) if chosen is not None else ()
         names[slot] = (seat.name, *own, *names.get(slot, ()))
     return commands.Vocabulary(rules.reply_words, names)
@@ -28,7 +28,7 @@ def target_names(record: VillageRecord) -> dict[str, str]:
 
 def reply_address(record: VillageRecord, slot: str) -> str:
     """The member's own reply address for the village's mail of today."""
-    to = address.ReplyTo(record.meta.rules or DEFAULT, record.village_id, slot, record.day)
+    to = address.ReplyTo(record.village.rules or DEFAULT, record.village_id, slot, record.day)
     return address.address(to)
 
 

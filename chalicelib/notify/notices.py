@@ -56,7 +56,6 @@ def compose(
     said = rules.notice(record, slot, kind, day, now)
     if said is None:
         return None
-    meta = record.meta
     village_id = record.village_id
     if record.next_update is not None:
         link = member_url(
@@ -73,21 +72,21 @@ def compose(
         **said.context,
         "kind": kind,
         "subject": said.subject,  # the HTML part's heading
-        "village": meta,
+        "village": record.village,
         "day": day,
         "next_update": record.next_update,
         "link": link,
         "signed_link": record.next_update is not None,
         "quick": quick,
         "unsubscribe": unsubscribe,
-        "gm_reason": meta.gm_reason if kind == "abandoned" else None,
+        "gm_reason": record.village.gm_reason if kind == "abandoned" else None,
         "replying": replying,
         "reply_example": words.example(record, slot) if replying else None,
     }
     return rendered(
         account.email,
         # The site, then the game: each rule set names its own mail (its label).
-        f"【{SITE_NAME}・{rules.label}】{village_id}番 {meta.name}：{said.subject}",
+        f"【{SITE_NAME}・{rules.label}】{village_id}番 {record.name}：{said.subject}",
         rules.notice_templates,
         context,
         unsubscribe,
@@ -138,14 +137,13 @@ def idle_warning(
 ) -> Notice:
     """The idle warning (decision 140): when the member will be auto-departed (RULES §9) unless
     they open the village page or reply to this mail (any reply counts as access)."""
-    meta = record.meta
     # The link works until the departure it announces, which may come after the village's
     # next update (a warning in the opening, or late in a short village's turn).
     expires = due
     context = {
         "subject": IDLE_WARNING_SUBJECT,
         "name": record.names()[slot],
-        "village": meta,
+        "village": record.village,
         "due": due,
         "locks": record.state.value == "running",  # outside the opening a departure locks
         "link": member_url(MemberLink(account.account_id, record.village_id, record.day), expires),
@@ -154,7 +152,7 @@ def idle_warning(
     }
     return rendered(
         account.email,
-        f"【{SITE_NAME}・{record.rules.label}】{record.village_id}番 {meta.name}："
+        f"【{SITE_NAME}・{record.rules.label}】{record.village_id}番 {record.name}："
         f"{IDLE_WARNING_SUBJECT}",
         ("mail/idle_warning.txt", "mail/idle_warning.html"),
         context,

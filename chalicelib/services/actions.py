@@ -86,7 +86,7 @@ def _save(
             if value != current.get(key) and current.get(key) != baseline.get(key):
                 label = record.rules.choice_labels.get(key, key)
                 raise Conflict(CHANGED_SINCE.format(choice=label))
-        if record.day not in record.open_days:
+        if not record.day_open(record.day):
             raise Conflict(DAY_CHANGED)
         try:
             return record, store.save_choices(record, record.day, slot, choices, now, receipt)

@@ -40,7 +40,7 @@ def _free(record: VillageRecord, count: int, rng: random.Random) -> dict[str, st
     seats = record.seats()
     vacant = [s for s, m in seats.items() if m.account_id is None]
     held = {m.persona for m in seats.values() if m.account_id is not None}
-    free = [p.key for p in CHARACTER_SETS[record.meta.character_set] if p.key not in held]
+    free = [p.key for p in CHARACTER_SETS[record.village.character_set] if p.key not in held]
     chosen = rng.sample(vacant, min(count, len(vacant), len(free)))
     return dict(zip(chosen, rng.sample(free, len(chosen)), strict=True))
 

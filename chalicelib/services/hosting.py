@@ -229,7 +229,7 @@ def recent(now: datetime) -> list[GmLogLine]:
 
 def _village(village_id: str, seen: int | None, unit: Unit | None) -> VillageRecord:
     record = (unit or Unit()).require(village_id)
-    if seen is not None and record.meta.version != seen:
+    if seen is not None and record.village.version != seen:
         raise Conflict(STALE)
     if record.state in CLOSED_STATES:
         raise Conflict("その村はもう終わっています")

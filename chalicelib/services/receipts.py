@@ -45,7 +45,7 @@ def compose(
         )
     current = choices_now(record, slot) if slot is not None and not detail.get("refusal") else []
     context = {
-        "village": record.meta,
+        "village": record.village,
         "name": record.names().get(slot or "", account.account_id),
         "lines": detail.get("lines", []),
         "refusal": detail.get("refusal"),
@@ -59,10 +59,9 @@ def compose(
         else "返信は使えませんでした",
     }
     open_now = slot is not None and record.state.value in ("opening", "running")
-    meta = record.meta
     return _made(
         account.email,
-        f"{record.rules.label}】{meta.village_id}番 {meta.name}：{context['subject']}",
+        f"{record.rules.label}】{record.village_id}番 {record.name}：{context['subject']}",
         "mail/reply",
         context,
         _under(detail, reply_address(record, slot) if open_now and slot else None),

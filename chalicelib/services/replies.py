@@ -85,10 +85,9 @@ def receive(raw: bytes, now: datetime, unit: Unit, hand_over: HandOver | None = 
     if owner is None:
         return _drop(UNKNOWN_SENDER, incoming)
     record = unit.village(to.village_id)
-    if record is None or (record.meta.rules or DEFAULT) != to.rules:
+    if record is None or (record.village.rules or DEFAULT) != to.rules:
         return _drop("no such village for the reply address", incoming)
-    seat = record.members.get(to.slot)
-    if seat is None or seat.account_id != owner:
+    if record.player(to.slot) != owner:
         return _refuse(record, owner, incoming, NOT_YOURS, now, hand_over)
     if to.day != record.day:
         # Still the member at their seat (an idle warning sent before the update, answered

@@ -154,7 +154,7 @@ def _remind(record: VillageRecord, now: datetime) -> bool:
     Returns whether the village was written."""
     at, slots = record.rules.reminder(record, now)
     key = record.rules.reminder_key(record)  # Mobius: the day; classic: the round or night
-    if at is None or slots is None or record.meta.reminded_day >= key:
+    if at is None or slots is None or record.village.reminded_day >= key:
         return False
     seats = record.seats()
     accounts = [seats[slot].account_id for slot in slots if not seats[slot].computer]
@@ -197,7 +197,11 @@ def _reschedule(
         return
     times = [record.next_update]
     at, _ = record.rules.reminder(record, now)
-    if at is not None and at > now and record.meta.reminded_day < record.rules.reminder_key(record):
+    if (
+        at is not None
+        and at > now
+        and record.village.reminded_day < record.rules.reminder_key(record)
+    ):
         times.append(at)
     if computers_again is not None and computers_again > now:
         times.append(computers_again)

@@ -291,7 +291,7 @@ def _join(
         None if presence is None else presence.left,
         now,
     )
-    chosen = persona(record.meta.character_set, persona_key)
+    chosen = persona(record.village.character_set, persona_key)
     refusal = refusal or membership.persona_refusal(
         state, seats, slot, persona_key, chosen is not None
     )
@@ -368,7 +368,7 @@ def _depart(
         post=SystemPost(
             record.rules.public_board, record.day, f"{name}が村を去りました。{note}", now
         ),
-        release_hold=account.holds.get(record.meta.pace) == record.village_id,
+        release_hold=account.holds.get(record.village.pace) == record.village_id,
         lock=store.Lock(lock.departures, lock.until) if lock else None,
         open_seats=open_seats,
         idle=idle,
@@ -391,10 +391,10 @@ def leave_refusal(record: VillageRecord, slot: str) -> str | None:
 def kick_out(record: VillageRecord, slot: str, now: datetime, unit: Unit) -> None:
     """A prologue member kicked by three others leaves at once (RULES-CLASSIC §2.1)."""
     for _ in range(RETRIES):
-        member = record.members.get(slot)
-        if member is None or member.account_id is None:
+        player = record.player(slot)
+        if player is None:
             return
-        account = load_account(member.account_id)
+        account = load_account(player)
         if account is None:
             return
         try:
@@ -441,7 +441,7 @@ def idle_windows(record: VillageRecord) -> dict[str, membership.IdleWindow]:
         record.state,
         record.rules.seat_rules(record.pace),
         record.seats(),
-        {slot: m.joined_at for slot, m in record.members.items() if m.joined_at is not None},
+        record.joined(),
         record.recent_saves(),
         record.dead() if record.state is State.RUNNING else frozenset(),
         record.day,
@@ -467,8 +467,8 @@ def depart_idle(
         idle = idle_members(current, now)
         if not idle:
             return departed
-        member = current.members[idle[0]]
-        account = load_account(member.account_id) if member.account_id else None
+        player = current.player(idle[0])
+        account = load_account(player) if player else None
         if account is None:
             return departed
         try:

@@ -40,7 +40,34 @@ from .models import (
     PresenceItem,
     VillageItem,
     plain,
+    record_of,
 )
+
+
+@dataclass(frozen=True)
+class Village:
+    """A village's META as the layers above storage read it (pages, mail, the scheduler): its
+    fields as stored (see ``VillageItem``), the game left to ``VillageRecord.game``."""
+
+    village_id: str
+    name: str
+    pace: str
+    state: str
+    rules: str | None  # None: Mobius, as stored before rule sets were named
+    character_set: str
+    created_at: datetime
+    day_started_at: datetime | None
+    day_shown_at: datetime | None
+    next_update: datetime | None
+    closed_at: datetime | None
+    seats: int | None  # None: stored before it was kept (13)
+    occupied: int
+    open_seats: int
+    reminded_day: int
+    gm_reason: str | None
+    cpu_members: int | None
+    seed: int
+    version: int | None  # what a form that must not overwrite a newer META carries
 
 
 @dataclass
@@ -48,20 +75,26 @@ class VillageRecord:
     """One village as a request sees it: META, the members and the open day, read in one
     consistent query; past days and presences on first use.
 
-    Reads as a ``rulesets.base.VillageView`` for its rule set.
+    Reads as a ``rulesets.base.VillageView`` for its rule set. The items (underscored) are
+    storage's alone: its conditioned writes need them and their versions; the layers above
+    read ``village``, ``seats()`` and the methods below (tests/unit/test_layers.py).
     """
 
-    meta: VillageItem
-    members: dict[str, MemberItem]
+    _meta: VillageItem
+    _members: dict[str, MemberItem]
     # The days still open: the current one (none once the game ended). Items stored before
     # sealed days were archived keep every day here.
-    open_days: dict[int, DayItem] = field(default_factory=dict)
-    look: LookItem | None = None  # when the scheduler looks next (None: closed)
+    _open_days: dict[int, DayItem] = field(default_factory=dict)
+    _look: LookItem | None = None  # when the scheduler looks next (None: closed)
+
+    @cached_property
+    def village(self) -> Village:
+        return record_of(Village, self._meta)
 
     @property
     def look_at(self) -> datetime | None:
         """When the scheduler was to look next, as read (None: closed or never set)."""
-        key = self.look.gsi1sk if self.look is not None else None
+        key = self._look.gsi1sk if self._look is not None else None
         return key_time(key) if key else None
 
     @cached_property
@@ -76,7 +109,7 @@ class VillageRecord:
                 consistent_read=True,
             )
         }
-        return dict(sorted((archived | self.open_days).items()))
+        return dict(sorted((archived | self._open_days).items()))
 
     @cached_property
     def presences(self) -> dict[str, PresenceItem]:
@@ -91,61 +124,74 @@ class VillageRecord:
             )
         }
 
+    def day_open(self, day: int) -> bool:
+        """Whether ``day`` is still open (a save for a sealed day is refused)."""
+        return day in self._open_days
+
+    def player(self, slot: str) -> str | None:
+        """The account playing ``slot`` now (None: vacant or no such slot)."""
+        member = self._members.get(slot)
+        return member.account_id if member is not None else None
+
+    def joined(self) -> dict[str, datetime]:
+        """When each member joined, by slot (members stored without the time left out)."""
+        return {slot: m.joined_at for slot, m in self._members.items() if m.joined_at is not None}
+
     def day_item(self, day: int) -> DayItem | None:
         """``day``'s item: the open day from the hot read, a past one from ``days``."""
-        item = self.open_days.get(day)
+        item = self._open_days.get(day)
         return item if item is not None else self.days.get(day)
 
     @property
     def village_id(self) -> str:
-        return str(self.meta.village_id)
+        return str(self._meta.village_id)
 
     @property
     def name(self) -> str:
-        return str(self.meta.name)
+        return str(self._meta.name)
 
     @property
     def pace(self) -> Pace:
-        return Pace(self.meta.pace)
+        return Pace(self._meta.pace)
 
     @property
     def state(self) -> State:
-        return State(self.meta.state)
+        return State(self._meta.state)
 
     @property
     def created_at(self) -> datetime:
-        return self.meta.created_at
+        return self._meta.created_at
 
     @property
     def day_started_at(self) -> datetime | None:
-        return self.meta.day_started_at
+        return self._meta.day_started_at
 
     @property
     def day_shown_at(self) -> datetime | None:
         """When members could first see the current day: the commit of the update that began
         it, never before its scheduled time (villages stored before it was kept: that time)."""
-        started, shown = self.meta.day_started_at, self.meta.day_shown_at
+        started, shown = self._meta.day_started_at, self._meta.day_shown_at
         if started is None or shown is None:
             return started
         return max(started, shown)
 
     @property
     def next_update(self) -> datetime | None:
-        return self.meta.next_update
+        return self._meta.next_update
 
     @property
     def seed(self) -> int:
-        return int(self.meta.seed)
+        return int(self._meta.seed)
 
     @property
     def rules(self) -> RuleSet:
-        return rulesets.get(self.meta.rules)
+        return rulesets.get(self._meta.rules)
 
     @cached_property
     def game(self) -> Any:
         """The game, parsed once per load. Treat it as read-only: a rule set that changes a
         game (a step) works on its own copy and hands the result to storage."""
-        return self.rules.parse(self.meta.game)
+        return self.rules.parse(self._meta.game)
 
     @property
     def day(self) -> int:
@@ -157,19 +203,19 @@ class VillageRecord:
     @cached_property
     def _seats(self) -> dict[str, Seat]:
         """The seats in the rule set's order (the members' query returns them by key)."""
-        order = [slot for slot in self.rules.seat_order(self.game) if slot in self.members]
+        order = [slot for slot in self.rules.seat_order(self.game) if slot in self._members]
         return {
             slot: Seat(
                 slot=slot,
                 account_id=m.account_id,
                 persona=m.persona,
-                name=display_name(self.rules, self.meta.character_set, m),
+                name=display_name(self.rules, self._meta.character_set, m),
                 last_access=m.last_access,
                 last_post_at=m.last_post_at,
                 bans=Bans(speech_until=m.speech_ban_until, public_until=m.public_ban_until),
                 will=m.will,
             )
-            for slot, m in ((slot, self.members[slot]) for slot in order)
+            for slot, m in ((slot, self._members[slot]) for slot in order)
         }
 
     def seats(self) -> dict[str, Seat]:
@@ -178,7 +224,7 @@ class VillageRecord:
     @property
     def waiting_computers(self) -> int:
         """Computer members waiting to take the seats still open at the start (decision 125)."""
-        return int(self.meta.cpu_members or 0)
+        return int(self._meta.cpu_members or 0)
 
     def supposing(
         self, game: Any = None, held: tuple[str, str, str, datetime] | None = None
@@ -186,8 +232,8 @@ class VillageRecord:
         """This village as it would be (nothing written): with the rule set's ``game`` (None:
         as it is) and ``held``, a seat taken as ``(slot, account, persona, at)``. What a rule
         set is asked about before a write that makes it so (the start that seats computers)."""
-        meta = VillageItem.from_raw_data(self.meta.serialize())
-        members = dict(self.members)
+        meta = VillageItem.from_raw_data(self._meta.serialize())
+        members = dict(self._members)
         if game is not None:
             meta.game = self.rules.dump(game)
         if held is not None:
@@ -202,7 +248,7 @@ class VillageRecord:
                 persona=chosen,
                 joined_at=at,
             )
-        return VillageRecord(meta, members, self.open_days, self.look)
+        return VillageRecord(meta, members, self._open_days, self._look)
 
     def names(self) -> dict[str, str]:
         """Every character's display name, by slot: how pages, mail and reports name them."""
@@ -214,7 +260,7 @@ class VillageRecord:
         transaction each), so the members answer what the presences would."""
         if account_id is None:
             return None
-        return next((s for s, m in self.members.items() if m.account_id == account_id), None)
+        return next((s for s, m in self._members.items() if m.account_id == account_id), None)
 
     def saved(self, day: int) -> dict[str, dict[str, str]]:
         """The saved choices of the members who hold their slots (vacant slots: undecided)."""
@@ -224,7 +270,7 @@ class VillageRecord:
         return {
             slot: dict(data)
             for slot, data in plain(item.choices).items()
-            if self.members[slot].account_id is not None
+            if self._members[slot].account_id is not None
         }
 
     def choices_of(self, day: int) -> Any:
@@ -250,7 +296,7 @@ class VillageRecord:
         turn or more old, never recent enough to count (docs/decisions.md 62)."""
         return [
             times
-            for item in self.open_days.values()
+            for item in self._open_days.values()
             for times in (plain(item.saved_at), plain(item.previous_saved_at))
         ]
 

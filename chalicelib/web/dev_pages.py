@@ -178,7 +178,7 @@ def _seats(ctx: Ctx) -> list[dict[str, str]]:
                 seats.append(
                     {
                         "value": f"{record.village_id}:{slot}",
-                        "label": f"{record.village_id}番 {record.meta.name}・{seat.name}"
+                        "label": f"{record.village_id}番 {record.village.name}・{seat.name}"
                         f"（{seat.account_id}）",
                     }
                 )

@@ -149,9 +149,9 @@ def village(ctx: Ctx, village_id: str) -> Response:
     names = {slot: seat.name for slot, seat in record.seats().items() if seat.account_id}
     return ctx.page(
         "gm_village.html",
-        village=record.meta,
+        village=record.village,
         members=names,
-        seen=record.meta.version,
+        seen=record.village.version,
         extensions=EXTENSIONS,
         **_common(),
     )
@@ -167,7 +167,7 @@ def abandon(ctx: Ctx, village_id: str) -> Response:
         record = ctx.unit.require(village_id)
         return ctx.page(
             "gm_confirm.html",
-            village=record.meta,
+            village=record.village,
             action=f"/gm/villages/{village_id}/abandon",
             title="この村を廃村にしますか？",
             lines=[("理由（参加者に伝わります）", reason.strip() or "（未記入）")],
@@ -204,7 +204,7 @@ def move(ctx: Ctx, village_id: str) -> Response:
     if ctx.form.get("confirm") != "yes":
         return ctx.page(
             "gm_confirm.html",
-            village=record.meta,
+            village=record.village,
             action=f"/gm/villages/{village_id}/move",
             title="次の更新を動かしますか？",
             lines=[

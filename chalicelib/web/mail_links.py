@@ -65,7 +65,7 @@ def member_link(ctx: Ctx, token: str) -> Response:
             "error.html",
             error.status,
             message=str(error),
-            village=record.meta if record else None,
+            village=record.village if record else None,
             offer_login=True,
         )
 
@@ -76,7 +76,7 @@ def _member_link(ctx: Ctx, token: str) -> Response:
     if ctx.request.method == "GET":
         return ctx.page(
             "member_link.html",
-            village=record.meta,
+            village=record.village,
             link=link,
             choice_label=labels.get(link.key or ""),
             names=record.names(),

@@ -55,7 +55,7 @@ def build(
     unread = [p for p in shown if p.unread]
     context: dict[str, Any] = {
         **rules.page(record, viewer, now, read.day),
-        "village": record.meta,
+        "village": record.village,
         "state": record.state.value,
         "day": record.day,
         "shown_day": read.day,
@@ -164,7 +164,7 @@ def _seats_open(record: VillageRecord) -> dict[str, Any]:
         "free_slots": [
             slot for slot, seat in seats.items() if seat.account_id is None and slot not in dead
         ],
-        "personas": [p for p in CHARACTER_SETS[record.meta.character_set] if p.key not in taken],
+        "personas": [p for p in CHARACTER_SETS[record.village.character_set] if p.key not in taken],
     }
 
 
@@ -255,7 +255,7 @@ def build_log(record: VillageRecord, viewer: Viewer, now: datetime) -> dict[str,
         entries.sort(key=lambda e: (e.post.item.created_at, e.post.item.key))
     return {
         **rules.page(record, viewer, now, game_day),
-        "village": record.meta,
+        "village": record.village,
         "state": record.state.value,
         "day": game_day,
         "log_days": [{"day": d, "entries": days[d]} for d in sorted(days)],

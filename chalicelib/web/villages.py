@@ -269,7 +269,7 @@ def village_leave(ctx: Ctx, village_id: str) -> Response:
         refusal = villages.leave_refusal(record, slot)
         if refusal is not None:
             raise BadRequest(refusal, 403)
-        locks = record.meta.state != "opening"
-        return ctx.page("leave.html", village=record.meta, locks=locks)
+        locks = record.village.state != "opening"
+        return ctx.page("leave.html", village=record.village, locks=locks)
     lock_until = villages.leave(village_id, account_id, ctx.now, ctx.unit)
-    return ctx.page("left.html", village=record.meta, lock_until=lock_until)
+    return ctx.page("left.html", village=record.village, lock_until=lock_until)

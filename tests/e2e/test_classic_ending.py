@@ -58,7 +58,7 @@ def play_to_the_end(server, vid: str, rng: random.Random) -> None:
         engine = load_village(vid).game.village
         if (engine.day, len(engine.rounds), engine.phase) == before:
             record = load_village(vid)
-            clock.now = max(clock.now, record.meta.next_update)
+            clock.now = max(clock.now, record._meta.next_update)
             effects.advance_village(vid, clock())
     raise AssertionError("the village did not end")
 

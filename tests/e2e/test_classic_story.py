@@ -25,8 +25,8 @@ pytestmark = pytest.mark.browser
 
 def run_scheduler(server, village_id: str) -> None:
     record = load_village(village_id)
-    assert record is not None and record.meta.next_update is not None
-    server.clock.now = record.meta.next_update
+    assert record is not None and record._meta.next_update is not None
+    server.clock.now = record._meta.next_update
     effects.advance_village(village_id, server.clock())
 
 

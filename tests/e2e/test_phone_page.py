@@ -26,8 +26,8 @@ def test_a_member_s_day_page_on_a_phone(server, phone, local_links):
 
     clock = server.clock
     village_id = new_village(clock, seed=20261130, name="スマホの村")
-    seated = seat_players(village_id, list(load_village(village_id).members), clock(), "ph")
-    clock.now = load_village(village_id).meta.next_update
+    seated = seat_players(village_id, list(load_village(village_id)._members), clock(), "ph")
+    clock.now = load_village(village_id)._meta.next_update
     update.advance(village_id, clock())
     clock.advance(timedelta(minutes=2))
     # Two posts by others after the day's opening notice (post 1); the second answers

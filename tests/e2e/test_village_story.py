@@ -38,8 +38,8 @@ def names_of(village_id: str) -> dict[str, str]:
 def run_scheduler(server, village_id: str) -> None:
     """Moves the clock to the village's next update and runs the scheduler's worker."""
     record = load_village(village_id)
-    assert record is not None and record.meta.next_update is not None
-    server.clock.now = record.meta.next_update
+    assert record is not None and record._meta.next_update is not None
+    server.clock.now = record._meta.next_update
     effects.advance_village(village_id, server.clock())
 
 
@@ -120,8 +120,8 @@ def test_first_village_on_a_phone(server, phone):
     seated = seat_players(village_id, others, clock(), prefix="villager")
     run_scheduler(server, village_id)
     record = load_village(village_id)
-    assert record is not None and record.meta.state == "running", record.meta.state
-    day_started = record.meta.day_started_at
+    assert record is not None and record._meta.state == "running", record._meta.state
+    day_started = record._meta.day_started_at
 
     clock.now = day_started + timedelta(minutes=5)
     me.goto(village_url)
@@ -192,8 +192,8 @@ def test_a_visitor_sees_only_the_public_board(server, phone):
     seated = seat_players(village_id, list(SLOTS[:12]), clock(), prefix="host")
     run_scheduler(server, village_id)
     record = load_village(village_id)
-    assert record is not None and record.meta.state == "running"
-    clock.now = record.meta.day_started_at + timedelta(minutes=1)
+    assert record is not None and record._meta.state == "running"
+    clock.now = record._meta.day_started_at + timedelta(minutes=1)
     sides = {slot: str(record.game.sides[slot]) for slot in seated}
     oni = next(s for s in seated if sides[s] in ONI_SIDE)
     human = next(s for s in seated if sides[s] == "human")

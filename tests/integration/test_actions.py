@@ -126,13 +126,13 @@ def test_s7_victory_declaration_during_the_day_starts_the_ending_at_once(village
     deciders = [cast.madman, *cast.oni[:2]]
     for slot in deciders[:2]:
         assert actions.save_actions(village, seated[slot], {"victory": slot}, clock()) is None
-    assert load_village(village).meta.state == "running"
-    before = load_village(village).meta.next_update
+    assert load_village(village)._meta.state == "running"
+    before = load_village(village)._meta.next_update
     third = actions.save_actions(village, seated[deciders[2]], {"victory": cast.humans[0]}, clock())
     assert third is Command.VICTORY
     record = load_village(village)
-    assert record.meta.state == "ending"
-    assert record.meta.next_update == before  # the game is over at the next update time
+    assert record._meta.state == "ending"
+    assert record._meta.next_update == before  # the game is over at the next update time
     ending = record.game.ending
     assert (ending.winner, ending.by, ending.day) == ("oni", "victory_declaration", 1)
     assert record.game.mornings == []
@@ -154,19 +154,19 @@ def test_s7_resignation_set_after_the_deadline_ends_at_the_update_unresolved(
     # Everyone prays for one oni: had the night been resolved, it would be ash.
     for slot in cast.humans[:3]:
         actions.save_actions(village, seated[slot], {"pray": cast.oni[2]}, clock())
-    assert load_village(village).meta.state == "running"
+    assert load_village(village)._meta.state == "running"
     happened = to_update(village, clock)
     assert [h.kind for h in happened] == ["ending"]
     record = load_village(village)
     game = record.game
-    assert record.meta.state == "ending"
+    assert record._meta.state == "ending"
     assert (game.ending.winner, game.ending.by) == ("human", "resignation")
     assert game.mornings == [] and game.deaths == {}  # the night was not resolved
     assert all(load_account(a).holds == {} for a in seated.values())
     [report] = [p.text for p in posts.read(record, VISITOR, "public", game.day, clock()).posts]
     assert "投了" in report
     clock.advance(timedelta(minutes=60))
-    assert load_village(village).meta.state == "ending"
+    assert load_village(village)._meta.state == "ending"
     assert [h.kind for h in to_update(village, clock)] == ["closed"]
 
 
@@ -178,5 +178,5 @@ def test_s7_two_oni_side_commands_are_not_enough(village, clock, players):
     for slot in cast.oni[:2]:
         actions.save_actions(village, seated[slot], {"victory": slot}, clock())
     actions.save_actions(village, seated[cast.madman], {"resign": cast.madman}, clock())
-    assert load_village(village).meta.state == "running"
+    assert load_village(village)._meta.state == "running"
     assert "morning" in [h.kind for h in to_update(village, clock)]

@@ -65,7 +65,7 @@ def resign(village_id: str, seated: dict[str, str], cast, clock) -> None:
     at(village_id, clock, 2)
     for slot in [cast.madman, *cast.oni[:2]]:
         actions.save_actions(village_id, seated[slot], {"resign": slot}, clock())
-    assert load_village(village_id).meta.state == "ending"
+    assert load_village(village_id)._meta.state == "ending"
 
 
 # ----- public board -----
@@ -225,7 +225,7 @@ def test_s8_ending_opens_every_board_to_everyone(village, clock, graves):
         ]
     # After the close: a read-only log, still open to everyone.
     to_update(village, clock)
-    assert load_village(village).meta.state == "ended"
+    assert load_village(village)._meta.state == "ended"
     assert texts(village, "grave", day, clock()) == ["墓の下の声"]
     error = refused(Forbidden, posts.post, village, seated[cast.oni[0]], "public", "まだ?", clock())
     assert "終わって" in str(error)
@@ -239,7 +239,7 @@ def test_s8_abandoned_village_is_read_only(village, clock):
     posts.post(village, ann, "public", "誰か来ないかな", clock())
     to_update(village, clock)
     to_update(village, clock)
-    assert load_village(village).meta.state == "abandoned"
+    assert load_village(village)._meta.state == "abandoned"
     refused(Forbidden, posts.post, village, ann, "public", "廃村…", clock())
     refused(Forbidden, posts.post, village, ann, "inner", "廃村…", clock())
     assert texts(village, "public", 0, clock())[0] == "誰か来ないかな"

@@ -42,7 +42,7 @@ def test_s2_3_4_1_a_vote_checked_before_its_round_closed_and_written_after_is_re
     clock, rng, five, monkeypatch
 ):
     vid = classic_started(clock, rng, five)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())  # night 1 closes: day 2, round 1
     wolf = seat_of_role(vid, Role.WEREWOLF)
     voter = next(s for s in living_seats(vid) if s != wolf)
@@ -50,7 +50,7 @@ def test_s2_3_4_1_a_vote_checked_before_its_round_closed_and_written_after_is_re
         if seat != voter:
             target = wolf if seat != wolf else voter
             actions.save_actions(vid, account_of(vid, seat), {"vote": target}, clock())
-    deadline = load_village(vid).meta.next_update
+    deadline = load_village(vid)._meta.next_update
     clock.now = deadline - timedelta(seconds=1)
     between_read_and_write(monkeypatch, lambda: update.advance(vid, deadline))
     with pytest.raises(Forbidden) as refused:
@@ -69,7 +69,7 @@ def test_s2_4_a_night_choice_saved_after_the_night_closed_before_the_tick_is_ref
     account = account_of(vid, seer)
     target, other = [s for s in living_seats(vid) if s != seer][:2]
     actions.save_actions(vid, account, {"divine": target}, clock())
-    close = load_village(vid).meta.next_update
+    close = load_village(vid)._meta.next_update
     clock.now = close - timedelta(seconds=1)
     actions.save_actions(vid, account, {"divine": other}, clock())  # in time
     clock.now = close + timedelta(seconds=30)  # the night is over; the tick has not run
@@ -81,12 +81,12 @@ def test_s2_4_a_night_choice_saved_after_the_night_closed_before_the_tick_is_ref
 
 def test_s2_4_night_choices_set_during_the_day_stay_open_until_the_night_closes(clock, rng, five):
     vid = classic_started(clock, rng, five)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())  # day 2
     seer = seat_of_role(vid, Role.SEER)
     target = next(s for s in living_seats(vid) if s != seer)
     # The round's deadline has passed and its close is not yet done: tonight is still ahead.
-    clock.now = load_village(vid).meta.next_update + timedelta(seconds=30)
+    clock.now = load_village(vid)._meta.next_update + timedelta(seconds=30)
     actions.save_actions(vid, account_of(vid, seer), {"divine": target}, clock())
     assert actions.own_choices(load_village(vid), account_of(vid, seer)) == {"divine": target}
 
@@ -99,7 +99,7 @@ def test_s2_3_a_choice_saved_after_the_update_time_before_the_tick_is_refused(
     prayer, first, late = seated[cast.humans[0]], cast.humans[1], cast.humans[2]
     at(village, clock, 59)
     actions.save_actions(village, prayer, {"pray": first}, clock())
-    clock.now = load_village(village).meta.next_update + timedelta(seconds=20)
+    clock.now = load_village(village)._meta.next_update + timedelta(seconds=20)
     with pytest.raises(Forbidden) as refused:
         actions.save_actions(village, prayer, {"pray": late}, clock())
     assert "締め切られました" in str(refused.value)

@@ -425,7 +425,7 @@ def wolf_seats(vid):
 def test_update_is_idempotent_for_a_round_close(clock, rng, five):
     vid = started_village(clock, rng, five)
     to_due(vid, clock)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     first = update.advance(vid, clock())
     again = update.advance(vid, clock())
     assert first and not again
@@ -504,8 +504,8 @@ def test_s7_an_early_close_and_a_tick_at_once_close_the_round_once(clock, rng, f
             vid, account_of(vid, seat), {"vote": target if seat != target else wolf}, clock()
         )
     last = living[-1]
-    clock.now = load_village(vid).meta.next_update - timedelta(seconds=1)
-    deadline = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update - timedelta(seconds=1)
+    deadline = load_village(vid)._meta.next_update
     race(
         lambda: actions.save_actions(
             vid, account_of(vid, last), {"vote": target if last != target else wolf}, clock()

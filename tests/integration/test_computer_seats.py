@@ -49,7 +49,7 @@ def computers(vid: str) -> list[str]:
 def test_a_real_village_keeps_its_seats_open_to_people_until_the_start(clock, rng):
     vid = mobius(clock, rng, 3)
     record = load_village(vid)
-    assert computers(vid) == [] and record.meta.occupied == 0
+    assert computers(vid) == [] and record._meta.occupied == 0
     assert record.waiting_computers == 3
 
 
@@ -60,12 +60,12 @@ def test_rules_2_2_the_start_check_counts_the_computers_that_fill_the_open_seats
     seated = fill(vid, players[:10], clock)
     assert [h.kind for h in to_update(vid, clock)] == ["started"]
     record = load_village(vid)
-    assert record.state is State.RUNNING and record.meta.occupied == 13
+    assert record.state is State.RUNNING and record._meta.occupied == 13
     assert len(computers(vid)) == 3
     assert all(record.seats()[slot].account_id == account for slot, account in seated.items())
     assert all(record.seats()[s].name.endswith("（CPU）") for s in computers(vid))
     assert record.waiting_computers == 0  # seated: nothing waits any more
-    assert record.meta.open_seats == 0
+    assert record._meta.open_seats == 0
 
 
 def test_rules_2_2_up_to_n_computers_fill_the_seats_people_left_open(clock, rng, players):
@@ -74,7 +74,7 @@ def test_rules_2_2_up_to_n_computers_fill_the_seats_people_left_open(clock, rng,
     vid = mobius(clock, rng, 3)
     fill(vid, players[:12], clock)
     assert [h.kind for h in to_update(vid, clock)] == ["started"]
-    assert len(computers(vid)) == 1 and load_village(vid).meta.occupied == 13
+    assert len(computers(vid)) == 1 and load_village(vid)._meta.occupied == 13
 
 
 def test_rules_2_2_fewer_than_twelve_with_the_computers_extends_and_seats_none(clock, rng, players):
@@ -83,7 +83,7 @@ def test_rules_2_2_fewer_than_twelve_with_the_computers_extends_and_seats_none(c
     assert [h.kind for h in to_update(vid, clock)] == ["extended"]
     record = load_village(vid)
     assert record.state is State.OPENING and computers(vid) == []
-    assert record.meta.occupied == 9 and record.waiting_computers == 2
+    assert record._meta.occupied == 9 and record.waiting_computers == 2
 
 
 def test_computers_alone_never_start_a_village(clock, rng):
@@ -97,13 +97,13 @@ def test_a_duplicate_update_seats_the_computers_once(clock, rng, players):
     is refused (the village's version) and finds nothing due."""
     vid = mobius(clock, rng, 3)
     fill(vid, players[:10], clock)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     late = Unit()
     late.village(vid)  # read before the other worker's start
     assert [h.kind for h in update.advance(vid, clock())] == ["started"]
     assert update.advance(vid, clock(), unit=late) == []
     record = load_village(vid)
-    assert len(computers(vid)) == 3 and record.meta.occupied == 13
+    assert len(computers(vid)) == 3 and record._meta.occupied == 13
 
 
 def test_a_person_who_joins_as_the_village_starts_keeps_the_seat(clock, rng, players):
@@ -112,14 +112,14 @@ def test_a_person_who_joins_as_the_village_starts_keeps_the_seat(clock, rng, pla
     seated, and the computers fill only the seats still open: never more than thirteen."""
     vid = mobius(clock, rng, 3)
     fill(vid, players[:10], clock)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     worker = Unit()
     worker.village(vid)  # the worker's read, before the join
     villages.join(vid, players[10], "commoner_c", persona_of("commoner_c"), clock())
     assert [h.kind for h in update.advance(vid, clock(), unit=worker)] == ["started"]
     record = load_village(vid)
     assert record.seats()["commoner_c"].account_id == players[10]
-    assert len(computers(vid)) == 2 and record.meta.occupied == 13
+    assert len(computers(vid)) == 2 and record._meta.occupied == 13
     assert sum(1 for s in record.seats().values() if s.account_id) == 13
 
 
@@ -143,7 +143,7 @@ def test_classic_s2_1_the_last_persons_start_vote_starts_with_the_computers(cloc
     seated = join_all(vid, people[:2], clock)
     assert start_votes(vid, people[:2], clock) == ["start", "started"]
     record = load_village(vid)
-    assert record.state is State.RUNNING and record.meta.occupied == 5
+    assert record.state is State.RUNNING and record._meta.occupied == 5
     g = game(vid)
     assert len(g.seats) == 5  # five players dealt in: the two people and three computers
     assert [g.seats["p1"], g.seats["p2"]] == [seated[people[0]], seated[people[1]]]

@@ -54,7 +54,7 @@ def test_practice_village_seats_its_computers_at_once(clock, rng):
     held = computers(vid)
     assert len(held) == 4
     assert all(name.endswith("（CPU）") for name in held.values())  # marked wherever named
-    assert record.meta.occupied == 4
+    assert record._meta.occupied == 4
     assert list(game(vid).prologue.members) == list(held)  # in the join order, as a person
     personas = [m.persona for m in record.seats().values() if m.computer]
     assert len(set(personas)) == 4
@@ -275,8 +275,8 @@ def test_decision181_a_mobius_cpu_answers_its_given_name_and_an_anchor_to_its_po
     said = posts.read(record, posts.viewer_of(record, person), "public", 1, clock()).posts
     numbered = {p.slot: n for n, p in enumerate(said, start=1) if p.slot in computers(vid)}
     by_name, by_anchor = list(numbered)[:2]
-    given = persona(record.meta.character_set, record.seats()[by_name].persona or "")
-    mine = persona(record.meta.character_set, record.seats()[free].persona or "")
+    given = persona(record._meta.character_set, record.seats()[by_name].persona or "")
+    mine = persona(record._meta.character_set, record.seats()[free].persona or "")
     assert given is not None and mine is not None
     clock.now += timedelta(minutes=3)
     posts.post(vid, person, "public", f"{given.name}さん、どう思いますか？", clock())

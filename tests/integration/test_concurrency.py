@@ -77,10 +77,10 @@ def test_concurrency_two_joins_for_one_slot_one_wins(clock, village):
         winner = left if results[0] is None else right
         loser = right if winner == left else left
         record = load_village(village)
-        assert record.members[slot].account_id == winner
+        assert record._members[slot].account_id == winner
         assert record.slot_of(loser) is None and loser not in record.presences
         assert load_account(loser).holds == {}
-    assert load_village(village).meta.occupied == 4
+    assert load_village(village)._meta.occupied == 4
 
 
 def test_concurrency_joins_for_one_slot_one_wins_the_others_get_a_clear_refusal(clock, village):
@@ -99,8 +99,8 @@ def test_concurrency_joins_for_one_slot_one_wins_the_others_get_a_clear_refusal(
             assert isinstance(result, Conflict) and result.status == 409
             assert str(result) == "その席はすでに埋まっています"
     record = load_village(village)
-    assert record.members["assassin"].account_id == winners[0]
-    assert record.meta.occupied == 1
+    assert record._members["assassin"].account_id == winners[0]
+    assert record._meta.occupied == 1
     assert list(record.presences) == winners
     for account in contenders:
         expected = {"short": village} if account in winners else {}
@@ -118,7 +118,7 @@ def test_concurrency_two_joins_choosing_one_persona_one_gets_it(clock, village):
         assert sorted(r is None for r in results) == [False, True]
         [refusal] = [r for r in results if r is not None]
         assert isinstance(refusal, Conflict) and "キャラクター" in str(refusal)
-    personas = [m.persona for m in load_village(village).members.values() if m.account_id]
+    personas = [m.persona for m in load_village(village)._members.values() if m.account_id]
     assert sorted(personas) == sorted(persona_of(s) for s in SLOTS[:3])
 
 
@@ -148,8 +148,8 @@ def test_concurrency_one_account_racing_for_two_slots_of_a_village_takes_one(clo
     )
     assert sorted(r is None for r in results) == [False, True]
     record = load_village(village)
-    assert record.meta.occupied == 1
-    assert [s for s, m in record.members.items() if m.account_id == account] == [
+    assert record._meta.occupied == 1
+    assert [s for s, m in record._members.items() if m.account_id == account] == [
         record.slot_of(account)
     ]
 
@@ -163,13 +163,13 @@ def test_concurrency_thirteen_joins_at_once_fill_the_village(clock, village, pla
     )
     assert results == [None] * 13
     record = load_village(village)
-    assert record.meta.occupied == 13
-    assert {m.account_id for m in record.members.values()} == set(players)
+    assert record._meta.occupied == 13
+    assert {m.account_id for m in record._members.values()} == set(players)
 
 
 def test_concurrency_two_advance_at_once_do_one_resolution(clock, village, players):
     fill(village, players, clock)
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     for day in (1, 2, 3):
         happenings = race(*(lambda: update.advance(village, clock()) for _ in range(3)))
         kinds = Counter(h.kind for result in happenings for h in result)
@@ -179,9 +179,9 @@ def test_concurrency_two_advance_at_once_do_one_resolution(clock, village, playe
         assert len(record.game.mornings) == day - 1
         assert len(texts(village, "public", day, clock())) == 1  # one day start or one morning
         assert sorted(record.days) == list(range(1, day + 1))
-        if record.meta.state != "running":
+        if record._meta.state != "running":
             break
-        clock.now = record.meta.next_update
+        clock.now = record._meta.next_update
     # One day start and one morning report per update, nothing twice.
     assert len(all_posts(village, "public")) == 3
 
@@ -189,7 +189,7 @@ def test_concurrency_two_advance_at_once_do_one_resolution(clock, village, playe
 def test_concurrency_saves_racing_the_update_are_used_or_refused(clock, village, players):
     seated = start(village, players, clock)
     before = load_village(village)
-    snapshot, seed = before.meta.game, before.meta.seed
+    snapshot, seed = before._meta.game, before._meta.seed
     at(village, clock, 59)
     picks = random.Random(7)
     choices = {slot: {"pray": picks.choice([s for s in SLOTS if s != slot])} for slot in seated}

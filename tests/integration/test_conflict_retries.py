@@ -21,12 +21,12 @@ def conflict_once(dynamo_faults) -> None:
 def test_a_join_that_meets_a_conflict_is_tried_again_and_seats_the_player(
     clock, village, players, dynamo_faults
 ):
-    version = load_village(village).meta.version
+    version = load_village(village)._meta.version
     conflict_once(dynamo_faults)
     villages.join(village, players[0], "seer_a", persona_of("seer_a"), clock())
     record = load_village(village)
-    assert record.members["seer_a"].account_id == players[0]
-    assert record.meta.version == version + 1 and record.meta.occupied == 1
+    assert record._members["seer_a"].account_id == players[0]
+    assert record._meta.version == version + 1 and record._meta.occupied == 1
     assert plain(load_account(players[0]).holds) == {"short": village}
     assert dynamo_faults.faults[0].hits == 1
 
@@ -34,12 +34,12 @@ def test_a_join_that_meets_a_conflict_is_tried_again_and_seats_the_player(
 def test_a_computer_seat_that_meets_a_conflict_is_tried_again_and_taken(
     clock, village, dynamo_faults
 ):
-    version = load_village(village).meta.version
+    version = load_village(village)._meta.version
     conflict_once(dynamo_faults)
     [slot] = computer_seats.seat(village, 1, clock())
     record = load_village(village)
-    assert record.members[slot].account_id is not None
-    assert record.meta.version == version + 1 and record.meta.occupied == 1
+    assert record._members[slot].account_id is not None
+    assert record._meta.version == version + 1 and record._meta.occupied == 1
     assert dynamo_faults.faults[0].hits == 1
 
 
@@ -47,12 +47,12 @@ def test_leaving_that_meets_a_conflict_is_tried_again_and_frees_the_seat(
     clock, village, players, dynamo_faults
 ):
     fill(village, players[:2], clock)
-    version = load_village(village).meta.version
+    version = load_village(village)._meta.version
     conflict_once(dynamo_faults)
     villages.leave(village, players[0], clock())
     record = load_village(village)
-    assert record.members["seer_a"].account_id is None
-    assert record.meta.version == version + 1 and record.meta.occupied == 1
+    assert record._members["seer_a"].account_id is None
+    assert record._meta.version == version + 1 and record._meta.occupied == 1
     assert "short" not in plain(load_account(players[0]).holds)
     assert dynamo_faults.faults[0].hits == 1
 
@@ -64,7 +64,7 @@ def test_an_idle_departure_that_meets_a_conflict_is_tried_again_and_made(
     clock.advance(timedelta(hours=24))
     conflict_once(dynamo_faults)
     assert sorted(villages.depart_idle(village, clock())) == sorted(players[:2])
-    assert load_village(village).meta.occupied == 0
+    assert load_village(village)._meta.occupied == 0
     assert dynamo_faults.faults[0].hits == 1
 
 

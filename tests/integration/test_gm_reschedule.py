@@ -32,14 +32,14 @@ def public_texts(village_id: str) -> list[str]:
 
 def test_classic_2_1_the_prologue_s_abandon_time_moves_with_the_recruiting_time(clock, rng):
     vid = create(clock, rng)
-    was = load_village(vid).meta.next_update
+    was = load_village(vid)._meta.next_update
     later = was + timedelta(hours=24)
     hosting.reschedule(vid, later, "もう一日募集します", GM, clock())
-    assert load_village(vid).meta.next_update == later
+    assert load_village(vid)._meta.next_update == later
     assert "管理人からのお知らせ: もう一日募集します" in public_texts(vid)
     clock.now = was  # the rules' 72 hours: the village waits for the GM's time
     assert update.advance(vid, clock()) == []
-    assert load_village(vid).meta.state == "opening"
+    assert load_village(vid)._meta.state == "opening"
     clock.now = later
     assert [h.kind for h in update.advance(vid, clock())] == ["abandoned"]
     assert "期限までに始まらなかったため、廃村になりました。" in public_texts(vid)
@@ -52,7 +52,7 @@ def test_classic_2_4_a_night_s_close_moves_and_the_next_night_keeps_the_rules(cl
     join_all(vid, five, clock)
     start(vid, five, clock)  # night 1 begins at once (no opening day)
     assert game(vid).village.phase is Phase.NIGHT
-    was = load_village(vid).meta.next_update
+    was = load_village(vid)._meta.next_update
     later = was + timedelta(minutes=30)
     hosting.reschedule(vid, later, "夜を30分延ばします", GM, clock())
     clock.now = was
@@ -64,17 +64,17 @@ def test_classic_2_4_a_night_s_close_moves_and_the_next_night_keeps_the_rules(cl
     assert moved.moved is None and moved.village.day == 2
     # Day 2 runs from the morning the GM's time made, by the rules again: its first vote
     # round closes at sunset (40 minutes) plus the overtime (5 minutes).
-    assert load_village(vid).meta.next_update == later + timedelta(minutes=45)
+    assert load_village(vid)._meta.next_update == later + timedelta(minutes=45)
 
 
 def test_classic_a_sunset_does_not_move(clock, rng, five):
     vid = create(clock, rng, opening=True)
     join_all(vid, five, clock)
     start(vid, five, clock)  # day 1 with talk: its sunset is pending
-    before = load_village(vid).meta
+    before = load_village(vid)._meta
     with pytest.raises(InvalidInput, match="日没の時刻は動かせません"):
         hosting.reschedule(vid, before.next_update + timedelta(hours=1), "延長", GM, clock())
-    after = load_village(vid).meta
+    after = load_village(vid)._meta
     assert (after.next_update, after.version) == (before.next_update, before.version)
     assert gm_log.recent(clock()) == []
 
@@ -88,13 +88,13 @@ def test_mobius_2_an_update_never_moves_into_the_day_or_its_loss_time(clock, vil
             hosting.reschedule(village, too_soon, "早めます", GM, clock())
     to = deadline + timedelta(minutes=10)  # the loss time kept whole (short: 10 minutes)
     hosting.reschedule(village, to, "夜を短くします", GM, clock())
-    assert load_village(village).meta.next_update == to
+    assert load_village(village)._meta.next_update == to
     clock.now = to
     assert [h.kind for h in update.advance(village, clock())] == ["morning"]
 
 
 def test_a_move_to_the_past_or_to_the_same_time_is_refused(clock, village):
-    now_due = load_village(village).meta.next_update
+    now_due = load_village(village)._meta.next_update
     with pytest.raises(InvalidInput, match="未来"):
         hosting.reschedule(village, clock() - timedelta(minutes=1), "x", GM, clock())
     with pytest.raises(InvalidInput, match="同じ"):

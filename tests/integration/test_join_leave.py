@@ -54,16 +54,16 @@ def test_create_village_stores_pace_name_first_update_and_character_set(clock, r
         pace="short", name="好きな時刻", now=now, rng=rng, first_update=chosen
     )
     assert [long_id, short_id, custom_id] == ["1", "2", "3"]  # village numbers count up
-    long_meta = load_village(long_id).meta
+    long_meta = load_village(long_id)._meta
     assert (long_meta.pace, long_meta.name, long_meta.state) == ("long", "長期村", "opening")
     assert long_meta.next_update == now + timedelta(hours=30)
-    assert load_village(short_id).meta.next_update == now + timedelta(hours=6)
-    assert load_village(custom_id).meta.next_update == chosen
+    assert load_village(short_id)._meta.next_update == now + timedelta(hours=6)
+    assert load_village(custom_id)._meta.next_update == chosen
     assert long_meta.character_set == "yamazato"
     assert all(len(personas) >= 20 for personas in CHARACTER_SETS.values())
     record = load_village(short_id)
-    assert sorted(record.members) == sorted(SLOTS)
-    assert all(m.account_id is None for m in record.members.values())
+    assert sorted(record._members) == sorted(SLOTS)
+    assert all(m.account_id is None for m in record._members.values())
     # Each village draws its own secret sides: 3 oni, 1 madman, 9 humans.
     cast = cast_of(short_id)
     assert (len(cast.oni), len(cast.humans)) == (3, 9)
@@ -117,11 +117,11 @@ def test_s9_join_refuses_unknown_slot_and_unknown_or_taken_persona(clock, villag
     assert load_account("ben").holds == {}
     villages.join(village, "ben", "seer_b", "genzo", clock())
     record = load_village(village)
-    assert (record.members["seer_a"].persona, record.members["seer_b"].persona) == (
+    assert (record._members["seer_a"].persona, record._members["seer_b"].persona) == (
         "kaede",
         "genzo",
     )
-    assert record.meta.occupied == 2
+    assert record._meta.occupied == 2
 
 
 def test_s9_a_slot_is_taken_once(clock, village):
@@ -131,7 +131,7 @@ def test_s9_a_slot_is_taken_once(clock, village):
     error = refused(Conflict, villages.join, village, "ben", "guard_a", "kaede", clock())
     assert "席" in str(error)
     record = load_village(village)
-    assert record.members["guard_a"].account_id == "ann"
+    assert record._members["guard_a"].account_id == "ann"
     assert record.slot_of("ben") is None
     assert load_account("ben").holds == {}
 
@@ -144,8 +144,8 @@ def test_s9_one_account_never_takes_two_slots_of_a_village(clock, village):
     )
     assert "この村" in str(error)
     record = load_village(village)
-    assert record.members["seer_b"].account_id is None
-    assert record.meta.occupied == 1
+    assert record._members["seer_b"].account_id is None
+    assert record._meta.occupied == 1
 
 
 def test_s9_one_long_and_one_short_village_at_a_time(clock, rng, village):
@@ -208,9 +208,9 @@ def test_s9_leaving_the_opening_is_free(clock, rng, village):
     assert account.holds == {}
     assert list(account.departures) == []
     record = load_village(village)
-    assert record.members["seer_a"].account_id is None
-    assert record.members["seer_a"].persona is None
-    assert record.meta.occupied == 0
+    assert record._members["seer_a"].account_id is None
+    assert record._members["seer_a"].persona is None
+    assert record._meta.occupied == 0
     # The slot and the persona are free again, and the hold too: another short village at once.
     villages.join(village, "ben", "seer_a", "kaede", clock())
     other = villages.create_village(pace="short", name="次の村", now=clock(), rng=rng)
@@ -232,12 +232,12 @@ def test_s9_leaving_a_running_village_locks_the_id_and_vacates_the_slot(
     assert account.lock_until == lock_until
     assert account.holds == {}
     record = load_village(village)
-    member = record.members["guard_a"]
+    member = record._members["guard_a"]
     assert member.account_id is None
     assert member.persona == persona_of("guard_a")  # the character stays as it is
     assert record.slot_of(leaver) is None
     assert record.choices_of(1) == {}  # a vacant slot has every choice undecided
-    assert record.meta.occupied == 11
+    assert record._meta.occupied == 11
     # The lock: no new joins anywhere until it ends; the lock's end is in the reason.
     other = villages.create_village(pace="long", name="次の村", now=clock(), rng=rng)
     error = refused(Forbidden, villages.join, other, leaver, "seer_a", "kaede", clock())
@@ -315,18 +315,18 @@ def test_s9_takeover_of_a_vacant_slot_in_a_running_village(clock, village, playe
     refused(Conflict, villages.join, village, newcomer, "assassin", "kaede", clock())
     villages.join(village, newcomer, "assassin", "gonroku", clock())
     record = load_village(village)
-    member = record.members["assassin"]
+    member = record._members["assassin"]
     assert (member.account_id, member.persona) == (newcomer, "gonroku")
     assert member.public_ban_until == clock() + timedelta(minutes=10)
     assert member.speech_ban_until is None
-    assert record.meta.occupied == 13
+    assert record._meta.occupied == 13
     assert load_account(newcomer).holds == {"short": village}
     # A character that had a player keeps its persona when taken over.
     leaver = seated["seer_b"]
     villages.leave(village, leaver, clock())
     second = make_account("second", clock())
     villages.join(village, second, "seer_b", "gonroku", clock())
-    assert load_village(village).members["seer_b"].persona == persona_of("seer_b")
+    assert load_village(village)._members["seer_b"].persona == persona_of("seer_b")
 
 
 # ----- auto-departure (RULES §9) -----
@@ -357,12 +357,12 @@ def test_s9_auto_departure_after_24h_without_access_in_the_opening(clock, rng):
         state = load_account(account)
         assert state.lock_until is None and state.holds == {}
     refused(Forbidden, villages.join, village, ann, "seer_a", "kaede", clock())
-    assert load_village(village).meta.occupied == 0
+    assert load_village(village)._meta.occupied == 0
 
 
 def test_s9_auto_departure_short_village_10_min_from_day_1_start(clock, village, players):
     seated = start(village, players, clock, count=12)
-    day_start = load_village(village).meta.day_started_at
+    day_start = load_village(village)._meta.day_started_at
     toucher, saver = seated["seer_a"], seated["seer_b"]
     clock.now = day_start + timedelta(minutes=5)
     villages.touch(village, toucher, clock())
@@ -374,7 +374,7 @@ def test_s9_auto_departure_short_village_10_min_from_day_1_start(clock, village,
     departed = villages.depart_idle(village, clock())
     assert sorted(departed) == sorted(a for a in seated.values() if a not in (toucher, saver))
     record = load_village(village)
-    assert record.meta.occupied == 2
+    assert record._meta.occupied == 2
     for account in departed:
         state = load_account(account)
         # Counts as a departure outside the opening: an ID lock, the hold released.
@@ -386,7 +386,7 @@ def test_s9_auto_departure_short_village_10_min_from_day_1_start(clock, village,
 
 def test_s9_auto_departure_running_short_village_after_60_min(clock, village, players):
     seated = start(village, players, clock, count=12)
-    day_start = load_village(village).meta.day_started_at
+    day_start = load_village(village)._meta.day_started_at
     clock.now = day_start + timedelta(minutes=1)
     for account in seated.values():
         villages.touch(village, account, clock())
@@ -422,7 +422,7 @@ def test_s9_auto_departure_running_long_village_after_24h(clock, rng, players):
         pace="long", name="長期村", now=created, rng=rng, first_update=created + timedelta(hours=1)
     )
     seated = start(village, players, clock, count=12)
-    day_start = load_village(village).meta.day_started_at
+    day_start = load_village(village)._meta.day_started_at
     keeper = seated["medium_a"]
     clock.now = day_start + timedelta(hours=1)
     villages.touch(village, keeper, clock())
@@ -447,7 +447,7 @@ def test_s9_visitors_reading_is_not_access(clock, rng, village):
     villages.touch(village, ben, clock())
     posts.read(load_village(village), VISITOR, "public", 0, clock())
     record = load_village(village)
-    assert record.members["seer_a"].last_access == joined
+    assert record._members["seer_a"].last_access == joined
     assert record.slot_of(ben) is None and ben not in record.presences
 
 
@@ -464,14 +464,14 @@ def test_s9_dead_members_are_not_auto_departed(clock, village, players):
 def test_s8_opening_join_bans_speech_for_10_minutes(clock, village):
     ann = make_account("ann", clock())
     villages.join(village, ann, "seer_a", "kaede", clock())
-    member = load_village(village).members["seer_a"]
+    member = load_village(village)._members["seer_a"]
     assert member.speech_ban_until == clock() + OPENING_SPEECH_BAN
     assert member.public_ban_until is None
 
 
 def test_s9_access_after_the_idle_check_calls_the_auto_departure_off(clock, village, players):
     seated = start(village, players, clock, count=12)
-    day_start = load_village(village).meta.day_started_at
+    day_start = load_village(village)._meta.day_started_at
     clock.now = day_start + timedelta(minutes=1)
     for account in seated.values():
         villages.touch(village, account, clock())
@@ -528,7 +528,7 @@ def test_lounge_counts_the_seats_a_newcomer_may_take_over_in_a_running_village(
     villages.join(village, newcomer, leaver, "", clock())
     assert villages.lounge("running").villages[0].open_seats == 1
     # A vacant character that dies is no seat any more.
-    vacant = next(s for s in SLOTS if load_village(village).members[s].account_id is None)
+    vacant = next(s for s in SLOTS if load_village(village)._members[s].account_id is None)
     for slot, account in seated.items():
         if slot != leaver:
             actions.save_actions(village, account, {"pray": vacant}, clock())
@@ -536,5 +536,5 @@ def test_lounge_counts_the_seats_a_newcomer_may_take_over_in_a_running_village(
     morning = to_update(village, clock)[0]
     assert morning.morning.judged == vacant
     record = load_village(village)
-    assert record.meta.state == "running"
-    assert record.meta.open_seats == 0
+    assert record._meta.state == "running"
+    assert record._meta.open_seats == 0

@@ -17,27 +17,27 @@ def fill(village_id, players, clock, count=13):
 def test_village_life_from_creation_to_close(village, players, clock):
     fill(village, players, clock)
     record = load_village(village)
-    assert record.meta.occupied == 13
+    assert record._meta.occupied == 13
     clock.advance(timedelta(hours=6))
     happened = update.advance(village, clock())
     assert [h.kind for h in happened] == ["started"]
     record = load_village(village)
-    assert record.meta.state == "running"
+    assert record._meta.state == "running"
     assert record.game.day == 1
     days = 0
-    while load_village(village).meta.state == "running":
+    while load_village(village)._meta.state == "running":
         clock.advance(timedelta(minutes=60))
         update.advance(village, clock())
         days += 1
         assert days <= 13
     record = load_village(village)
-    assert record.meta.state == "ending"
+    assert record._meta.state == "ending"
     assert record.game.ending is not None
     for account in players:
         assert load_account(account).holds == {}
     clock.advance(timedelta(minutes=60))
     assert [h.kind for h in update.advance(village, clock())] == ["closed"]
-    assert load_village(village).meta.state == "ended"
+    assert load_village(village)._meta.state == "ended"
     page = posts.read(load_village(village), VISITOR, "public", record.game.day, clock())
     assert any("終了" in p.text for p in page.posts)
 

@@ -88,7 +88,7 @@ def test_the_page_of_a_late_day_shows_what_reading_the_whole_village_shows(day_4
     village, _, living = day_4
     lean = load_village(village)
     whole = _whole(village)
-    assert len(whole.open_days) == 4  # every day, as the old read had them
+    assert len(whole._open_days) == 4  # every day, as the old read had them
     for account in living[:4]:
         viewer = posts.viewer_of(lean, account)
         assert viewer.slot is not None
@@ -157,7 +157,7 @@ def test_a_departed_account_is_not_a_member_and_never_rejoins(village, players, 
 
 def test_a_game_stored_as_plain_json_still_reads(village):
     """Villages stored before the game was compressed keep working."""
-    game = load_village(village).meta.game
+    game = load_village(village)._meta.game
     client = boto3.client("dynamodb", region_name="ap-northeast-1")
     client.update_item(
         TableName=VillageItem.Meta.table_name,
@@ -165,13 +165,13 @@ def test_a_game_stored_as_plain_json_still_reads(village):
         UpdateExpression="SET game = :g",
         ExpressionAttributeValues={":g": {"S": json.dumps(game)}},
     )
-    assert load_village(village).meta.game == game
+    assert load_village(village)._meta.game == game
     stored = client.get_item(
         TableName=VillageItem.Meta.table_name,
         Key={"pk": {"S": village_pk(village)}, "sk": {"S": "META"}},
     )["Item"]["game"]["S"]
     assert stored.startswith("{")
-    update.advance(village, load_village(village).meta.next_update)  # writes it compressed
+    update.advance(village, load_village(village)._meta.next_update)  # writes it compressed
     written = client.get_item(
         TableName=VillageItem.Meta.table_name,
         Key={"pk": {"S": village_pk(village)}, "sk": {"S": "META"}},

@@ -32,14 +32,14 @@ def test_s2_day_1_starts_at_the_first_update_with_12_occupied(village, players, 
     [started] = update.advance(village, clock())
     assert (started.kind, started.day) == ("started", 1)
     record = load_village(village)
-    assert record.meta.state == "running"
+    assert record._meta.state == "running"
     assert record.game.day == 1
-    assert record.meta.day_started_at == clock()
-    assert record.meta.next_update == clock() + timedelta(minutes=60)
+    assert record._meta.day_started_at == clock()
+    assert record._meta.next_update == clock() + timedelta(minutes=60)
     assert sorted(record.days) == [1]
     assert texts(village, "public", 1, clock()) == ["1日目が始まりました。"]
     # Still 13 characters: the 13th is vacant, open to a takeover.
-    assert record.members["assassin"].account_id is None
+    assert record._members["assassin"].account_id is None
     assert [v.village_id for v in villages.lounge("running").villages] == [village]
 
 
@@ -49,13 +49,13 @@ def test_s2_opening_extended_by_24h_with_fewer_than_12(village, players, clock):
     [extended] = to_update(village, clock)
     assert extended.kind == "extended"
     record = load_village(village)
-    assert record.meta.state == "opening"
-    assert record.meta.next_update == created + timedelta(hours=30)
+    assert record._meta.state == "opening"
+    assert record._meta.next_update == created + timedelta(hours=30)
     assert "延長" in texts(village, "public", 0, clock())[-1]
     # The 12th arrives; day 1 starts at the extended time.
     villages.join(village, players[11], SLOTS[11], persona_of(SLOTS[11]), clock())
     assert [h.kind for h in to_update(village, clock)] == ["started"]
-    assert load_village(village).meta.day_started_at == created + timedelta(hours=30)
+    assert load_village(village)._meta.day_started_at == created + timedelta(hours=30)
 
 
 def test_s2_short_village_abandoned_when_30h_old(village, clock):
@@ -65,9 +65,9 @@ def test_s2_short_village_abandoned_when_30h_old(village, clock):
     assert [h.kind for h in to_update(village, clock)] == ["extended"]  # 6 h
     assert [h.kind for h in to_update(village, clock)] == ["abandoned"]  # 30 h
     record = load_village(village)
-    assert record.meta.state == "abandoned"
-    assert record.meta.closed_at == created + timedelta(hours=30)
-    assert record.meta.next_update is None
+    assert record._meta.state == "abandoned"
+    assert record._meta.closed_at == created + timedelta(hours=30)
+    assert record._meta.next_update is None
     assert "廃村" in texts(village, "public", 0, clock())[-1]
     assert load_account(ann).holds == {}  # the hold ends with the game
     clock.advance(timedelta(days=7))
@@ -115,11 +115,11 @@ def test_s4_update_resolves_the_night_with_the_saved_choices(village, players, c
     kill(village, seated, clock, judged=judged, attacked=attacked)
     record = load_village(village)
     game = record.game
-    assert game.day == 2 and record.meta.state == "running"
+    assert game.day == 2 and record._meta.state == "running"
     assert {s: d.kind for s, d in game.deaths.items()} == {judged: "ash", attacked: "corpse"}
     assert record.days[1].sealed is True
     assert record.days[2].sealed is False and dict(record.days[2].choices) == {}
-    assert record.meta.day_started_at == clock()
+    assert record._meta.day_started_at == clock()
     # RULES §9: the dead are released from their hold; the living still hold the village.
     assert load_account(seated[judged]).holds == {}
     assert load_account(seated[attacked]).holds == {}
@@ -175,7 +175,7 @@ def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players
     assert [h.kind for h in happened] == ["morning", "ending"]
     record = load_village(village)
     game = record.game
-    assert record.meta.state == "ending"
+    assert record._meta.state == "ending"
     assert (game.ending.winner, game.ending.by, game.ending.day) == ("human", "elimination", 4)
     morning, ending = texts(village, "public", 4, clock())
     assert morning.startswith("4日目の朝になりました。")
@@ -198,9 +198,9 @@ def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players
     [closed] = to_update(village, clock)
     assert closed.kind == "closed"
     record = load_village(village)
-    assert record.meta.state == "ended"
+    assert record._meta.state == "ended"
     assert {load_account(a).finished_games for a in seated.values()} == {1}
-    assert record.meta.closed_at == clock()
+    assert record._meta.closed_at == clock()
     assert texts(village, "public", 4, clock())[-2:] == ["完敗です", "この村は終了しました。"]
     refused(Forbidden, posts.post, village, seated[cast.oni[0]], "public", "まだ?", clock())
     refused(Forbidden, villages.leave, village, seated[cast.oni[0]], clock())

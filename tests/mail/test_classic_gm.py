@@ -20,7 +20,7 @@ def test_the_cli_creates_a_classic_village_with_the_issue_s_options(tmp_path, ca
     assert gm.main(argv) == 0
     vid = json.loads(capsys.readouterr().out)["village_id"]
     record = load_village(vid)
-    assert record.meta.rules == "classic"
+    assert record._meta.rules == "classic"
     options = record.game.options
     assert options.to_json() == {
         "pace": "long",
@@ -83,7 +83,7 @@ def test_issue24_the_gm_creates_a_practice_village_with_cpu_members(capsys):
     # Without --practice the computers wait for the start (decision 125).
     assert gm.main([*argv, "--cpu-members", "3"]) == 0
     waiting = load_village(json.loads(capsys.readouterr().out)["village_id"])
-    assert waiting.waiting_computers == 3 and waiting.meta.occupied == 0
+    assert waiting.waiting_computers == 3 and waiting._meta.occupied == 0
 
 
 def test_every_declared_option_is_a_command_line_argument_and_a_lambda_key(capsys):

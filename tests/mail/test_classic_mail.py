@@ -59,7 +59,7 @@ def test_start_mail_tells_each_member_only_their_role_and_the_conduct_rule(class
 def test_morning_mail_names_the_dead_and_the_seer_alone_gets_the_divination(classic, clock, rng):
     vid, box = classic
     box.new()
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)
     mails = {m.to.split("@")[0]: m for m in box.new()}
     seer = account_of(vid, seat_of_role(vid, Role.SEER))
@@ -71,7 +71,7 @@ def test_morning_mail_names_the_dead_and_the_seer_alone_gets_the_divination(clas
 
 def test_s2_4_a_night_closed_as_it_begins_is_mailed_as_one_morning_once(classic, clock, rng):
     vid, box = classic
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # day 2
     wolf, seer = seat_of_role(vid, Role.WEREWOLF), seat_of_role(vid, Role.SEER)
     executed, prey, _ = (s for s in living_seats(vid) if s not in (wolf, seer))
@@ -92,7 +92,7 @@ def test_s2_4_a_night_closed_as_it_begins_is_mailed_as_one_morning_once(classic,
 
 def test_reminder_warns_non_voters_of_sudden_death_10_minutes_before_sunset(classic, clock, rng):
     vid, box = classic
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # day 2
     morning = clock()
     voter = living_seats(vid)[0]
@@ -111,7 +111,7 @@ def test_reminder_warns_non_voters_of_sudden_death_10_minutes_before_sunset(clas
 
 def test_a_re_vote_mails_the_round_with_one_tap_vote_links(classic, clock, rng, client):
     vid, box = classic
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # day 2: five living players (the scapegoat died)
     seats = living_seats(vid)
     assert len(seats) == 5
@@ -143,10 +143,10 @@ def test_a_re_vote_mails_the_round_with_one_tap_vote_links(classic, clock, rng, 
 
 def test_ending_mail_tells_the_winner_and_the_members_team_result(classic, clock, rng):
     vid, box = classic
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)
     box.new()
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # nobody voted: everyone dies suddenly, a draw
     endings = [m for m in box.new() if "ゲームが終わりました" in m.subject]
     assert len(endings) == 5
@@ -167,7 +167,7 @@ def thirteen(clock, rng):
     start(vid, accounts_, clock)
     seer, wolves = seat_of_role(vid, Role.SEER), seats_of(vid, Role.WEREWOLF)
     actions.save_actions(vid, account_of(vid, seer), {"divine": wolves[0]}, clock())
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)
     assert seat_of_role(vid, Role.FOX) in living_seats(vid)
     return vid, box
@@ -208,7 +208,7 @@ def attack_the_fox_on_night_2(
         actions.save_actions(vid, account_of(vid, voter), {"vote": vote}, clock())
     if not guard:
         assert load_village(vid).game.village.day == 2  # the night waits for the hunter
-        clock.now = load_village(vid).meta.next_update
+        clock.now = load_village(vid)._meta.next_update
         tick(clock, rng)
     assert load_village(vid).game.village.day == 3
     return {"fox": fox, "prey": prey, "executed": executed}
@@ -250,7 +250,7 @@ def test_s4_6_a_morning_mail_sent_after_a_later_morning_tells_its_own_morning(th
     for voter in living:  # day 3: an execution, then night 3 closes at its deadline
         vote = executed if voter != executed else fox
         actions.save_actions(vid, account_of(vid, voter), {"vote": vote}, clock())
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)
     record = load_village(vid)
     assert record.game.village.day == 4
@@ -277,7 +277,7 @@ def test_a_re_vote_mail_says_why_the_vote_is_redone_and_shows_sunset_beside_its_
     """Issue 23: a tie names the tied and their votes; a sudden death names who died; each
     round's mail gives the day's sunset and the round's own deadline."""
     vid, box = classic
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # day 2
     names = {s: m.name for s, m in load_village(vid).seats().items()}
     a, b, c, d, e = living_seats(vid)
@@ -293,7 +293,7 @@ def test_a_re_vote_mail_says_why_the_vote_is_redone_and_shows_sunset_beside_its_
     assert "日没（話し合いの終わり）: " in mail.joined and "第2回投票の締め切り: " in mail.joined
     # Round 2: a villager does not vote and dies by sudden death; the vote is held again.
     silent = all_vote_but_a_villager(vid, (a, b, c, d, e), clock)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)
     assert load_village(vid).state.value == "running"
     mail = next(m for m in box.new() if "投票をやり直します" in m.subject)
@@ -321,7 +321,7 @@ def test_s2_3_4_a_re_vote_mail_sent_late_is_one_mail_that_still_holds(
     member who died for not voting is told so and never called to vote; the round closed
     since is not mailed at all (it would read like the open one)."""
     vid, box = classic
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # day 2
     names = {s: m.name for s, m in load_village(vid).seats().items()}
     a, b, c, d, e = living_seats(vid)
@@ -332,7 +332,7 @@ def test_s2_3_4_a_re_vote_mail_sent_late_is_one_mail_that_still_holds(
             actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
         tick(clock, rng)  # round 1 closed early: a tie, a re-vote owed
         silent = all_vote_but_a_villager(vid, (a, b, c, d, e), clock)
-        clock.now = load_village(vid).meta.next_update
+        clock.now = load_village(vid)._meta.next_update
         tick(clock, rng)  # round 2: the silent one dies, round 2 again
         assert load_village(vid).state.value == "running" and box.new() == []
     scheduler.send_owed_mail(vid, clock())

@@ -46,7 +46,7 @@ def first_night(players, clock, rng, village):
         clock(),
     )
     box = MailBox()
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     tick(clock, rng)
     morning = load_village(village).game.mornings[-1]
     assert dict(morning.deaths) == {night["judged"]: "ash", night["attacked"]: "corpse"}

@@ -27,7 +27,7 @@ def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
     players, clock, rng, village
 ):
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
+    start = load_village(village)._meta.next_update
     clock.now = start
     tick(clock, rng)
     box = MailBox()
@@ -41,7 +41,7 @@ def test_a_short_village_departs_who_has_not_come_within_10_minutes_of_day_one(
             villages.touch(village, account, clock())
     # Gone at 10, with an ID lock (the village is running); the others stay.
     record = gone_at_ten_minutes(village, "commoner_d", absent, start, clock, rng)
-    assert record.members["commoner_d"].account_id is None
+    assert record._members["commoner_d"].account_id is None
     assert record.slot_of(saver) == "seer_a"
     assert record.slot_of(toucher) == "guard_a"
     assert load_account(absent).lock_until > clock()
@@ -59,7 +59,7 @@ def test_s9_the_10_minutes_of_day_one_count_from_the_start_the_scheduler_actuall
     """Issue 28: the scheduler down past a short village's scheduled start. Day 1 begins
     only when the tick runs; nobody is departed for minutes they could not see day 1 in."""
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
+    start = load_village(village)._meta.next_update
     clock.now = start + timedelta(minutes=13)  # no tick for 13 minutes, then one
     tick(clock, rng)
     record = load_village(village)
@@ -77,7 +77,7 @@ def test_s9_the_10_minutes_of_day_one_count_from_the_start_the_scheduler_actuall
 
 def test_a_running_short_village_departs_after_60_idle_minutes(players, clock, rng, village):
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
+    start = load_village(village)._meta.next_update
     clock.now = start
     tick(clock, rng)
     clock.now = start + timedelta(minutes=2)
@@ -119,9 +119,9 @@ def test_opening_members_idle_for_24_hours_leave_freely_before_the_start_check(p
     assert load_account(idle).holds == {}
     # 11 players: the opening is extended; only the idle member was mailed: its idle warning,
     # 3 h before it left (decision 140).
-    assert record.meta.state == "opening"
-    assert record.meta.occupied == 11
-    assert record.meta.next_update == created + LONG.first_update + timedelta(hours=24)
+    assert record._meta.state == "opening"
+    assert record._meta.occupied == 11
+    assert record._meta.next_update == created + LONG.first_update + timedelta(hours=24)
     assert [(m.to, "まもなく自動で村から退出" in m.subject) for m in box.new()] == [
         (f"{idle}@example.jp", True)
     ]
@@ -129,7 +129,7 @@ def test_opening_members_idle_for_24_hours_leave_freely_before_the_start_check(p
 
 def test_nobody_is_auto_departed_during_the_ending(players, clock, rng, village):
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
+    start = load_village(village)._meta.next_update
     clock.now = start
     tick(clock, rng)
     clock.now = start + timedelta(minutes=1)
@@ -138,7 +138,7 @@ def test_nobody_is_auto_departed_during_the_ending(players, clock, rng, village)
     # The oni side resigns during the day: the ending starts at once.
     for slot in [*oni, next(s for s in game.sides if game.sides[s] == "madman")][:3]:
         actions.save_actions(village, seated[slot], {"resign": slot}, clock())
-    assert load_village(village).meta.state == "ending"
+    assert load_village(village)._meta.state == "ending"
     # Nobody looks in for the whole ending: nobody is made to leave, nobody is locked.
     tick_until(clock, rng, start + SHORT.turn - timedelta(minutes=1), step=timedelta(minutes=10))
     record = load_village(village)
@@ -154,7 +154,7 @@ def test_an_opening_member_idle_for_24_hours_leaves_at_24_hours_not_at_the_updat
     village = villages.create_village(pace="long", name="長い村", now=created, rng=rng)
     seat(village, players[:1], clock)
     joined = clock()
-    assert load_village(village).meta.next_update == created + LONG.first_update  # 30 h
+    assert load_village(village)._meta.next_update == created + LONG.first_update  # 30 h
     clock.now = joined + timedelta(hours=24) - timedelta(minutes=1)
     tick(clock, rng)
     assert load_village(village).slot_of(players[0]) is not None
@@ -162,5 +162,5 @@ def test_an_opening_member_idle_for_24_hours_leaves_at_24_hours_not_at_the_updat
     tick(clock, rng)
     record = load_village(village)
     assert record.slot_of(players[0]) is None
-    assert record.meta.state == "opening"
+    assert record._meta.state == "opening"
     assert load_account(players[0]).lock_until is None  # free in the opening

@@ -19,7 +19,7 @@ def test_a_reminder_whose_owed_mail_failed_to_be_written_is_owed_at_the_next_tic
     """Only a failed condition means "owed already": a throttled put leaves the day not
     reminded, and the next tick owes (and sends) every reminder."""
     seated = seat(village, players, clock)
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     tick(clock, rng)  # day 1 begins
     clock.advance(timedelta(minutes=5))
     touch_all(village, seated, clock)
@@ -29,12 +29,12 @@ def test_a_reminder_whose_owed_mail_failed_to_be_written_is_owed_at_the_next_tic
     with faults.installed(), pytest.raises(RuntimeError, match="villages failed"):
         tick(clock, rng)
     assert faults.injected["failed:PutItem"] == 1
-    assert load_village(village).meta.reminded_day == 0
+    assert load_village(village)._meta.reminded_day == 0
     clock.now += timedelta(minutes=1)
     tick(clock, rng)
     reminded = sorted(account_of(m) for m in box.new() if "〆切が近づいています" in m.subject)
     assert reminded == sorted(seated.values())
-    assert load_village(village).meta.reminded_day == 1
+    assert load_village(village)._meta.reminded_day == 1
 
 
 def _marked_sent(operation: str, body: str) -> bool:
@@ -45,7 +45,7 @@ def test_a_mail_whose_mark_after_the_send_fails_is_marked_on_a_second_try_and_se
     players, clock, rng, village
 ):
     seat(village, players, clock)
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     box = MailBox()
     faults = Faults(fail={"UpdateItem": 1}, fail_when=_marked_sent)
     with faults.installed():
@@ -64,7 +64,7 @@ def test_a_sender_whose_claim_was_taken_over_does_not_put_the_mail_back_in_the_q
     """A sender slow past its claim: another sends the mail; the first one's failure then
     must not make it owed again (the requeue is conditioned on the claim)."""
     seat(village, players, clock)
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     update.advance(village, clock())
     first = clock()
     box = MailBox()

@@ -19,7 +19,7 @@ def test_the_lambda_creates_a_village(client, clock):
     answer = client.lambda_.invoke(
         "gm_create_village", {"pace": "short", "name": "夜更かし村"}
     ).payload
-    meta = load_village(answer["village_id"]).meta
+    meta = load_village(answer["village_id"])._meta
     assert (meta.name, meta.pace, meta.state) == ("夜更かし村", "short", "opening")
     assert meta.created_at == clock()
     assert meta.next_update == clock() + SHORT.first_update
@@ -30,12 +30,12 @@ def test_the_lambda_takes_a_first_update_in_japan_time(clock):
     answer = jobs.gm_create_village(
         {"pace": "long", "name": "週末村", "first_update": "2026-12-05T21:00"}
     )
-    meta = load_village(answer["village_id"]).meta
+    meta = load_village(answer["village_id"])._meta
     assert meta.next_update == datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
     explicit = jobs.gm_create_village(
         {"pace": "long", "name": "時差村", "first_update": "2026-12-05T21:00+00:00"}
     )
-    assert load_village(explicit["village_id"]).meta.next_update == datetime(
+    assert load_village(explicit["village_id"])._meta.next_update == datetime(
         2026, 12, 5, 21, 0, tzinfo=UTC
     )
 
@@ -75,7 +75,7 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
     assert gm.main(["create", "--pace", "long", "--name", "GMの村"]) == 0
     created = json.loads(capsys.readouterr().out)
     vid = created["village_id"]
-    meta = load_village(vid).meta
+    meta = load_village(vid)._meta
     assert (meta.pace, meta.name, meta.next_update) == (
         "long",
         "GMの村",
@@ -84,7 +84,7 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
     assert gm.main(["create", "--pace", "short", "--name", "二番村", "--first-update",
                     "2026-12-01T20:30"]) == 0  # fmt: skip
     second = json.loads(capsys.readouterr().out)["village_id"]
-    assert load_village(second).meta.next_update == datetime(2026, 12, 1, 11, 30, tzinfo=UTC)
+    assert load_village(second)._meta.next_update == datetime(2026, 12, 1, 11, 30, tzinfo=UTC)
 
     assert gm.main(["list"]) == 0
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
@@ -99,7 +99,7 @@ def test_the_cli_creates_lists_and_abandons(players, clock, rng, capsys):
     box = MailBox()
     assert gm.main(["abandon", vid, "--reason", "サーバーの移転のため"]) == 0
     assert capsys.readouterr().out.strip() == f"{vid}番を廃村にしました"
-    meta = load_village(vid).meta
+    meta = load_village(vid)._meta
     assert (meta.state, meta.next_update) == ("abandoned", None)
     assert all(load_account(a).holds == {} for a in seated.values())
     # The members hear of it at the next tick.
@@ -152,7 +152,7 @@ def test_the_cli_moves_an_update_and_grants_the_gm_role(players, clock, capsys):
     argv = ["move", vid, "--to", "2026-12-02T21:00", "--notice", "募集を延ばします"]
     assert gm.main(argv) == 0
     assert capsys.readouterr().out.strip() == f"{vid}番の次の更新を 2026年12月2日 21:00 にしました"
-    assert load_village(vid).meta.next_update == datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+    assert load_village(vid)._meta.next_update == datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
     clock.advance(timedelta(seconds=1))
     assert gm.main(["grant", players[0]]) == 0
     assert load_account(players[0]).gm

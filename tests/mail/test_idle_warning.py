@@ -41,7 +41,7 @@ def seated_village(village, clock) -> dict[str, str]:
 
 
 def start(village, clock, rng, box: MailBox) -> list:
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     tick(clock, rng)
     return box.new()
 
@@ -57,7 +57,7 @@ def started(
     box = MailBox()
     box.new()
     start(village, clock, rng, box)
-    return seated, box, load_village(village).meta.day_started_at
+    return seated, box, load_village(village)._meta.day_started_at
 
 
 def everyone_visits(village, seated: dict[str, str], clock, at) -> None:
@@ -87,7 +87,7 @@ def test_rules_9_a_whole_short_village_played_by_replies_alone_departs_nobody(vi
         record = load_village(village)
         if record.state.value != "running":
             break
-        day_start = record.meta.day_started_at
+        day_start = record._meta.day_started_at
         for mail in mails:
             if WARNING in mail.subject:
                 warned += 1
@@ -106,7 +106,7 @@ def test_rules_9_a_whole_short_village_played_by_replies_alone_departs_nobody(vi
         tick(clock, rng)
         mails = box.new()
     record = load_village(village)
-    assert {slot: record.members[slot].account_id for slot in SLOTS} == seated
+    assert {slot: record._members[slot].account_id for slot in SLOTS} == seated
     assert record.state.value in ("ending", "ended")
     assert record.day >= 3
     assert warned and stale  # some warnings were answered only after the update
@@ -155,7 +155,7 @@ def test_a_member_who_opens_the_page_after_the_warning_stays_and_is_not_warned_a
         tick(clock, rng)
         assert not warnings_in(box.new())
     record = load_village(village)
-    assert {slot: record.members[slot].account_id for slot in SLOTS} == seated
+    assert {slot: record._members[slot].account_id for slot in SLOTS} == seated
     # The next warning counts from the visit (due at 110 min): once, to the living only.
     clock.now = begin + timedelta(minutes=95)
     tick(clock, rng)
@@ -180,12 +180,12 @@ def test_rules_9_a_member_who_ignores_the_warning_is_departed_at_60_minutes(vill
     assert all("いまの行動" in m.joined for m in receipts)
     clock.now = begin + timedelta(minutes=61) - timedelta(seconds=1)
     tick(clock, rng)
-    assert load_village(village).members["commoner_a"].account_id == seated["commoner_a"]
+    assert load_village(village)._members["commoner_a"].account_id == seated["commoner_a"]
     clock.now = begin + timedelta(minutes=61)
     tick(clock, rng)
     record = load_village(village)
-    assert record.members["commoner_a"].account_id is None
-    assert {s: record.members[s].account_id for s in SLOTS if s != "commoner_a"} == {
+    assert record._members["commoner_a"].account_id is None
+    assert {s: record._members[s].account_id for s in SLOTS if s != "commoner_a"} == {
         s: a for s, a in seated.items() if s != "commoner_a"
     }
 

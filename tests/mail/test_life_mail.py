@@ -88,7 +88,7 @@ def play_day(village_id: str, seated: dict[str, str], night: dict, lazy: str, cl
 def check_batch(mails, village_id, seated, kind: str, day: int, clock) -> dict[str, object]:
     """One mail per member, with the right subject, own news only; returns slot -> mail."""
     record = load_village(village_id)
-    meta = record.meta
+    meta = record._meta
     game = record.game
     names = names_of(record)
     by_account = {account_of(m): m for m in mails}
@@ -157,19 +157,19 @@ def check_batch(mails, village_id, seated, kind: str, day: int, clock) -> dict[s
 def test_a_short_village_lives_and_ends_through_the_scheduler(village, players, clock, rng):
     box = MailBox()
     seated = seat(village, players, clock)
-    first_update = load_village(village).meta.next_update
+    first_update = load_village(village)._meta.next_update
 
     # The opening: ticks every half hour send nothing and do not start the village early.
     tick_until(clock, rng, first_update - timedelta(minutes=1), step=timedelta(minutes=30))
-    assert load_village(village).meta.state == "opening"
+    assert load_village(village)._meta.state == "opening"
     assert box.new() == []
 
     # Day 1 starts at its update: one mail each, side and oni-side secrets as allowed.
     clock.now = first_update
     tick(clock, rng)
     record = load_village(village)
-    assert record.meta.state == "running"
-    assert record.meta.day_started_at == first_update
+    assert record._meta.state == "running"
+    assert record._meta.day_started_at == first_update
     start = check_batch(box.new(), village, seated, "start", 1, clock)
     cast = cast_of(village)
     for slot in cast.oni_side:
@@ -183,7 +183,7 @@ def test_a_short_village_lives_and_ends_through_the_scheduler(village, players, 
     lazy = lazy_member(village)
     for day, night in enumerate(plan(village), start=1):
         record = load_village(village)
-        day_start = record.meta.day_started_at
+        day_start = record._meta.day_started_at
         clock.now = day_start + timedelta(minutes=1)
         play_day(village, seated, night, lazy, clock)
         # Up to the update: only the reminder, to the one member who saved nothing.
@@ -217,17 +217,17 @@ def test_a_short_village_lives_and_ends_through_the_scheduler(village, players, 
                 assert "相手は" not in mail.joined
 
     record = load_village(village)
-    assert record.meta.state == "ending"
+    assert record._meta.state == "ending"
     assert record.game.ending.winner == "human"
     # The ending lasts until the next update; then the village closes, silently.
-    tick_until(clock, rng, record.meta.next_update)
+    tick_until(clock, rng, record._meta.next_update)
     record = load_village(village)
-    assert record.meta.state == "ended"
+    assert record._meta.state == "ended"
     assert box.new() == []
     # A closed village is no longer due: later ticks leave it alone.
-    version = record.meta.version
+    version = record._meta.version
     tick_until(clock, rng, clock() + timedelta(hours=2), step=timedelta(minutes=30))
-    assert load_village(village).meta.version == version
+    assert load_village(village)._meta.version == version
     assert box.new() == []
     ended = [v for key in state_keys("ended") for v in VillageItem.by_state.query(key)]
     assert [v.village_id for v in ended] == [village]

@@ -73,7 +73,7 @@ def test_the_personal_link_shows_a_page_on_get_and_signs_in_on_post(running, cli
     village, seated, mails = running
     account = seated["guard_a"]
     path = member_links(mails[account])[(None, None)]
-    before = load_village(village).members["guard_a"].last_access
+    before = load_village(village)._members["guard_a"].last_access
     clock.advance(timedelta(minutes=2))
     phone = Phone(client)
     page = phone.get(path)
@@ -85,15 +85,15 @@ def test_the_personal_link_shows_a_page_on_get_and_signs_in_on_post(running, cli
     assert "ログイン" not in body_of(page).split("<main")[-1]
     # A GET (a mail scanner) signs nobody in and records no access.
     assert session_account(page) is None
-    assert load_village(village).members["guard_a"].last_access == before
+    assert load_village(village)._members["guard_a"].last_access == before
     done = phone.post(path)
     assert done.status_code == 303
     assert header(done, "Location") == f"/villages/{village}"
     assert session_account(done) == account
     # The village page then knows the member, and records the visit (decision 66).
-    assert load_village(village).members["guard_a"].last_access == before
+    assert load_village(village)._members["guard_a"].last_access == before
     assert phone.get(f"/villages/{village}").status_code == 200
-    assert load_village(village).members["guard_a"].last_access == clock()
+    assert load_village(village)._members["guard_a"].last_access == clock()
 
 
 def test_a_link_without_the_page_s_csrf_token_does_nothing(running, client):
@@ -161,7 +161,7 @@ def test_the_page_a_quick_link_leads_to_marks_what_came_since_the_last_visit(
 def test_links_expire_at_the_update_and_are_refused_after_it(running, client, clock, rng):
     village, account, _ = seer(running)
     quick = member_links(running[2][account])
-    update_at = load_village(village).meta.next_update
+    update_at = load_village(village)._meta.next_update
     # Past the update time, even before the scheduler ran it: expired.
     clock.now = update_at + timedelta(seconds=1)
     for path in (quick[(None, None)], quick[("pray", "seer_b")]):
@@ -190,7 +190,7 @@ def test_the_idle_warning_s_link_works_until_the_departure_it_announces(
     seat; after the departure it is refused like any expired link."""
     village, seated, _ = running
     box = MailBox()
-    begin = load_village(village).meta.day_started_at
+    begin = load_village(village)._meta.day_started_at
     clock.now = begin + timedelta(minutes=46)  # the visits were at 1 min: due at 61 min
     tick(clock, rng)
     _, warned = split_idle_warnings(box.new())
@@ -198,7 +198,7 @@ def test_the_idle_warning_s_link_works_until_the_departure_it_announces(
     path = member_links(by_account[seated["guard_a"]])[(None, None)]
     late = member_links(by_account[seated["guard_b"]])[(None, None)]
     due = begin + timedelta(minutes=61)
-    update_at = load_village(village).meta.next_update
+    update_at = load_village(village)._meta.next_update
     assert update_at < due
     clock.now = update_at
     tick(clock, rng)  # day 2 begins: the day the link was made for is over
@@ -209,12 +209,12 @@ def test_the_idle_warning_s_link_works_until_the_departure_it_announces(
     done = phone.post(path)
     assert done.status_code == 303, alert(done)
     assert phone.get(f"/villages/{village}").status_code == 200
-    assert load_village(village).members["guard_a"].last_access == clock()
+    assert load_village(village)._members["guard_a"].last_access == clock()
     clock.now = due - timedelta(seconds=1)
     assert Phone(client).get(late).status_code == 200  # until the departure it names
     clock.now = due
     tick(clock, rng)
-    assert load_village(village).members["guard_a"].account_id == seated["guard_a"]  # kept
+    assert load_village(village)._members["guard_a"].account_id == seated["guard_a"]  # kept
     expired = Phone(client).get(late)
     assert expired.status_code == 400 and alert(expired) == EXPIRED
 
@@ -263,7 +263,7 @@ def test_a_link_of_someone_who_is_not_a_member_is_refused(running, client, clock
 
 def test_a_signed_link_for_a_choice_the_member_may_not_make_saves_nothing(running, client, clock):
     village, account, _ = seer(running)
-    until = load_village(village).meta.next_update
+    until = load_village(village)._meta.next_update
     for key, target in (("attack", "seer_b"), ("guard", "seer_b"), ("pray", "seer_a"), ("x", "y")):
         token = links.member_token(links.MemberLink(account, village, 1, key, target), until)
         phone = Phone(client)
@@ -317,7 +317,7 @@ def test_unsubscribe_get_asks_and_post_stops_the_mail_without_a_session(
     # No reminder and no morning mail to that member; the others still get theirs.
     box = MailBox()
     box.new()
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     tick(clock, rng)
     mails, warned = split_idle_warnings(box.new())
     got = {account_of(m) for m in mails}
@@ -387,7 +387,7 @@ def test_a_mail_link_gives_only_that_village_until_the_update(running, client, c
     joined = phone.post(f"/villages/{other}/join", {"slot": "seer_a", "persona": "x"})
     assert joined.status_code == 401
     # After the update the pass has expired: the page shows a visitor's view.
-    clock.now = load_village(village).meta.next_update + timedelta(seconds=1)
+    clock.now = load_village(village)._meta.next_update + timedelta(seconds=1)
     late = phone.post(f"/villages/{village}/actions", {"pray": "seer_a"})
     assert late.status_code == 401
 
@@ -405,7 +405,7 @@ def test_a_quick_link_is_refused_once_the_member_changed_that_choice(running, cl
     assert "変更されているため" in alert(replayed)
     assert actions.own_choices(load_village(village), account) == {"pray": "medium_a"}
     # Refused, the link still logged the member in to the village: an access (RULES §9).
-    assert load_village(village).members["seer_a"].last_access == clock()
+    assert load_village(village)._members["seer_a"].last_access == clock()
     # A link for another choice still works: it changes only its own.
     phone.get(quick[("divine", "assassin")])
     assert phone.post(quick[("divine", "assassin")]).status_code == 303
@@ -426,7 +426,7 @@ def test_an_expired_or_tampered_link_offers_the_login_and_its_village(running, c
     quick = member_links(running[2][account])
     payload, signature = quick[("pray", "seer_b")].rsplit(".", 1)
     tampered = f"{payload}.{signature[:-4]}abcd"
-    clock.now = load_village(village).meta.next_update + timedelta(seconds=1)
+    clock.now = load_village(village)._meta.next_update + timedelta(seconds=1)
     for path in (quick[(None, None)], quick[("pray", "seer_b")], tampered):
         page = Phone(client).get(path)
         assert page.status_code == 400

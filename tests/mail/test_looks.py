@@ -22,7 +22,7 @@ WRITES = {"PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWri
 
 
 def look_of(village_id: str) -> str | None:
-    look = load_village(village_id).look
+    look = load_village(village_id)._look
     return None if look is None else look.gsi1sk
 
 
@@ -85,7 +85,7 @@ def test_s9_idle_members_leave_at_their_exact_moment_with_no_look_in_between(pla
     tick(clock, rng)
     record = load_village(village)
     assert record.slot_of(players[0]) is None
-    assert record.look.gsi1sk == time_key(created + LONG.first_update)  # only the update left
+    assert record._look.gsi1sk == time_key(created + LONG.first_update)  # only the update left
 
 
 def test_a_join_brings_the_look_forward_even_past_a_scheduler_that_read_before_it(
@@ -131,17 +131,17 @@ def test_a_schedule_change_writes_the_small_look_item_not_the_game(
     clock.advance(timedelta(hours=20))
     for account in players[:2]:
         villages.touch(village, account, clock())
-    version = load_village(village).meta.version
+    version = load_village(village)._meta.version
     clock.now = created + LONG.idle_limit  # the look the joins asked for: nobody is idle
     made = writes_during(monkeypatch, lambda: effects.advance_village(village, clock()))
     assert [operation for operation, _ in made] == ["UpdateItem"]
     _, sent = made[0]
     assert sent["Key"]["sk"] == {"S": "LOOK"}
     assert "game" not in str(sent)
-    look = load_village(village).look
+    look = load_village(village)._look
     assert look.gsi1sk == time_key(created + LONG.first_update)
     assert item_bytes(look.serialize()) < 200
-    assert load_village(village).meta.version == version  # META (and its game) untouched
+    assert load_village(village)._meta.version == version  # META (and its game) untouched
 
 
 def test_every_shard_is_read_by_the_due_query_the_lounge_and_the_outbox(clock, rng):
@@ -151,7 +151,7 @@ def test_every_shard_is_read_by_the_due_query_the_lounge_and_the_outbox(clock, r
         ids.append(
             villages.create_village(pace="short", name="村", now=clock(), rng=rng, first_update=at)
         )
-    by_update = sorted(ids, key=lambda v: load_village(v).meta.next_update)
+    by_update = sorted(ids, key=lambda v: load_village(v)._meta.next_update)
     later = clock() + timedelta(hours=8)
     assert sorted(scheduler.due_village_ids(later).found) == sorted(ids)
     # The lounge: every village once, in update order, across pages.
@@ -180,12 +180,12 @@ def test_a_duplicated_look_at_the_idle_moment_departs_once(players, clock, rng):
     seat(village, players[:1], clock)
     clock.now = created + LONG.idle_limit
     effects.advance_village(village, clock())
-    version = load_village(village).meta.version
+    version = load_village(village)._meta.version
     effects.advance_village(village, clock())  # a duplicate tick, or SQS redelivering
     record = load_village(village)
     assert record.slot_of(players[0]) is None
-    assert record.meta.version == version
-    assert record.meta.occupied == 0
+    assert record._meta.version == version
+    assert record._meta.occupied == 0
     assert load_account(players[0]).holds == {}
 
 
@@ -218,15 +218,15 @@ def test_a_step_has_the_scheduler_look_at_once_and_starts_a_look_where_none_was(
     village = villages.create_village(pace="short", name="古い村", now=clock(), rng=rng)
     seat(village, players[:13], clock)
     record = load_village(village)
-    record.look.delete()  # as stored before LOOK items
-    assert load_village(village).look is None
+    record._look.delete()  # as stored before LOOK items
+    assert load_village(village)._look is None
     start = record.next_update
     update.advance(village, start)
     after = load_village(village)
     assert after.state.value == "running"
-    assert after.look is not None and after.look.gsi1sk == time_key(start)
+    assert after._look is not None and after._look.gsi1sk == time_key(start)
     assert scheduler.due_village_ids(start).found == [village]
     clock.now = start
     tick(clock, rng)  # the look works out the next moment: the reminder or the update
-    moved = load_village(village).look.gsi1sk
+    moved = load_village(village)._look.gsi1sk
     assert time_key(start) < moved <= time_key(load_village(village).next_update)

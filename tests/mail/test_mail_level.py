@@ -88,7 +88,7 @@ def test_classic_mine_gets_the_seers_morning_not_a_plain_villagers(classic, cloc
         accounts.set_mail_level(account, "mine")
     accounts.set_mail_level(wolf, "none")
     box.new()
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # day 2: the scapegoat found dead, the seer's result
     got = {m.to.split("@")[0] for m in box.new()}
     assert seer in got

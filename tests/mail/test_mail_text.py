@@ -42,7 +42,7 @@ def test_a_self_attacked_oni_is_told_it_struck_itself(players, clock, rng, villa
     for slot in cast.oni_side:
         actions.save_actions(village, seated[slot], {"attack": oni, "attacker": oni}, clock())
     box.new()
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     tick(clock, rng)
     record = load_village(village)
     morning = record.game.mornings[-1]
@@ -88,7 +88,7 @@ def test_game_mail_is_short_readable_and_grouped(players, clock, rng, village):
     for mail in start:
         assert_short_and_tidy(mail)
     # Everyone looks in but nobody acts on day 1: everyone is reminded before the deadline.
-    day_start = record.meta.day_started_at
+    day_start = record._meta.day_started_at
     clock.now = day_start + timedelta(minutes=1)
     touch_all(village, seated, clock)
     tick_until(clock, rng, day_start + SHORT.day - timedelta(minutes=1))
@@ -118,7 +118,7 @@ def test_game_mail_is_short_readable_and_grouped(players, clock, rng, village):
         # The madman's is the only vote: this oni strikes this victim for sure.
         votes = {"attack": victim, "attacker": oni}
         actions.save_actions(village, seated[cast.madman], votes, clock())
-        clock.now = load_village(village).meta.next_update
+        clock.now = load_village(village)._meta.next_update
         tick(clock, rng)
         assert dict(load_village(village).game.mornings[-1].deaths) == {
             oni: "ash",
@@ -129,7 +129,7 @@ def test_game_mail_is_short_readable_and_grouped(players, clock, rng, village):
         assert len(mails) == 13
         for mail in mails + warned:
             assert_short_and_tidy(mail)
-    assert load_village(village).meta.state == "ending"
+    assert load_village(village)._meta.state == "ending"
     ending = next(m for m in mails if account_of(m) == seated[seer])
     assert "人間サイドの勝利です（決着）" in ending.text
     assert "日目の朝になりました。" in ending.text

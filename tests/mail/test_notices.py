@@ -109,7 +109,7 @@ def test_reminders_go_once_before_the_deadline_to_living_members_who_have_not_sa
     players, clock, rng, village
 ):
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
+    start = load_village(village)._meta.next_update
     clock.now = start
     tick(clock, rng)
     box = MailBox()
@@ -141,7 +141,7 @@ def test_reminders_go_once_before_the_deadline_to_living_members_who_have_not_sa
         assert "今日の行動がまだ決まっていません" in reminder.text
         assert f"〆切: {deadline}" in reminder.text
         assert "ワンタップで行動" in reminder.html
-    assert record.meta.reminded_day == 1
+    assert record._meta.reminded_day == 1
     # Once: later ticks of the day, a duplicate tick, a save after the reminder: nothing more.
     tick(clock, rng)
     actions.save_actions(village, seated["guard_a"], {"pray": "assassin"}, clock())
@@ -213,7 +213,7 @@ def test_the_abandoned_notice_links_to_the_village_page(players, clock, rng, vil
 
 def test_the_ending_notice_names_the_winner_and_opens_every_side(players, clock, rng, village):
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
+    start = load_village(village)._meta.next_update
     clock.now = start
     tick(clock, rng)
     clock.advance(timedelta(minutes=2))
@@ -223,7 +223,7 @@ def test_the_ending_notice_names_the_winner_and_opens_every_side(players, clock,
     box.new()
     for slot in oni_side[:3]:
         actions.save_actions(village, seated[slot], {"victory": slot}, clock())
-    assert load_village(village).meta.state == "ending"
+    assert load_village(village)._meta.state == "ending"
     tick(clock, rng)
     endings = box.new()
     assert len(endings) == 13
@@ -237,5 +237,5 @@ def test_the_ending_notice_names_the_winner_and_opens_every_side(players, clock,
         assert "ワンタップ" not in notice.joined
     # Closing at the next update sends nothing.
     tick_until(clock, rng, start + SHORT.turn, step=timedelta(minutes=20))
-    assert load_village(village).meta.state == "ended"
+    assert load_village(village)._meta.state == "ended"
     assert box.new() == []

@@ -151,7 +151,7 @@ def test_owing_the_same_mail_twice_keeps_one_item(players, clock, rng, village):
     assert len(box.new()) == 13
     record = load_village(village)
     # The same (village, day, kind, member) written again by a retried step: still one mail.
-    for member in record.members.values():
+    for member in record._members.values():
         item = owed_item(village, 1, "start", member.account_id, clock())
         with pytest.raises(PutError):
             item.save(condition=OutboxItem.pk.does_not_exist())

@@ -165,14 +165,14 @@ def test_machine_made_mail_is_dropped_as_such_and_is_no_access(running, members,
     不在 in a raw Shift_JIS subject, au's メールエラー通知 from a no-reply sender, a
     challenge/response mail: each dropped for what it is, before the member's access is
     recorded (a loop of receipts otherwise, and an absent member kept in their seat)."""
-    before = load_village(running).members["commoner_a"].last_access
+    before = load_village(running)._members["commoner_a"].last_access
     clock.advance(timedelta(minutes=10))
     received = reply_from(name, running, clock, slot="commoner_a")
     assert received.reason.startswith("written by a machine")
-    assert load_village(running).members["commoner_a"].last_access == before
+    assert load_village(running)._members["commoner_a"].last_access == before
     # A person's reply at the same moment is access (the comparison above can fail).
     reply_from("forwarded", running, clock)
-    assert load_village(running).members["commoner_a"].last_access != before
+    assert load_village(running)._members["commoner_a"].last_access != before
 
 
 def test_a_tampered_reply_address_gets_no_reply(running, members, clock):

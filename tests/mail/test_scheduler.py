@@ -63,8 +63,8 @@ def test_due_villages_come_from_the_index_by_time_without_a_scan(clock, rng, mon
     clock.advance(SHORT.first_update)
     report = tick(clock, rng)
     assert report.due == 1
-    assert load_village(soon).meta.next_update == clock() + timedelta(hours=24)
-    assert load_village(later).meta.version == 1
+    assert load_village(soon)._meta.next_update == clock() + timedelta(hours=24)
+    assert load_village(later)._meta.version == 1
     assert "人数が足りないため、開始を24時間延長します。" in public_texts(soon, 0, clock())
 
 
@@ -84,7 +84,7 @@ def test_the_tick_fans_out_through_sqs_and_the_worker_advances(
     clock.advance(SHORT.first_update)
     assert tick(clock, rng).due == 11
     # The tick only hands the ids over: nothing advanced, nothing mailed yet.
-    assert load_village(full).meta.state == "opening"
+    assert load_village(full)._meta.state == "opening"
     assert load_village(full).game.day == 0
     assert box.new() == []
     bodies = []
@@ -101,8 +101,8 @@ def test_the_tick_fans_out_through_sqs_and_the_worker_advances(
     client = Client(app, project_dir=str(tmp_path))
     event = client.events.generate_sqs_event(message_bodies=bodies, queue_name=jobs.QUEUE_NAME)
     client.lambda_.invoke("advance_worker", event)
-    assert load_village(full).meta.state == "running"
-    assert all(load_village(v).meta.next_update == clock() + timedelta(hours=24) for v in empty)
+    assert load_village(full)._meta.state == "running"
+    assert all(load_village(v)._meta.next_update == clock() + timedelta(hours=24) for v in empty)
     assert sorted(account_of(m) for m in box.new()) == sorted(players)
     # SQS delivers a message again: the redelivery does nothing more.
     client.lambda_.invoke("advance_worker", event)
@@ -115,7 +115,7 @@ def test_the_scheduled_lambda_ticks(players, clock, village, tmp_path):
     clock.advance(SHORT.first_update)
     client = Client(app, project_dir=str(tmp_path))
     client.lambda_.invoke("tick", client.events.generate_cw_event("aws.events", "tick", {}, []))
-    assert load_village(village).meta.state == "running"
+    assert load_village(village)._meta.state == "running"
     assert len(MailBox().new()) == 13
 
 
@@ -141,7 +141,7 @@ def test_one_failing_village_does_not_stop_the_others(players, clock, rng, villa
     clock.advance(SHORT.first_update)
     with pytest.raises(RuntimeError, match=broken):
         jobs.process([broken, village])
-    assert load_village(village).meta.state == "running"
+    assert load_village(village)._meta.state == "running"
 
 
 def test_the_deployed_worker_reports_only_the_failing_message_for_redelivery(
@@ -161,7 +161,7 @@ def test_the_deployed_worker_reports_only_the_failing_message_for_redelivery(
     assert client.lambda_.invoke("advance_worker", event).payload == {
         "batchItemFailures": [{"itemIdentifier": "m0"}]
     }
-    assert load_village(village).meta.state == "running"
+    assert load_village(village)._meta.state == "running"
     # Every message failing: the batch itself fails, for SQS to deliver it all again.
     with pytest.raises(BatchProcessingError):
         client.lambda_.invoke("advance_worker", {"Records": records[:1]})
@@ -180,9 +180,9 @@ def test_a_duplicated_tick_advances_once_and_mails_once(players, clock, rng, vil
     assert load_village(village).game.day == 1
     assert sorted(account_of(m) for m in box.new()) == sorted(players)
     # Even a worker that is handed the village again does nothing.
-    version = load_village(village).meta.version
+    version = load_village(village)._meta.version
     jobs.process([village, village])
-    assert load_village(village).meta.version == version
+    assert load_village(village)._meta.version == version
     assert box.new() == []
     items = list(OutboxItem.query(f"O#{village}"))
     assert len(items) == 13
@@ -216,7 +216,7 @@ def test_the_opening_is_extended_then_the_village_abandoned_with_a_mail(players,
     seated = seat(vid, players[:11], clock)
     box = MailBox()
     tick_until(clock, rng, created + SHORT.first_update, step=timedelta(hours=1))
-    meta = load_village(vid).meta
+    meta = load_village(vid)._meta
     assert meta.state == "opening"
     assert meta.next_update == created + SHORT.first_update + timedelta(hours=24)
     assert box.new() == []  # an extension is not mailed
@@ -225,7 +225,7 @@ def test_the_opening_is_extended_then_the_village_abandoned_with_a_mail(players,
     for account in seated.values():
         villages.touch(vid, account, clock())
     tick_until(clock, rng, created + SHORT.abandon_age, step=timedelta(hours=1))
-    meta = load_village(vid).meta
+    meta = load_village(vid)._meta
     assert meta.state == "abandoned"
     assert meta.closed_at == created + SHORT.abandon_age
     mails = box.new()
@@ -235,7 +235,7 @@ def test_the_opening_is_extended_then_the_village_abandoned_with_a_mail(players,
     assert "人数が集まらなかったため、廃村になりました。" in public_texts(vid, 0, clock())
     # Abandoned: never due again.
     tick_until(clock, rng, clock() + timedelta(hours=3), step=timedelta(hours=1))
-    assert load_village(vid).meta.version == meta.version
+    assert load_village(vid)._meta.version == meta.version
     assert box.new() == []
 
 
@@ -243,16 +243,16 @@ def test_a_short_village_turns_every_60_minutes_with_deadline_and_loss_time(
     players, clock, rng, village
 ):
     seated = seat(village, players, clock)
-    start = load_village(village).meta.next_update
+    start = load_village(village)._meta.next_update
     tick_until(clock, rng, start, step=timedelta(hours=1))
     for day in (1, 2, 3):
         record = load_village(village)
-        if record.meta.state != "running":
+        if record._meta.state != "running":
             break
         day_start = start + SHORT.turn * (day - 1)
         assert record.game.day == day
-        assert record.meta.day_started_at == day_start
-        assert record.meta.next_update == day_start + SHORT.turn
+        assert record._meta.day_started_at == day_start
+        assert record._meta.next_update == day_start + SHORT.turn
         assert record.rules.phase(record, day_start + timedelta(minutes=44)) == "day"
         assert record.rules.phase(record, day_start + timedelta(minutes=45)) == "loss_time"
         assert record.rules.phase(record, day_start + timedelta(minutes=55)) == "night"
@@ -280,7 +280,7 @@ def test_a_long_village_updates_at_its_fixed_japan_time(players, clock, rng):
             tick_until(clock, rng, min(target, clock() + timedelta(hours=12)), timedelta(hours=3))
             for account in seated.values():
                 villages.touch(vid, account, clock())
-        meta = load_village(vid).meta
+        meta = load_village(vid)._meta
         assert meta.state == "running"
         assert meta.day_started_at == target
         assert meta.day_started_at.astimezone(JST).hour == 21
@@ -307,7 +307,7 @@ def test_long_villages_are_created_at_the_four_japan_hours_only_when_none_is_fre
     # No long village at all at 15:00: one is made; it has free slots at 21:00, 03:00, 09:00.
     assert [h for h, _ in created] == [15]
     [(_, first)] = created
-    meta = load_village(first).meta
+    meta = load_village(first)._meta
     assert (meta.pace, meta.state) == ("long", "opening")
     assert meta.created_at.astimezone(JST).hour == 15
     assert meta.next_update == meta.created_at + LONG.first_update

@@ -59,5 +59,5 @@ def living_seats(village_id: str) -> list[str]:
 
 def to_due(village_id: str, clock, extra: timedelta = timedelta(0)) -> list:
     """Moves the clock to the village's next event and runs it."""
-    clock.now = load_village(village_id).meta.next_update + extra
+    clock.now = load_village(village_id)._meta.next_update + extra
     return update.advance(village_id, clock())

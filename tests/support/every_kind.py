@@ -89,7 +89,7 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     players = [make_account(LONG_ID.format(n), clock()) for n in range(13)]
     village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
     seated = seat(village, players, clock)
-    begin = load_village(village).meta.next_update
+    begin = load_village(village)._meta.next_update
     clock.now = begin
     tick(clock, rng)
     made["mobius:start"] = box.new()
@@ -110,7 +110,7 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     living = [s for s in game.sides if s not in game.deaths]
     for slot in [s for s in living if game.sides[s] in ("oni", "madman")][:3]:
         actions.save_actions(village, seated[slot], {"victory": slot}, clock())
-    assert load_village(village).meta.state == "ending"
+    assert load_village(village)._meta.state == "ending"
     tick(clock, rng)
     made["mobius:ending"] = box.new()
     # Another village, abandoned by the GM before it starts.
@@ -155,14 +155,14 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     join_all(vid, accounts, clock)
     start(vid, accounts, clock)
     tick(clock, rng)  # the start
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)  # day 2's morning: the scapegoat died
     a, b, c, d, e = living_seats(vid)
     for voter, target in {a: b, b: a, c: a, d: b, e: c}.items():  # a tie: a second round
         actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
     tick(clock, rng)
     # Nobody votes again: the vote reminders, then sudden deaths for all, a draw.
-    tick_until(clock, rng, load_village(vid).meta.next_update, timedelta(minutes=1))
+    tick_until(clock, rng, load_village(vid)._meta.next_update, timedelta(minutes=1))
     for mail in box.new():
         made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
     # A second village: everyone executes one, the night's roles are reminded to act.
@@ -171,14 +171,14 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     join_all(vid, others, clock)
     start(vid, others, clock)
     tick(clock, rng)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     tick(clock, rng)
     seats = living_seats(vid)
     for voter in seats:
         target = seats[0] if voter != seats[0] else seats[1]
         actions.save_actions(vid, account_of(vid, voter), {"vote": target}, clock())
     tick(clock, rng)
-    tick_until(clock, rng, load_village(vid).meta.next_update, timedelta(minutes=1))
+    tick_until(clock, rng, load_village(vid)._meta.next_update, timedelta(minutes=1))
     for mail in box.new():
         made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
     # A third, abandoned before it starts.
@@ -254,7 +254,7 @@ def _idle(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     players = [make_account(LONG_ID.format(n), clock()) for n in range(80, 93)]
     village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
     seated = seat(village, players, clock)
-    clock.now = load_village(village).meta.next_update
+    clock.now = load_village(village)._meta.next_update
     tick(clock, rng)
     clock.advance(timedelta(minutes=1))
     touch_all(village, seated, clock)

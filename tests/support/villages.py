@@ -38,7 +38,7 @@ def fill(village_id: str, accounts: list[str], clock, slots=SLOTS) -> dict[str, 
 
 def to_update(village_id: str, clock) -> list:
     """Moves the clock to the village's next update and runs it."""
-    clock.now = load_village(village_id).meta.next_update
+    clock.now = load_village(village_id)._meta.next_update
     return update.advance(village_id, clock())
 
 
@@ -51,7 +51,7 @@ def start(village_id: str, accounts: list[str], clock, count: int = 13) -> dict[
 
 def at(village_id: str, clock, minutes: float) -> datetime:
     """Sets the clock to ``minutes`` after the current day started."""
-    clock.now = load_village(village_id).meta.day_started_at + timedelta(minutes=minutes)
+    clock.now = load_village(village_id)._meta.day_started_at + timedelta(minutes=minutes)
     return clock.now
 
 
@@ -122,7 +122,7 @@ def seat_players(village_id: str, slots: list[str], now: datetime, prefix: str) 
     """New players join ``slots`` with the first free personas; returns slot -> account."""
     record = load_village(village_id)
     assert record is not None
-    taken = {m.persona for m in record.members.values() if m.persona}
+    taken = {m.persona for m in record._members.values() if m.persona}
     free = [p.key for p in YAMAZATO if p.key not in taken]
     seated = {}
     for n, slot in enumerate(slots):

@@ -12,10 +12,12 @@ A new one fails its contract; so does an entry whose import is gone, so the list
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
+
+from chalicelib.storage.repository import VillageRecord
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -209,6 +211,38 @@ def test_every_known_exception_still_breaks_a_contract():
         )
     ]
     assert not stale, f"the import is gone: remove it from KNOWN: {stale}"
+
+
+# A village's items travel inside the record storage hands back (its conditioned writes need
+# them): importing nothing of ``models``, a module above storage could still read one through
+# these attributes, so none may.
+RECORD_ITEMS = frozenset(f.name for f in fields(VillageRecord) if f.name.startswith("_"))
+
+
+def _item_reads(path: Path, where: str) -> Iterator[str]:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in RECORD_ITEMS:
+            yield f"{where}:{node.lineno}: reads .{node.attr}"
+
+
+def test_no_item_of_a_village_record_is_read_above_storage():
+    found = [
+        read
+        for module, path in MODULES.items()
+        if not _within(module, STORAGE)
+        for read in _item_reads(path, str(path.relative_to(ROOT)))
+    ]
+    assert not found, "read the record's plain reads (village, seats(), …):\n" + "\n".join(found)
+
+
+def test_a_read_of_a_record_item_is_found_with_its_line(tmp_path):
+    assert {"_meta", "_members", "_open_days", "_look"} == RECORD_ITEMS
+    source = tmp_path / "peeking.py"
+    source.write_text(
+        "def pace(record):\n    return record.village.pace or record._meta.pace\n",
+        encoding="utf-8",
+    )
+    assert list(_item_reads(source, "peeking.py")) == ["peeking.py:2: reads ._meta"]
 
 
 def test_an_upward_import_is_found_with_its_line(tmp_path):

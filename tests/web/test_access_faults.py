@@ -17,7 +17,7 @@ def _member_view(client, clock, game, faults: Faults):
     cookie = session_cookie(seated["seer_a"], clock())
     with faults.installed():
         page = client.http.get(f"/villages/{vid}", headers={"cookie": cookie})
-    return page, load_village(vid).members["seer_a"].last_access
+    return page, load_village(vid)._members["seer_a"].last_access
 
 
 def test_s9_an_access_write_that_fails_is_tried_again(client, clock, game):

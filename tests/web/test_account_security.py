@@ -318,7 +318,7 @@ def test_a_members_page_view_reads_the_session_before_it_records_the_access(
     assert page.status_code == 200 and 'action="/villages/' in text(page)
     # The village, the session item, the access (a plain update, no transaction), the posts.
     assert calls == {"Query": 2, "GetItem": 1, "UpdateItem": 1}, calls
-    assert load_village(vid).members["seer_a"].last_access == clock()
+    assert load_village(vid)._members["seer_a"].last_access == clock()
     with counting() as calls:  # within the minute: no access write
         assert browser.get(f"/villages/{vid}").status_code == 200
     assert calls == {"Query": 2, "GetItem": 1}, calls
@@ -336,7 +336,7 @@ def test_a_members_page_view_reads_the_session_before_it_records_the_access(
     seen = copy.get(f"/villages/{vid}")
     assert seen.status_code == 200
     assert f'action="/villages/{vid}/actions"' not in text(seen)
-    assert load_village(vid).members["seer_a"].last_access < clock() - timedelta(minutes=5)
+    assert load_village(vid)._members["seer_a"].last_access < clock() - timedelta(minutes=5)
     assert copy.get("/account").status_code == 401
 
 
@@ -372,7 +372,7 @@ def test_a_write_reads_the_session_consistently_a_page_may_read_a_lagging_copy(
     vid, seated = game
     browser.login(seated["seer_a"])
     browser.get(f"/villages/{vid}")  # the access is recorded: none due for a minute
-    visited = load_village(vid).members["seer_a"].last_access
+    visited = load_village(vid)._members["seer_a"].last_access
     copy = new_browser()
     copy.cookie = cookie = browser.cookie
     claim = read_cookie({"cookie": cookie}, clock())
@@ -388,7 +388,7 @@ def test_a_write_reads_the_session_consistently_a_page_may_read_a_lagging_copy(
     late.cookie = cookie
     page = late.get(f"/villages/{vid}")
     assert f'action="/villages/{vid}/actions"' not in text(page)
-    assert load_village(vid).members["seer_a"].last_access == visited
+    assert load_village(vid)._members["seer_a"].last_access == visited
 
 
 # ----- a member who forgot the password gets back in and sets a new one -----

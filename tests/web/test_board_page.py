@@ -136,10 +136,10 @@ def test_a_reload_that_shows_nothing_new_writes_nothing(client, clock, game):
     reader = seated["guard_b"]
     clock.advance(timedelta(minutes=1))
     page(client, clock, vid, reader)
-    visited = load_village(vid).members["guard_b"].last_access
+    visited = load_village(vid)._members["guard_b"].last_access
     clock.advance(timedelta(seconds=20))
     page(client, clock, vid, reader)
-    assert load_village(vid).members["guard_b"].last_access == visited
+    assert load_village(vid)._members["guard_b"].last_access == visited
 
 
 def unread_of(html: str) -> list[int]:
@@ -154,20 +154,20 @@ def test_the_page_after_a_post_marks_what_came_since_the_visit_before_it(client,
     reader = seated["guard_b"]
     clock.advance(timedelta(minutes=1))
     page(client, clock, vid, reader)  # the visit the member writes from
-    visited = load_village(vid).members["guard_b"].last_access
+    visited = load_village(vid)._members["guard_b"].last_access
     clock.advance(timedelta(minutes=2))  # a while writing: a view now would be recorded
     write(vid, seated["seer_b"], "書いている間の発言", clock)  # 2
     write(vid, reader, "自分の発言", clock)  # 3: never unread
-    assert load_village(vid).members["guard_b"].last_access == visited  # the post wrote none
+    assert load_village(vid)._members["guard_b"].last_access == visited  # the post wrote none
     after = page(client, clock, vid, reader)  # the page the post leads to
     assert unread_of(after) == [2]
-    assert load_village(vid).members["guard_b"].last_access == clock()  # shown: visited
+    assert load_village(vid)._members["guard_b"].last_access == clock()  # shown: visited
     clock.advance(timedelta(seconds=30))
     assert unread_of(page(client, clock, vid, reader)) == []  # read on the page before
     write(vid, seated["medium_a"], "その後の発言", clock)  # 4
     clock.advance(timedelta(minutes=2))
     assert unread_of(page(client, clock, vid, reader)) == [4]  # from the post on
-    assert load_village(vid).members["guard_b"].last_access == clock()
+    assert load_village(vid)._members["guard_b"].last_access == clock()
 
 
 def test_a_member_posting_every_few_seconds_sees_each_post_marked_once(browser, clock, game):
@@ -195,7 +195,7 @@ def test_a_form_s_moment_that_is_odd_or_in_the_future_records_no_visit(browser, 
     browser.login(seated["guard_b"])
     clock.advance(timedelta(minutes=2))
     browser.get(f"/villages/{vid}")
-    visited = load_village(vid).members["guard_b"].last_access
+    visited = load_village(vid)._members["guard_b"].last_access
     odd = (
         "x" * 5000,
         "2999-01-01T00:00:00+00:00",
@@ -209,12 +209,12 @@ def test_a_form_s_moment_that_is_odd_or_in_the_future_records_no_visit(browser, 
             f"/villages/{vid}/posts", {"board": "public", "text": f"発言{n}", "seen": seen}
         )
         assert done.status_code == 303  # the post is written; the moment is ignored
-        assert load_village(vid).members["guard_b"].last_access == visited
+        assert load_village(vid)._members["guard_b"].last_access == visited
 
 
 def test_the_newest_posts_are_one_tap_away_from_any_day(client, clock, game):
     vid, _ = game
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())
     html = page(client, clock, vid, day=0, board="public")
     assert '<a href="?board=public&amp;day=2#latest">最新の発言へ</a>' in html

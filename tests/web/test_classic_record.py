@@ -58,7 +58,7 @@ def played(clock):
     executed, first_prey, prey = plain[0], plain[1], plain[2]
     # Night 1: the seer divines a wolf.
     actions.save_actions(vid, account[seer], {"divine": wolves[0]}, clock())
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())
     # Day 2: tonight's choices first (the second wolf's attack is the latest: it counts),
     # the prey's will, then every vote for ``executed``: the round and the night close at once.
@@ -113,7 +113,7 @@ def test_the_full_record_and_the_cast_table_open_at_the_end_and_not_before(clien
     assert f"{names[prey]} 3日目の朝に発見" in members and "襲撃" not in members
     # Nobody votes on day 3: sudden deaths end the game (or leave it to the tick).
     while load_village(vid).state.value == "running":
-        clock.now = load_village(vid).meta.next_update
+        clock.now = load_village(vid)._meta.next_update
         update.advance(vid, clock())
     assert load_village(vid).state.value == "ending"
     day2 = section(page(client, clock, vid, day=2), "record")
@@ -185,7 +185,7 @@ def test_the_combined_log_shows_every_day_and_every_readable_board_in_order(clie
     wolf = page_at(client, clock, f"/villages/{vid}/log", account[wolves[0]])
     assert "LOGHOWL" in wolf and "LOGSELF" not in wolf
     while load_village(vid).state.value == "running":
-        clock.now = load_village(vid).meta.next_update
+        clock.now = load_village(vid)._meta.next_update
         update.advance(vid, clock())
     # The ending: every board, every day in order, the full record of each day, the cast.
     log = page_at(client, clock, f"/villages/{vid}/log")
@@ -225,7 +225,7 @@ def test_boards_name_their_days_offer_only_existing_partner_boards_and_anchor_re
     assert re.search(r'<textarea id="text" name="text"[^>]*>&gt;&gt;2:4 </textarea>', earlier)
     assert Browser(client).get(f"/villages/{vid}", reply="x").status_code == 400
     while load_village(vid).state.value == "running":
-        clock.now = load_village(vid).meta.next_update
+        clock.now = load_village(vid)._meta.next_update
         update.advance(vid, clock())
     ending = page_at(client, clock, f"/villages/{vid}")
     boards = re.search(r'aria-label="掲示板">(.*?)</nav>', ending, re.S).group(1)
@@ -253,7 +253,7 @@ def four_players_on_day_2(clock, prefix: str):
     start(vid, accounts, clock)
     game = load_village(vid).game
     roles = {game.seats[c]: r for c, r in game.village.roles.items() if c != NPC}
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())  # day 2
     return vid, {seat: a for a, seat in seat_of.items()}, roles
 
@@ -310,7 +310,7 @@ def test_s2_1_a_kick_is_in_the_prologues_full_record_with_who_voted(client, cloc
     line = f"{kicked_name}（kann）がキックされました（キックの投票: {'、'.join(voter_names)}）"
     assert line not in page(client, clock, vid, day=0)  # nothing of the record before the end
     while load_village(vid).state.value == "running":  # nobody votes: sudden deaths end it
-        clock.now = load_village(vid).meta.next_update
+        clock.now = load_village(vid)._meta.next_update
         update.advance(vid, clock())
     prologue = section(page(client, clock, vid, day=0), "record")
     assert "キック" in prologue and line in prologue, prologue

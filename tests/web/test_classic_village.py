@@ -98,7 +98,7 @@ def play_to_day_2(clock, new_browser):
     browsers = join(new_browser, vid, names, clock)
     for name in names:
         browsers[name].post(f"/villages/{vid}/prologue", {"action": "start"})
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())
     return vid, browsers
 
@@ -144,7 +144,7 @@ def test_visitor_and_non_member_see_no_role_and_no_form(clock, new_browser, brow
 
 def test_epilogue_reveals_every_role_and_the_scapegoat_card(clock, new_browser, browser):
     vid, _ = play_to_day_2(clock, new_browser)
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())  # nobody voted: sudden deaths, the game ends
     page = text(browser.get(f"/villages/{vid}"))
     assert "エピローグ" in page and "身代わり君は" in page
@@ -155,14 +155,14 @@ def test_epilogue_reveals_every_role_and_the_scapegoat_card(clock, new_browser, 
 def test_deadline_is_shown_in_jst(clock, new_browser):
     vid, browsers = play_to_day_2(clock, new_browser)
     page = text(browsers["bb1"].get(f"/villages/{vid}"))
-    deadline = load_village(vid).meta.next_update + timedelta(hours=9)
+    deadline = load_village(vid)._meta.next_update + timedelta(hours=9)
     assert f"{deadline:%H:%M}" in page
 
 
 def test_epilogue_opens_each_members_monologue(clock, new_browser, browser):
     vid, _ = play_to_day_2(clock, new_browser)
     posts.post(vid, "bb3", "monologue", "ひとりごとの中身", clock())
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())  # nobody voted: the epilogue
     seat = seated(vid)["bb3"]
     page = text(browser.get(f"/villages/{vid}", board="monologue", of=seat, day=2))
@@ -173,7 +173,7 @@ def test_epilogue_opens_each_members_monologue(clock, new_browser, browser):
 
 def test_lounge_offers_no_takeover_seats_in_a_running_classic_village(clock, new_browser, browser):
     vid, _ = play_to_day_2(clock, new_browser)
-    assert load_village(vid).meta.open_seats == 0
+    assert load_village(vid)._meta.open_seats == 0
     page = text(browser.get("/", state="running"))
     assert "人狼BBS式・短期" in page and "途中参加できる席" not in page
 
@@ -183,7 +183,7 @@ def test_the_page_shows_sunset_beside_the_rounds_deadline(clock, new_browser):
     deadline, both in JST."""
     vid, browsers = play_to_day_2(clock, new_browser)
     record = load_village(vid)
-    deadline = record.meta.next_update + timedelta(hours=9)
+    deadline = record._meta.next_update + timedelta(hours=9)
     sunset = record.game.day_began + timedelta(minutes=40, hours=9)
     page = text(browsers["bb1"].get(f"/villages/{vid}"))
     assert f"日没（話し合いの終わり）: <strong>{sunset:%Y年%-m月%-d日 %H:%M}" in page

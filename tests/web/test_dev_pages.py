@@ -120,7 +120,7 @@ def test_no_dev_links_without_the_local_runner(browser):
 
 def test_the_clock_moves_a_village_to_its_next_phase(browser, local_village, clock, game):
     vid, _ = game
-    meta = load_village(vid).meta
+    meta = load_village(vid)._meta
     short = TIMINGS[Pace.SHORT]
     clock.advance(timedelta(minutes=3, seconds=20))  # day 1, 3 min 20 s in
     page = text(browser.get("/dev/clock"))
@@ -195,7 +195,7 @@ def test_the_clock_steps_a_classic_village_from_prologue_to_epilogue_by_labelled
                 break
             to, label = shown[0]
             pressed.append(label)
-            before = load_village(vid).meta.next_update
+            before = load_village(vid)._meta.next_update
             assert browser.post("/dev/clock", {"to": to, "village": vid}).status_code == 303
             if to != "sunset" or label.startswith("日没へ（1日目"):
                 assert tools.to[-1] == before  # the event itself, exactly

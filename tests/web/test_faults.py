@@ -337,8 +337,8 @@ def test_a_village_join_that_meets_one_conflict_seats_and_one_that_keeps_conflic
         response = browser.post(f"/villages/{vid}/join", {"slot": slot, "persona": persona})
         if conflicts == 1:
             assert response.status_code == 303, text(response)[:300]
-            assert load_village(vid).members[slot].account_id == name
+            assert load_village(vid)._members[slot].account_id == name
         else:
             assert is_busy(response)
             assert kept_form(response) == {"csrf": browser.csrf, "slot": slot, "persona": persona}
-            assert load_village(vid).members[slot].account_id is None
+            assert load_village(vid)._members[slot].account_id is None

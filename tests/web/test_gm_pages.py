@@ -31,7 +31,7 @@ def make_gm(name: str, clock) -> str:
 
 
 def gm_routes(vid: str) -> list[tuple[str, str, dict]]:
-    seen = str(load_village(vid).meta.version)
+    seen = str(load_village(vid)._meta.version)
     return [
         ("GET", "/gm", {}),
         ("GET", "/gm/new?rules=classic", {}),
@@ -45,7 +45,7 @@ def gm_routes(vid: str) -> list[tuple[str, str, dict]]:
 
 
 def untouched(vid: str, before) -> None:
-    after = load_village(vid).meta
+    after = load_village(vid)._meta
     assert (after.state, after.next_update, after.version) == (
         before.state,
         before.next_update,
@@ -63,7 +63,7 @@ def send(browser, method: str, path: str, form: dict):
 
 def test_gm_routes_refuse_visitors_and_players(browser, clock):
     vid = new_village(clock)
-    before = load_village(vid).meta
+    before = load_village(vid)._meta
     for method, path, form in gm_routes(vid):
         response = send(browser, method, path, form)
         assert response.status_code == 401, path
@@ -82,7 +82,7 @@ def test_a_mail_link_s_session_is_never_a_gm_s(client, new_browser, clock):
     vid = new_village(clock)
     make_gm("gamemaster", clock)
     fill(vid, ["gamemaster"], clock)
-    before = load_village(vid).meta
+    before = load_village(vid)._meta
     grant = sessions.open_session("gamemaster", clock(), vid, clock() + timedelta(hours=1))
     phone = new_browser()
     phone.cookie = (
@@ -110,7 +110,7 @@ def test_gm_posts_refuse_forged_tokens_and_other_sites(client, browser, clock):
     browser.login("gamemaster")
     browser.get(f"/gm/villages/{vid}")
     good = browser.csrf
-    before = load_village(vid).meta
+    before = load_village(vid)._meta
     for method, path, form in gm_routes(vid):
         if method != "POST":
             continue
@@ -175,7 +175,7 @@ def test_a_gm_builds_a_classic_village_after_a_preview(browser, clock):
     assert created.status_code == 303
     vid = header(created, "Location").rsplit("/", 1)[1]
     record = load_village(vid)
-    assert record.meta.rules == "classic" and record.game.template == "昼に一言どうぞ。"
+    assert record._meta.rules == "classic" and record.game.template == "昼に一言どうぞ。"
     assert record.game.options.to_json() == {
         "pace": "long",
         "opening": True,
@@ -295,15 +295,15 @@ def test_the_gm_list_shows_state_members_and_next_event(browser, clock):
 def test_abandon_asks_first_then_tells_the_members_why(browser, clock):
     vid = village_with_a_member_and_a_gm(browser, clock)
     browser.get(f"/gm/villages/{vid}")
-    seen = str(load_village(vid).meta.version)
+    seen = str(load_village(vid)._meta.version)
     form = {"seen": seen, "reason": "サーバーの移転のため"}
     asked = browser.post(f"/gm/villages/{vid}/abandon", form)
     assert asked.status_code == 200
     assert "この村を廃村にしますか？" in text(asked) and "サーバーの移転のため" in text(asked)
-    assert load_village(vid).meta.state == "opening"  # nothing yet
+    assert load_village(vid)._meta.state == "opening"  # nothing yet
     done = browser.post(f"/gm/villages/{vid}/abandon", {**form, "confirm": "yes"})
     assert done.status_code == 303
-    assert load_village(vid).meta.state == "abandoned"
+    assert load_village(vid)._meta.state == "abandoned"
     member = text(browser.get(f"/villages/{vid}"))
     assert "管理人がこの村を廃村にしました。" in member and "理由: サーバーの移転のため" in member
     # Logged with the act: who, when, what (and why).
@@ -326,29 +326,29 @@ def test_a_stale_page_never_moves_a_changed_village(browser, clock):
     vid = new_village(clock)
     make_gm("gamemaster", clock)
     browser.login("gamemaster")
-    seen = str(load_village(vid).meta.version)
+    seen = str(load_village(vid)._meta.version)
     make_account("player1", clock())
     fill(vid, ["player1"], clock)  # a join after the GM's page was shown
-    before = load_village(vid).meta
+    before = load_village(vid)._meta
     form = {"seen": seen, "extend": "24", "notice": "延長します", "confirm": "yes"}
     response = browser.post(f"/gm/villages/{vid}/move", form)
     assert response.status_code == 409 and alert(response) == hosting.STALE
-    assert load_village(vid).meta.next_update == before.next_update
+    assert load_village(vid)._meta.next_update == before.next_update
 
 
 def test_extending_the_recruiting_time_asks_first_and_posts_the_notice(browser, clock):
     vid = new_village(clock)
     make_gm("gamemaster", clock)
     browser.login("gamemaster")
-    before = load_village(vid).meta
+    before = load_village(vid)._meta
     form = {"seen": str(before.version), "extend": "24", "notice": "もう一日募集します"}
     asked = browser.post(f"/gm/villages/{vid}/move", form)
     assert asked.status_code == 200 and "次の更新を動かしますか？" in text(asked)
     assert "2026年12月2日 18:00" in text(asked)
-    assert load_village(vid).meta.next_update == before.next_update
+    assert load_village(vid)._meta.next_update == before.next_update
     confirm = {**form, "confirm": "yes"}
     assert browser.post(f"/gm/villages/{vid}/move", confirm).status_code == 303
-    assert load_village(vid).meta.next_update == before.next_update + timedelta(hours=24)
+    assert load_village(vid)._meta.next_update == before.next_update + timedelta(hours=24)
     assert "管理人からのお知らせ: もう一日募集します" in text(browser.get(f"/villages/{vid}"))
     moved = [x for x in gm_log.recent(clock()) if x.action == "reschedule"]
     assert [(x.actor, x.target) for x in moved] == [("account:gamemaster", vid)]
@@ -368,7 +368,7 @@ def test_moving_an_update_years_ahead_is_refused_before_the_preview(browser, clo
     vid = new_village(clock)
     make_gm("gamemaster", clock)
     browser.login("gamemaster")
-    before = load_village(vid).meta
+    before = load_village(vid)._meta
     for confirm in ("", "yes"):
         sent = {"seen": str(before.version), "notice": "延期", "confirm": confirm, **form}
         response = browser.post(f"/gm/villages/{vid}/move", sent)
@@ -377,7 +377,7 @@ def test_moving_an_update_years_ahead_is_refused_before_the_preview(browser, clo
             "日時は今から90日以内で指定してください",
             "新しい時刻 は ISO 8601 の日時で指定してください",
         )
-    assert load_village(vid).meta.next_update == before.next_update
+    assert load_village(vid)._meta.next_update == before.next_update
 
 
 def test_an_update_extended_past_the_window_is_refused(browser, clock):
@@ -386,14 +386,14 @@ def test_an_update_extended_past_the_window_is_refused(browser, clock):
     browser.login("gamemaster")
     record = load_village(vid)
     hosting.reschedule(vid, clock() + timedelta(days=89), "延期", "account:gamemaster", clock())
-    seen = str(load_village(vid).meta.version)
+    seen = str(load_village(vid)._meta.version)
     form = {"seen": seen, "extend": "48", "notice": "さらに延長"}
     for confirm in ("", "yes"):
         response = browser.post(f"/gm/villages/{vid}/move", {**form, "confirm": confirm})
         assert response.status_code == 400
         assert alert(response) == "日時は今から90日以内で指定してください"
-    assert load_village(vid).meta.next_update == clock() + timedelta(days=89)
-    assert record.meta.next_update != clock() + timedelta(days=89)
+    assert load_village(vid)._meta.next_update == clock() + timedelta(days=89)
+    assert record._meta.next_update != clock() + timedelta(days=89)
 
 
 # ----- player-built villages (an operator's option, off by default) -----

@@ -362,7 +362,7 @@ def tokens(people, clock):
     """Real tokens for the mail-link paths, now and then among the odd ones."""
     village_id, member, _ = people
     record = load_village(village_id)
-    until = record.meta.next_update
+    until = record._meta.next_update
     day = record.game.day
     target = next(s for s in SLOTS if s != SLOTS[0])
     return {

@@ -55,7 +55,7 @@ def test_the_full_record_tells_every_choice_result_and_death_once_the_game_is_ov
     for slot, made in choices.items():
         actions.save_actions(vid, seated[slot], made, clock())
     before = page(client, clock, vid, seated[oni[0]])
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())
     # Day 2, during the day: secrets stay secret, for everyone, on every day.
     clock.advance(timedelta(minutes=1))
@@ -67,7 +67,7 @@ def test_the_full_record_tells_every_choice_result_and_death_once_the_game_is_ov
     # The oni side resigns: the ending opens the record to everyone, visitors included.
     for slot in oni_side[:3]:
         actions.save_actions(vid, seated[slot], {"resign": slot}, clock())
-    assert load_village(vid).meta.state == "ending"
+    assert load_village(vid)._meta.state == "ending"
     g = load_village(vid).game
 
     day0 = record_of(page(client, clock, vid, day=0))
@@ -101,7 +101,7 @@ def test_the_full_record_tells_every_choice_result_and_death_once_the_game_is_ov
     for slot in oni_side[:3]:
         assert f"投了→{names[slot]}" in day2
     # The log after the close: still open to all.
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())
-    assert load_village(vid).meta.state == "ended"
+    assert load_village(vid)._meta.state == "ended"
     assert f"{names[judged]}: 灰（裁き）" in record_of(page(client, clock, vid, day=2))

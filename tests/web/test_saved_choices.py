@@ -93,7 +93,7 @@ def classic_day_2(clock, new_browser, pace: str = "short") -> tuple[str, dict[st
         browsers[f"s{n + 1}"] = b
     for b in browsers.values():
         b.post(f"/villages/{vid}/prologue", {"action": "start"})
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
     update.advance(vid, clock())
     return vid, browsers
 
@@ -150,7 +150,7 @@ def test_a_one_tap_link_keeps_a_choice_saved_between_its_read_and_its_write(
     vid, seated = game
     seer = seated["seer_a"]
     record = load_village(vid)
-    until = record.meta.next_update
+    until = record._meta.next_update
     token = member_token(MemberLink(seer, vid, record.game.day, "divine", "guard_a"), until)
     phone = new_browser()
     assert phone.get(f"/m/{token}").status_code == 200

@@ -79,7 +79,7 @@ def test_s9_the_dead_are_offered_no_leaving_and_refused_it(clock, new_browser, g
     for slot, account in seated.items():
         if slot != everyone_prays_for:
             actions.save_actions(vid, account, {"pray": everyone_prays_for}, clock())
-    clock.now = load_village(vid).meta.next_update
+    clock.now = load_village(vid)._meta.next_update
 
     update.advance(vid, clock())
     assert everyone_prays_for in load_village(vid).dead()

@@ -258,7 +258,7 @@ def render(client, clock, account, **query):
 def check_viewer(client, clock, play: Play, record, account, boards=None, days=None) -> None:
     """Renders the village page for ``account`` (None: anonymous) on each board and day."""
     game = record.game
-    state = record.meta.state
+    state = record._meta.state
     ending = state in ("ending", "ended")
     phase = state if ending else record.rules.phase(record, clock()).value
     names = record.names()
@@ -489,7 +489,7 @@ def save_random_choices(play: Play, clock) -> None:
         if choices:
             actions.save_actions(play.vid, account, choices, clock())
             play.saved[slot] = choices
-            if load_village(play.vid).meta.state != "running":
+            if load_village(play.vid)._meta.state != "running":
                 return  # a command took effect during the day: the ending began
 
 
@@ -534,10 +534,10 @@ def play_game(client, clock, seed: int) -> Play:
     checkpoints = {1: timedelta(minutes=5), 2: timedelta(minutes=50), 3: timedelta(minutes=57)}
     for day in range(1, DAYS + 2):
         record = load_village(vid)
-        if record.meta.state != "running":
+        if record._meta.state != "running":
             break  # the game ended at the update
         game = record.game
-        start = record.meta.day_started_at
+        start = record._meta.day_started_at
         clock.now = start + timedelta(minutes=1)
         if day > DAYS:
             # Three of the oni side resign during the day: the ending starts at once.
@@ -556,7 +556,7 @@ def play_game(client, clock, seed: int) -> Play:
             play.takeover_until = clock() + timedelta(minutes=10)
         write_markers(play, clock)
         save_random_choices(play, clock)
-        if load_village(vid).meta.state != "running":
+        if load_village(vid)._meta.state != "running":
             break  # a random command took effect during the day
         clock.now = start + checkpoints[day]
         if day == 1:
@@ -569,12 +569,12 @@ def play_game(client, clock, seed: int) -> Play:
             # On day 3, an earlier day too: secrets of the past stay secret.
             days = [day] if day == 2 else [day, rng.randrange(day)]
             check_everyone(client, clock, play, outsider, days=days)
-        clock.now = load_village(vid).meta.next_update
+        clock.now = load_village(vid)._meta.next_update
         update.advance(vid, clock())
 
     # The ending: every board and side open to everyone.
     record = load_village(vid)
-    assert record.meta.state == "ending", record.meta.state
+    assert record._meta.state == "ending", record._meta.state
     clock.advance(timedelta(minutes=1))
     some_day = [rng.randrange(record.game.day + 1)]
     for account in [*seats.values(), *play.departed, outsider]:
@@ -586,10 +586,10 @@ def play_game(client, clock, seed: int) -> Play:
         client, clock, play, record, None, boards=["public"], days=range(record.game.day + 1)
     )
     # Ended: a read-only log, still all open.
-    clock.now = record.meta.next_update
+    clock.now = record._meta.next_update
     update.advance(vid, clock())
     record = load_village(vid)
-    assert record.meta.state == "ended"
+    assert record._meta.state == "ended"
     check_viewer(client, clock, play, record, None, boards=["oni", "grave"], days=[1])
     check_viewer(client, clock, play, record, seats["seer_a"], boards=["inner"], days=[1])
     return play

@@ -595,7 +595,7 @@ def test_a_declaration_starts_the_ending_and_opens_every_log(new_browser, browse
         assert header(response, "Location") == f"/villages/{vid}?done={expected}#actions"
     page = text(oni_browsers[2].get(f"/villages/{vid}", done="ending"))
     assert "鬼サイドの宣言が成立し、エンディングが始まりました" in page
-    assert load_village(vid).meta.state == "ending"
+    assert load_village(vid)._meta.state == "ending"
 
     visitor = text(browser.get(f"/villages/{vid}"))
     assert "<strong>鬼サイドの勝利</strong>" in visitor

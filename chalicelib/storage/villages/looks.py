@@ -40,7 +40,7 @@ def look_no_later(t: TransactWrite, record: VillageRecord, when: datetime) -> No
     """The scheduler looks by ``when`` (moved earlier if need be); counted as a move even when
     it stays, so that a scheduler that read the village before this join cannot set a later
     look over it (``set_next_look``)."""
-    look = record.look
+    look = record._look
     wanted = time_key(when)
     if look is None:  # stored before LOOK items (decisions 54): start one
         t.save(look_item(record.village_id, when), condition=LookItem.pk.does_not_exist())
@@ -90,13 +90,13 @@ def owe_reminders(
         # before the day is marked, so the next look owes it again.
         owe_once(Mail(record.village_id, day, "reminder", account_id, now))
     with suppress(UpdateError):  # the village moved on meanwhile; the next look sets it
-        record.meta.update(actions=[VillageItem.reminded_day.set(day)])
+        record._meta.update(actions=[VillageItem.reminded_day.set(day)])
 
 
 def set_next_look(record: VillageRecord, when: datetime) -> None:
     """When the scheduler must look at the village again: the LOOK item alone (a hundred
     bytes; META and its game are not written), unless it moved since the read."""
-    look = record.look
+    look = record._look
     wanted = time_key(when)
     if look is None or wanted == look.gsi1sk:
         return  # closed (or stored before LOOK items: its next step starts one)

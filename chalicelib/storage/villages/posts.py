@@ -122,7 +122,7 @@ def add_post(
     )
     conditioned(
         "add_post: too soon or not a member",
-        lambda: record.members[slot].update(actions=actions, condition=paced),
+        lambda: record._members[slot].update(actions=actions, condition=paced),
     )
     # The posts' keys were drawn once: writing them again writes the same items.
     retried(lambda: _write_posts([p for p in (post, shadow) if p is not None]))

@@ -103,11 +103,11 @@ def villages_in_state(
     return Page([_summary(meta) for meta in items], last)
 
 
-def seat_count(meta: VillageItem) -> int:
-    return int(meta.seats or STORED_BEFORE_SEATS)
+def seat_count(village: VillageSummary) -> int:
+    return int(village.seats or STORED_BEFORE_SEATS)
 
 
-def opening_villages() -> list[VillageItem]:
+def opening_villages() -> list[VillageSummary]:
     ensure_configured()
     found = each_shard(state_keys("opening"), lambda key: list(VillageItem.by_state.query(key)))
-    return [village for shard in found for village in shard]
+    return [_summary(village) for shard in found for village in shard]

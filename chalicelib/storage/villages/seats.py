@@ -57,8 +57,8 @@ def claim_slot(
     read: a look moved since (by a scheduler that did not know of this join) refuses the
     join, which is retried.
     """
-    meta = record.meta
-    member = record.members[slot]
+    meta = record._meta
+    member = record._members[slot]
     pace = meta.pace
 
     def write() -> None:
@@ -138,12 +138,12 @@ def seat_computer(
     def write() -> None:
         with transaction() as t:
             t.update(
-                record.meta,
+                record._meta,
                 actions=_members_counted(1, game),
                 condition=VillageItem.state.is_in("opening", "running"),
             )
             t.update(
-                record.members[slot],
+                record._members[slot],
                 actions=[
                     MemberItem.account_id.set(account_id),
                     MemberItem.persona.set(persona),
@@ -184,7 +184,7 @@ def vacate_slot(record: VillageRecord, account: Account, departure: Departure) -
     the leaver stays on the seat for whoever takes it next: its will, its choices and when
     they were saved go (decision 78)."""
     slot = departure.slot
-    member = record.members[slot]
+    member = record._members[slot]
     member_condition = MemberItem.account_id == account.account_id
     if departure.idle:
         for attribute, read in (
@@ -194,10 +194,10 @@ def vacate_slot(record: VillageRecord, account: Account, departure: Departure) -
             member_condition &= attribute == read if read else attribute.does_not_exist()
 
     def write() -> None:
-        account_actions = _account_freed(record.meta.pace, departure)
+        account_actions = _account_freed(record._meta.pace, departure)
         with transaction() as t:
             t.update(
-                record.meta, actions=_members_counted(-1, departure.game, departure.open_seats)
+                record._meta, actions=_members_counted(-1, departure.game, departure.open_seats)
             )
             t.update(
                 member,
@@ -248,7 +248,7 @@ def _seat_left(opening: bool) -> list[Action]:
 def _choices_undecided(t: TransactWrite, record: VillageRecord, slot: str, idle: bool) -> None:
     """A vacant slot's choices of the open day are undecided, and the seat's departures
     counted (``vacated``: a save read before it is refused after it)."""
-    day = record.open_days.get(record.day)
+    day = record._open_days.get(record.day)
     if day is None:
         return
     # Still open (an update that sealed it since is retried after, not recreated).
@@ -268,7 +268,7 @@ def save_will(record: VillageRecord, slot: str, account_id: str, text: str) -> N
     """A member's will (classic), rewritten whole; refused once the member left."""
     conditioned(
         "save_will: not a member",
-        lambda: record.members[slot].update(
+        lambda: record._members[slot].update(
             actions=[MemberItem.will.set(text) if text else MemberItem.will.remove()],
             condition=MemberItem.account_id == account_id,
         ),

@@ -92,7 +92,7 @@ def save_choices(
     ``receipt``: an owed mail written in the same transaction, once: a save whose receipt
     exists already (the same reply mail delivered again) is ``AlreadyOwed`` and changes
     nothing. The choices it returns are then the member's as saved and the others' as read."""
-    item = record.open_days.get(day)
+    item = record._open_days.get(day)
     if item is None:
         raise Refused("save_choices: no such day")
     before = plain(item.choices).get(slot)
@@ -180,7 +180,7 @@ def commit_step(record: VillageRecord, write: StepWrite) -> None:
             if step.open_day is not None:
                 t.save(_new_day(vid, step.open_day, sealed), condition=DayItem.pk.does_not_exist())
             for index, post in enumerate(step.posts):
-                t.save(stepped_post_item(vid, post, step, int(record.meta.version or 0), index))
+                t.save(stepped_post_item(vid, post, step, int(record._meta.version or 0), index))
             _release_holds(t, record, step.release, step.locks, write.lock_for, write.finished)
             if step.mail is not None:
                 for account_id in write.owed_to:
@@ -194,13 +194,13 @@ def commit_step(record: VillageRecord, write: StepWrite) -> None:
 def _consume_days(t: TransactWrite, record: VillageRecord, step: Step) -> DayItem | None:
     """The days whose choices the step consumed, as read: the one it seals (returned), the
     one it only checks (a classic vote round)."""
-    sealed = record.open_days.get(step.seal_day) if step.seal_day is not None else None
+    sealed = record._open_days.get(step.seal_day) if step.seal_day is not None else None
     if sealed is not None:
         # Sealed and moved at once: the open item goes (a save after the read changed
         # ``saves`` and aborts this), its copy as read goes below the range.
         t.delete(sealed, condition=DayItem.saves == sealed.saves)
         t.save(_archived(sealed), condition=DayItem.pk.does_not_exist())
-    checked = record.open_days.get(step.check_day) if step.check_day is not None else None
+    checked = record._open_days.get(step.check_day) if step.check_day is not None else None
     if checked is not None:
         # Its choices consumed as read (no save since); a save checked before this step and
         # written after it is refused by ``closes``.
@@ -212,7 +212,7 @@ def _seat_computers(t: TransactWrite, record: VillageRecord, step: Step) -> None
     """The computer members the step seats, each on a seat still vacant."""
     for slot, persona in step.computers.items():
         t.update(
-            record.members[slot],
+            record._members[slot],
             actions=[
                 MemberItem.account_id.set(computer_account(slot)),
                 MemberItem.persona.set(persona),
@@ -249,11 +249,11 @@ def _save_meta(
         # The scheduler looks right after a step: only its look works out what the step made
         # due before the next update (a reminder, an idle member), and a step committed by a
         # request (a classic round closed early, a start vote) has no worker after it.
-        if record.look is None:  # stored before LOOK items (decision 54): start one
+        if record._look is None:  # stored before LOOK items (decision 54): start one
             t.save(look_item(vid, step.at))
         else:  # a move like any other: a scheduler or a join that read it before retries
             t.update(
-                record.look,
+                record._look,
                 actions=[LookItem.gsi1sk.set(time_key(step.at)), LookItem.moves.add(1)],
             )
     else:
@@ -270,9 +270,9 @@ def _save_meta(
         actions.append(VillageItem.gm_reason.set(step.gm_reason))
     if step.computers:
         actions.append(VillageItem.occupied.add(len(step.computers)))
-    if record.meta.cpu_members is not None and step.state.value != "opening":
+    if record._meta.cpu_members is not None and step.state.value != "opening":
         actions.append(VillageItem.cpu_members.remove())  # seated, or never to be
-    t.update(record.meta, actions=actions)
+    t.update(record._meta, actions=actions)
 
 
 def _release_holds(
@@ -286,11 +286,11 @@ def _release_holds(
     """RULES §9: the hold on a pace ends when the character dies or the game ends; a
     classic sudden death also locks the account; a game's end counts in each member's
     ``finished_games`` (one update per account, one batch read)."""
-    pace = record.meta.pace
-    locked = {m.account_id for m in record.members.values() if m.account_id and m.slot in locks}
+    pace = record._meta.pace
+    locked = {m.account_id for m in record._members.values() if m.account_id and m.slot in locks}
     keys = [
         (account_pk(m.account_id), "ACCOUNT")
-        for m in record.members.values()
+        for m in record._members.values()
         if m.account_id is not None
         and not is_computer(m.account_id)  # no account: nothing to release, lock or count
         and (m.slot in slots or m.slot in locks or m.account_id in finished)
@@ -316,4 +316,4 @@ def _release_holds(
 
 
 def m_slot_released(record: VillageRecord, account_id: str, slots: frozenset[str]) -> bool:
-    return any(m.account_id == account_id and m.slot in slots for m in record.members.values())
+    return any(m.account_id == account_id and m.slot in slots for m in record._members.values())
