@@ -87,8 +87,10 @@ class VillageRecord:
     _open_days: dict[int, DayItem] = field(default_factory=dict)
     _look: LookItem | None = None  # when the scheduler looks next (None: closed)
 
-    @cached_property
+    @property
     def village(self) -> Village:
+        # Made on each read, not cached: a storage write updates META in place (the day's
+        # reminder noted), and a look reads the record again after it.
         return record_of(Village, self._meta)
 
     @property
