@@ -177,3 +177,14 @@ def test_a_game_stored_as_plain_json_still_reads(village):
         Key={"pk": {"S": village_pk(village)}, "sk": {"S": "META"}},
     )["Item"]["game"]["S"]
     assert not written.startswith("{")
+
+
+def test_the_plain_village_follows_a_write_storage_made_in_place(village, players, clock):
+    """The scheduler notes the day's reminder on the record it then reschedules from: the
+    plain META it reads must be the item as written, or it would look again for nothing."""
+    start(village, players, clock)
+    record = load_village(village)
+    noted = record.village.reminded_day + 1
+    store.owe_reminders(record, noted, [], clock())
+    assert record.village.reminded_day == noted
+    assert load_village(village).village.reminded_day == noted
