@@ -96,7 +96,7 @@ def _age_to(village: str, day: int) -> None:
     game: dict[str, Any] = dict(meta.game)
     now_day = int(game["day"])
     [open_day] = record._open_days.values()
-    archived = record.days[now_day - 1]
+    archived = record._days[now_day - 1]
     for d in range(now_day, day):
         copy = DayItem(village_pk(village), archived_day_sk(d), village_id=village, day=d)
         copy.choices, copy.saved_at = plain(open_day.choices), plain(open_day.saved_at)

@@ -100,7 +100,7 @@ class VillageRecord:
         return key_time(key) if key else None
 
     @cached_property
-    def days(self) -> dict[int, DayItem]:
+    def _days(self) -> dict[int, DayItem]:
         """Every day played, the sealed ones read now (one more query): for what needs
         past days, never on the hot path."""
         archived = {
@@ -114,11 +114,11 @@ class VillageRecord:
         return dict(sorted((archived | self._open_days).items()))
 
     @cached_property
-    def presences(self) -> dict[str, PresenceItem]:
+    def presences(self) -> "dict[str, Presence]":
         """Every account that ever held a seat here, by account (one more query): the
         members carry who plays each seat now, so only the logs and departures need these."""
         return {
-            item.account_id: item
+            item.account_id: presence_of(item)
             for item in PresenceItem.query(
                 village_pk(self.village_id),
                 PresenceItem.sk.startswith(PRESENCE_PREFIX),
@@ -139,10 +139,10 @@ class VillageRecord:
         """When each member joined, by slot (members stored without the time left out)."""
         return {slot: m.joined_at for slot, m in self._members.items() if m.joined_at is not None}
 
-    def day_item(self, day: int) -> DayItem | None:
-        """``day``'s item: the open day from the hot read, a past one from ``days``."""
+    def _day_item(self, day: int) -> DayItem | None:
+        """``day``'s item: the open day from the hot read, a past one from ``_days``."""
         item = self._open_days.get(day)
-        return item if item is not None else self.days.get(day)
+        return item if item is not None else self._days.get(day)
 
     @property
     def village_id(self) -> str:
@@ -266,7 +266,7 @@ class VillageRecord:
 
     def saved(self, day: int) -> dict[str, dict[str, str]]:
         """The saved choices of the members who hold their slots (vacant slots: undecided)."""
-        item = self.day_item(day)
+        item = self._day_item(day)
         if item is None:
             return {}
         return {
@@ -281,15 +281,15 @@ class VillageRecord:
 
     def recorded(self, day: int) -> dict[str, dict[str, str]]:
         """One day's saved choices as recorded, every slot's (today's: no extra read)."""
-        item = self.day_item(day)
+        item = self._day_item(day)
         return plain(item.choices) if item is not None else {}
 
     def saved_days(self) -> dict[int, dict[str, dict[str, str]]]:
         """Every day's saved choices as recorded (the full record reads them all)."""
-        return {d: plain(item.choices) for d, item in self.days.items()}
+        return {d: plain(item.choices) for d, item in self._days.items()}
 
     def saved_at(self, day: int) -> dict[str, str]:
-        item = self.day_item(day)
+        item = self._day_item(day)
         return plain(item.saved_at) if item is not None else {}
 
     def recent_saves(self) -> list[dict[str, str]]:
@@ -345,6 +345,10 @@ class Presence:
     left: bool
 
 
+def presence_of(item: PresenceItem) -> Presence:
+    return Presence(str(item.account_id), str(item.slot), bool(item.left))
+
+
 def load_joiner(account_id: str, village_id: str) -> tuple[Account | None, Presence | None]:
     """An account and its presence in a village (ever joined? left?), in one batch read."""
     ensure_configured()
@@ -356,7 +360,7 @@ def load_joiner(account_id: str, village_id: str) -> tuple[Account | None, Prese
         if isinstance(item, AccountItem):
             account = account_record(item)
         elif isinstance(item, PresenceItem):
-            presence = Presence(str(item.account_id), str(item.slot), bool(item.left))
+            presence = presence_of(item)
     return account, presence
 
 

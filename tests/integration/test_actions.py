@@ -45,7 +45,7 @@ def test_s3_save_is_all_or_nothing_with_a_japanese_reason(village, clock, day1):
         error = refused(InvalidInput, actions.save_actions, village, account, data, clock())
         assert word in str(error)
         assert own(village, account) == {"pray": target}  # nothing of it saved
-    day = load_village(village).days[1]
+    day = load_village(village)._days[1]
     assert day.saves == 1
 
 

@@ -55,7 +55,7 @@ def test_concurrency_saves_of_26_members_at_once_lose_nothing(clock, rng, player
         )
         assert results == [None] * 26
         for village_id in seats:
-            day = load_village(village_id).days[1]
+            day = load_village(village_id)._days[1]
             assert day.choices.as_dict() == {
                 slot: choice for (v, slot), choice in wanted.items() if v == village_id
             }
@@ -178,7 +178,7 @@ def test_concurrency_two_advance_at_once_do_one_resolution(clock, village, playe
         assert record.game.day == day
         assert len(record.game.mornings) == day - 1
         assert len(texts(village, "public", day, clock())) == 1  # one day start or one morning
-        assert sorted(record.days) == list(range(1, day + 1))
+        assert sorted(record._days) == list(range(1, day + 1))
         if record._meta.state != "running":
             break
         clock.now = record._meta.next_update
@@ -205,9 +205,9 @@ def test_concurrency_saves_racing_the_update_are_used_or_refused(clock, village,
         # day 2 where its target had died in the night (400).
         assert result is None or isinstance(result, Conflict | InvalidInput)
     record = load_village(village)
-    assert record.game.day == 2 and record.days[1].sealed
+    assert record.game.day == 2 and record._days[1].sealed
     # Every save that succeeded is in day 1 (and was resolved) or in day 2.
-    day1, day2 = record.days[1].choices.as_dict(), record.days[2].choices.as_dict()
+    day1, day2 = record._days[1].choices.as_dict(), record._days[2].choices.as_dict()
     for (slot, choice), result in zip(choices.items(), results[1:], strict=True):
         if result is None:
             assert day1.get(slot) == choice or day2.get(slot) == choice
@@ -217,7 +217,7 @@ def test_concurrency_saves_racing_the_update_are_used_or_refused(clock, village,
     replay = Village.from_json(snapshot)
     morning = replay.resolve_night(record.choices_of(1), random.Random(f"{seed}:1"))
     assert record.game.mornings[0].to_json() == morning.to_json()
-    assert record.days[1].saves == len(day1)
+    assert record._days[1].saves == len(day1)
 
 
 def test_concurrency_a_short_classic_vote_is_final_when_four_are_sent_at_once(clock, rng):

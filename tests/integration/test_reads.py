@@ -123,8 +123,8 @@ def _whole(village: str) -> VillageRecord:
 def test_past_days_stay_readable_for_what_shows_them(day_4):
     village, _, _ = day_4
     record = load_village(village)
-    assert sorted(record.days) == [1, 2, 3, 4]
-    assert [record.days[d].sealed for d in (1, 2, 3)] == [True, True, True]
+    assert sorted(record._days) == [1, 2, 3, 4]
+    assert [record._days[d].sealed for d in (1, 2, 3)] == [True, True, True]
     # Every member saved a prayer each night: the full record has them all.
     assert all(len(record.saved_days()[d]) >= 9 for d in (1, 2, 3))
 
@@ -138,7 +138,7 @@ def test_a_save_for_a_day_already_moved_away_is_refused(village, players, clock)
     assert slot is not None
     with pytest.raises(Refused):
         store.save_choices(stale, 1, slot, {"pray": SLOTS[0]}, clock())
-    assert load_village(village).days[1].choices.as_dict().get(slot) is None
+    assert load_village(village)._days[1].choices.as_dict().get(slot) is None
 
 
 def test_a_departed_account_is_not_a_member_and_never_rejoins(village, players, clock):

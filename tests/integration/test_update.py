@@ -36,7 +36,7 @@ def test_s2_day_1_starts_at_the_first_update_with_12_occupied(village, players, 
     assert record.game.day == 1
     assert record._meta.day_started_at == clock()
     assert record._meta.next_update == clock() + timedelta(minutes=60)
-    assert sorted(record.days) == [1]
+    assert sorted(record._days) == [1]
     assert texts(village, "public", 1, clock()) == ["1日目が始まりました。"]
     # Still 13 characters: the 13th is vacant, open to a takeover.
     assert record._members["assassin"].account_id is None
@@ -103,7 +103,7 @@ def test_s2_advance_called_twice_does_the_work_once(village, players, clock):
     record = load_village(village)
     assert record.game.day == 2
     assert len(record.game.mornings) == 1
-    assert sorted(record.days) == [1, 2]
+    assert sorted(record._days) == [1, 2]
     assert len(texts(village, "public", 1, clock())) == 1
     assert len(texts(village, "public", 2, clock())) == 1
 
@@ -117,20 +117,20 @@ def test_s4_update_resolves_the_night_with_the_saved_choices(village, players, c
     game = record.game
     assert game.day == 2 and record._meta.state == "running"
     assert {s: d.kind for s, d in game.deaths.items()} == {judged: "ash", attacked: "corpse"}
-    assert record.days[1].sealed is True
-    assert record.days[2].sealed is False and dict(record.days[2].choices) == {}
+    assert record._days[1].sealed is True
+    assert record._days[2].sealed is False and dict(record._days[2].choices) == {}
     assert record._meta.day_started_at == clock()
     # RULES §9: the dead are released from their hold; the living still hold the village.
     assert load_account(seated[judged]).holds == {}
     assert load_account(seated[attacked]).holds == {}
     assert load_account(seated[cast.humans[1]]).holds == {"short": village}
     # The next night needs the new day's choices: the old day is closed.
-    sealed = record.days[1].choices.as_dict()
+    sealed = record._days[1].choices.as_dict()
     at(village, clock, 1)
     actions.save_actions(village, seated[cast.humans[1]], {"pray": cast.oni[0]}, clock())
     record = load_village(village)
-    assert record.days[2].choices.as_dict() == {cast.humans[1]: {"pray": cast.oni[0]}}
-    assert record.days[1].choices.as_dict() == sealed
+    assert record._days[2].choices.as_dict() == {cast.humans[1]: {"pray": cast.oni[0]}}
+    assert record._days[1].choices.as_dict() == sealed
 
 
 def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players):

@@ -123,7 +123,7 @@ def test_a_quick_link_confirms_on_get_and_saves_on_post_keeping_other_choices(
     assert "祈り" in body_of(page) and "占い師B" in body_of(page)
     assert "この内容で行動" in body_of(page)
     assert actions.own_choices(load_village(village), account) == {"divine": "assassin"}
-    saves = load_village(village).days[1].saves
+    saves = load_village(village)._days[1].saves
 
     cookie, csrf = phone.cookie, phone.csrf
     done = phone.post(quick[("pray", "seer_b")])
@@ -137,7 +137,7 @@ def test_a_quick_link_confirms_on_get_and_saves_on_post_keeping_other_choices(
     assert phone.post(quick[("pray", "seer_b")]).status_code == 303
     assert actions.own_choices(load_village(village), account) == wanted
     # The repeat found the choice already set and saved nothing (a quick link acts once).
-    assert load_village(village).days[1].saves == saves + 1
+    assert load_village(village)._days[1].saves == saves + 1
 
 
 def test_the_page_a_quick_link_leads_to_marks_what_came_since_the_last_visit(

@@ -558,7 +558,7 @@ def test_illegal_choices_and_wrong_phases_are_refused_with_the_reason(new_browse
     both = oni_browser.post(f"/villages/{vid}/actions", {"victory": "seer_a", "resign": "seer_a"})
     assert both.status_code == 400
     assert alert(both) == "勝利宣言と投了は同時に選べません。どちらか一方にしてください"
-    assert load_village(vid).days[1].saves == 0
+    assert load_village(vid)._days[1].saves == 0
 
     outsider = new_browser()
     outsider.login(make_account("outsider", clock()))
