@@ -9,7 +9,7 @@ import hashlib
 import math
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,7 +27,7 @@ from .keys import (
     outbox_sk,
     time_key,
 )
-from .models import AccountItem, OutboxItem
+from .models import AccountItem, OutboxItem, record_of
 from .shards import Answered, every_shard_answering
 
 ACCOUNT_MAIL = "accounts"  # the outbox partition of account mail (no village id is a word)
@@ -70,8 +70,7 @@ class OutboxRecord:
 
 
 def _record(item: OutboxItem) -> OutboxRecord:
-    # Each field is the item's attribute of that name, already of its type.
-    return OutboxRecord(**{f.name: getattr(item, f.name) for f in fields(OutboxRecord)})
+    return record_of(OutboxRecord, item)
 
 
 def item_of(mail: Mail) -> OutboxItem:
