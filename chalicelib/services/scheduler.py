@@ -139,13 +139,13 @@ def owing_mail(handed: Iterable[MailHandOver]) -> list[str]:
     """The outbox partitions to hand to the mail workers, each once: every one a use case
     knew it owed mail in, and every village whose look may have (``if_any``) that holds some
     not yet claimed (one query each, the one its look made itself before)."""
-    owners: list[str] = []
+    owners: dict[str, None] = {}  # in order, each once (a tick hands over thousands)
     for handing in handed:
         if handing.owner not in owners and (
             not handing.if_any or outbox.village_mail(handing.owner)
         ):
-            owners.append(handing.owner)
-    return owners
+            owners[handing.owner] = None
+    return list(owners)
 
 
 def _remind(record: VillageRecord, now: datetime) -> bool:

@@ -11,6 +11,7 @@ advance, a look's mail), it collects for the entrypoint, which sends them after 
 returns (``collect_owed``; cosmicpython's ``collect_new_events``, decisions 225, 245).
 """
 
+from collections import deque
 from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -31,7 +32,7 @@ class Unit:
         self._matches: dict[str, Match] = {}
         # Every game this unit handed out, a reloaded one's earlier copy too: what each owes.
         self._seen: list[Match] = []
-        self._owed: list[Owed] = []  # what no game carries
+        self._owed: deque[Owed] = deque()  # what no game carries (a tick's: thousands)
 
     def match(self, match_id: str) -> "Match":
         """A game played move by move, loaded once (``reload_match`` after a write)."""
@@ -66,7 +67,7 @@ class Unit:
         """What the committed writes owe, each once: the unit's own in the order owed, then
         a game's in the order it owed them, the games in the order this unit handed them out."""
         while self._owed:
-            yield self._owed.pop(0)
+            yield self._owed.popleft()
         for match in self._seen:
             while match.owed:
                 yield match.owed.pop(0)
