@@ -10,7 +10,7 @@ from typing import Any
 from ..inbound import address
 from ..labels import SITE_NAME
 from ..links import match_url, unsubscribe_url
-from ..rulesets.match import MatchEngine, MatchRules
+from ..rulesets.match import MatchEngine, MatchReplyMail, MatchRules
 from ..storage.accounts import Account
 from .notices import Notice, rendered
 
@@ -28,7 +28,9 @@ def reply_address(rules: MatchEngine[Any], match_id: str, side: str, moves: int)
         return None
 
 
-def replying(rules: MatchRules, game: object, match_id: str, side: str, moves: int) -> dict:
+def replying(
+    rules: MatchReplyMail[Any], game: object, match_id: str, side: str, moves: int
+) -> dict:
     """How a mail to ``side`` says it may be answered by reply: its reply address and replies
     valid now (none when it is not the side's move)."""
     examples = rules.reply_examples(game, side) if rules.to_move(game) == side else []
@@ -37,7 +39,7 @@ def replying(rules: MatchRules, game: object, match_id: str, side: str, moves: i
 
 
 def compose(
-    rules: MatchRules,
+    rules: MatchRules[Any],
     game: object,
     match_id: str,
     side: str,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from random import Random
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from .options import Option
 
@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # a computer member's turn only: never loaded for a page (dec
     from .turns import ComputerTurn, Heard
 
 G = TypeVar("G")  # a game's own type, as its engine stores it
+G_co = TypeVar("G_co", covariant=True)  # a village only read
+G_contra = TypeVar("G_contra", contravariant=True)  # a part that only reads the game
 
 
 class NotNow(ValueError):
@@ -116,8 +118,9 @@ class Seat:
         return is_computer(self.account_id)
 
 
-class VillageView(Protocol):
-    """A loaded village, as rule sets read it (``storage.VillageRecord`` is one)."""
+class VillageView(Protocol[G_co]):
+    """A loaded village, as rule sets read it (``storage.VillageRecord`` is one), its game
+    parsed as its rule set's ``G``."""
 
     @property
     def village_id(self) -> str: ...
@@ -136,7 +139,7 @@ class VillageView(Protocol):
     @property
     def seed(self) -> int: ...
     @property
-    def game(self) -> Any: ...
+    def game(self) -> G_co: ...
     def seats(self) -> dict[str, Seat]: ...
     def saved(self, day: int) -> dict[str, dict[str, str]]: ...
     def recorded(self, day: int) -> dict[str, dict[str, str]]: ...
@@ -155,16 +158,16 @@ class SystemPost:
 
 
 @dataclass(frozen=True)
-class NewGame:
+class NewGame(Generic[G]):
     """A game as created: its state, its seats in order, and the posts it starts with."""
 
-    game: Any
+    game: G
     seats: tuple[str, ...]
     posts: tuple[SystemPost, ...] = ()
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[G]):
     """One transition of a village, decided by its rule set and committed by storage at once.
 
     ``seal_day``: the day whose saved choices the step consumed (sealed, and the commit
@@ -174,7 +177,7 @@ class Step:
     """
 
     state: State
-    game: Any
+    game: G
     day: int
     at: datetime
     next_update: datetime | None
@@ -247,7 +250,7 @@ class VillageEngine(Protocol[G]):
     def check_setup(self, pace: Pace, given: Mapping[str, Any]) -> dict[str, Any]: ...
     def create(
         self, rng: Random, pace: Pace, at: datetime, given: Mapping[str, Any] | None = None
-    ) -> NewGame: ...
+    ) -> NewGame[G]: ...
     def parse(self, data: Any) -> G: ...
     def dump(self, game: G) -> Any: ...
     def day(self, game: G) -> int: ...
@@ -256,56 +259,61 @@ class VillageEngine(Protocol[G]):
     def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> Any: ...
 
 
-class VillageMembership(Protocol):
+class VillageMembership(Protocol[G]):
     """The game's side of seats: its timers, a join, a departure, the prologue's votes."""
 
     def seat_rules(self, pace: Pace) -> SeatRules: ...
-    def on_join(self, village: VillageView, slot: str, now: datetime) -> Any: ...
-    def on_departure(self, village: VillageView, slot: str, now: datetime) -> tuple[Any, str]: ...
+    # The game as a join or a departure changes it (None: unchanged), and a departure's note.
+    def on_join(self, village: VillageView[G], slot: str, now: datetime) -> G | None: ...
+    def on_departure(
+        self, village: VillageView[G], slot: str, now: datetime
+    ) -> tuple[G | None, str]: ...
     def prologue_step(
-        self, village: VillageView, slot: str, action: str, target: str | None, now: datetime
-    ) -> Step: ...
+        self, village: VillageView[G], slot: str, action: str, target: str | None, now: datetime
+    ) -> Step[G]: ...
 
 
-class VillageTimeline(Protocol):
+class VillageTimeline(Protocol[G]):
     """The village's moments: its phase, its deadline, each update as a ``Step``."""
 
-    def phase(self, village: VillageView, now: datetime) -> str: ...
-    def deadline(self, village: VillageView) -> datetime | None: ...
-    def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]: ...
-    def step(self, village: VillageView, at: datetime) -> Step: ...
-    def abandon(self, village: VillageView, at: datetime, text: str) -> Step: ...
+    def phase(self, village: VillageView[G], now: datetime) -> str: ...
+    def deadline(self, village: VillageView[G]) -> datetime | None: ...
+    def moments(self, village: VillageView[G], now: datetime) -> dict[str, Ahead]: ...
+    def step(self, village: VillageView[G], at: datetime) -> Step[G]: ...
+    def abandon(self, village: VillageView[G], at: datetime, text: str) -> Step[G]: ...
     # A GM moves the pending update to ``to`` (a ``ValueError``: the GM's sentence), telling
     # the members with ``notice`` on the public board.
-    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step: ...
+    def reschedule(
+        self, village: VillageView[G], to: datetime, at: datetime, notice: str
+    ) -> Step[G]: ...
     def reminder(
-        self, village: VillageView, now: datetime
+        self, village: VillageView[G], now: datetime
     ) -> tuple[datetime | None, list[str] | None]: ...
-    def reminder_key(self, village: VillageView) -> int: ...
+    def reminder_key(self, village: VillageView[G]) -> int: ...
 
 
-class VillageChoices(Protocol):
+class VillageChoices(Protocol[G]):
     """A member's saved choices: checked, taking effect, shown."""
 
     choice_labels: Mapping[str, str]  # the action form's keys, in order, and their words
 
     def check_choices(
         self,
-        village: VillageView,
+        village: VillageView[G],
         slot: str,
         data: Mapping[str, str | None],
         now: datetime,
-        checked: VillageView | None = None,
+        checked: VillageView[G] | None = None,
     ) -> dict[str, str]: ...
     def after_save(
-        self, village: VillageView, saved: Mapping[str, Mapping[str, str]], now: datetime
-    ) -> Step | None: ...
+        self, village: VillageView[G], saved: Mapping[str, Mapping[str, str]], now: datetime
+    ) -> Step[G] | None: ...
     def visible_choices(
-        self, village: VillageView, viewer: Viewer, day: int
+        self, village: VillageView[G], viewer: Viewer, day: int
     ) -> dict[str, dict[str, str]]: ...
 
 
-class VillageBoards(Protocol):
+class VillageBoards(Protocol[G_contra]):
     """Who reads and writes which board (the game's own visibility module decides)."""
 
     public_board: str  # where the village's own notices go, and the board a page opens on
@@ -315,16 +323,18 @@ class VillageBoards(Protocol):
     def boards(self) -> Sequence[str]: ...
     def personal_board(self, board: str) -> bool: ...
     def shadow_board(self, board: str) -> tuple[str, str] | None: ...
-    def readable_boards(self, village: VillageView, viewer: Viewer, now: datetime) -> list[str]: ...
+    def readable_boards(
+        self, village: VillageView[G_contra], viewer: Viewer, now: datetime
+    ) -> list[str]: ...
     def others_personal_boards_open(
-        self, village: VillageView, viewer: Viewer, now: datetime
+        self, village: VillageView[G_contra], viewer: Viewer, now: datetime
     ) -> bool: ...
     def write_refusal(
-        self, village: VillageView, viewer: Viewer, board: str, now: datetime
+        self, village: VillageView[G_contra], viewer: Viewer, board: str, now: datetime
     ) -> str | None: ...
 
 
-class VillagePages(Protocol):
+class VillagePages(Protocol[G_contra]):
     """What the lounge, the 村建て page and a village's page show of the game."""
 
     label: str  # how the lounge names the game
@@ -335,13 +345,13 @@ class VillagePages(Protocol):
     options: Sequence[Option]
 
     def page(
-        self, village: VillageView, viewer: Viewer, now: datetime, day: int
+        self, village: VillageView[G_contra], viewer: Viewer, now: datetime, day: int
     ) -> dict[str, Any]: ...
     def labels(self) -> dict[str, Any]: ...
     def seat_label(self, slot: str) -> str: ...
 
 
-class VillageMail(Protocol):
+class VillageMail(Protocol[G_contra]):
     """A member's mail: its notices, one-tap choices, and what a reply may say."""
 
     notice_templates: tuple[str, str]  # a member's mail: text, HTML
@@ -349,14 +359,14 @@ class VillageMail(Protocol):
     reply_words: Mapping[str, tuple[str, ...]]
 
     def notice(
-        self, village: VillageView, slot: str, kind: str, day: int, now: datetime
+        self, village: VillageView[G_contra], slot: str, kind: str, day: int, now: datetime
     ) -> NoticeText | None: ...
-    def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]: ...
+    def quick_choices(self, village: VillageView[G_contra], slot: str) -> list[QuickChoice]: ...
     # What else a reply mail may call each target, besides its slot and its name.
-    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]: ...
+    def reply_names(self, village: VillageView[G_contra]) -> dict[str, tuple[str, ...]]: ...
 
 
-class VillageComputers(Protocol):
+class VillageComputers(Protocol[G_contra]):
     """A computer member's turn (``turns``): the rule set builds the seat's view through its
     visibility module only (plain data, what that seat may see) and hands it, with the
     computer's own secret ``rng``, to a pure strategy; the strategy never sees the village or
@@ -365,7 +375,7 @@ class VillageComputers(Protocol):
 
     def computer_turn(
         self,
-        village: VillageView,
+        village: VillageView[G_contra],
         slot: str,
         now: datetime,
         rng: Random,
@@ -375,13 +385,13 @@ class VillageComputers(Protocol):
 
 class RuleSet(
     VillageEngine[G],
-    VillageMembership,
-    VillageTimeline,
-    VillageChoices,
-    VillageBoards,
-    VillagePages,
-    VillageMail,
-    VillageComputers,
+    VillageMembership[G],
+    VillageTimeline[G],
+    VillageChoices[G],
+    VillageBoards[G],
+    VillagePages[G],
+    VillageMail[G],
+    VillageComputers[G],
     Protocol[G],
 ):
     """Everything game-specific of a village, behind one object per game, every part

@@ -173,6 +173,14 @@ class MatchReview(Protocol[G]):
     def feats(self, game: G, side: str) -> tuple[str, ...]: ...
 
 
+class MatchComputerPlay(MatchEngine[G], MatchComputer[G], Protocol[G]):
+    """The engine and the computer: what plays the computer's moves until a person is to move."""
+
+
+class MatchReplyMail(MatchEngine[G], MatchMail[G], Protocol[G]):
+    """The engine and the mail: whose move it is, and what a reply to a side's mail may say."""
+
+
 class MatchRules(
     MatchEngine[G], MatchComputer[G], MatchPages[G], MatchMail[G], MatchReview[G], Protocol[G]
 ):

@@ -10,14 +10,14 @@ rating. A win for neither side (a third party's, the duel's fox) is a draw betwe
 """
 
 import copy
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .. import rulesets
-from ..rulesets.match import MatchRules
+from ..rulesets.match import MatchRules, Offer
 from ..storage import records as store
 from ..storage.keys import key_time, time_key
 
@@ -37,7 +37,7 @@ PAIR_WINDOW = timedelta(days=1)
 class Ended:
     """A game at its end, as the records read it."""
 
-    rules: MatchRules
+    rules: MatchRules[Any]
     match_id: str
     players: Mapping[str, str]  # side -> "a:<account>", "g:<guest>" or "cpu"
     preset: str | None
@@ -264,13 +264,13 @@ def _opponent_label(key: str, strengths: Mapping[str, str]) -> str:
     return "ゲスト" if key == "guest" else key.removeprefix("a:")
 
 
-def feats_of(rules: MatchRules) -> list[tuple[str, str, str]]:
-    """Every achievement, (key, title, what earns it): the platform's, then the game's."""
-    offer = rules.offer()
+def feats_of(offer: Offer, sides: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Every achievement, (key, title, what earns it): the platform's, then the game's
+    (``offer``: the game's, for its sides' words, its strengths and feats)."""
     strongest = offer.strengths[-1][1] if offer.strengths else ""
     words = dict(offer.sides)
     return [
-        *((f"win:{s}", f"はじめての勝利・{words[s]}", f"{words[s]}で1勝する") for s in rules.sides),
+        *((f"win:{s}", f"はじめての勝利・{words[s]}", f"{words[s]}で1勝する") for s in sides),
         ("ranked_win", "ランク戦はじめての勝利", "ランク戦で1勝する"),
         ("strongest_cpu", f"CPU「{strongest}」に勝利", f"強さ「{strongest}」のCPUに勝つ"),
         ("every_preset", "全配役制覇", "すべての配役で1勝ずつする"),
@@ -326,7 +326,10 @@ def records_of(account_id: str, rules_name: str) -> Records:
             for key, label in shown
         ],
         history=rows,
-        feats=[Feat(title, how, _when(earned.get(key))) for key, title, how in feats_of(rules)],
+        feats=[
+            Feat(title, how, _when(earned.get(key)))
+            for key, title, how in feats_of(offer, rules.sides)
+        ],
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from .. import membership, rulesets
 from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
-from ..rulesets.base import CLOSED_STATES, NotNow, Pace, RuleSet, State, SystemPost
+from ..rulesets.base import CLOSED_STATES, NotNow, Pace, State, SystemPost, VillageEngine
 from ..rulesets.options import read as read_options
 from ..storage import villages as store
 from ..storage.accounts import Account
@@ -71,7 +71,7 @@ class NewVillage:
     """A village as a GM asked for it, every part checked, nothing written yet: what the
     村建て page previews and ``create_village`` writes."""
 
-    rules: RuleSet
+    rules: VillageEngine[Any]
     pace: Pace
     name: str
     character_set: str

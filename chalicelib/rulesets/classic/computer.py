@@ -152,7 +152,7 @@ def _results(game: ClassicGame, engine: Village, character: str) -> list[dict[st
 
 
 def turn(
-    village: VillageView,
+    village: VillageView[ClassicGame],
     game: ClassicGame,
     slot: str,
     now: datetime,

@@ -69,12 +69,6 @@ REMINDER_LEAD = {Pace.LONG: timedelta(hours=2), Pace.SHORT: timedelta(minutes=10
 FOREVER = timedelta(days=3650)
 
 
-def _game(village: VillageView) -> ClassicGame:
-    game = village.game
-    assert isinstance(game, ClassicGame)
-    return game
-
-
 def _copy(game: ClassicGame) -> ClassicGame:
     return ClassicGame.from_json(game.to_json())
 
@@ -96,7 +90,7 @@ def mail_day(game: ClassicGame) -> int:
 
 
 def _told(
-    village: VillageView,
+    village: VillageView[ClassicGame],
     game: ClassicGame,
     event: Event,
     done: Advanced,
@@ -180,7 +174,7 @@ class Classic:
         pace: PlatformPace,
         at: datetime,
         given: Mapping[str, Any] | None = None,
-    ) -> NewGame:
+    ) -> NewGame[ClassicGame]:
         checked = self.check_setup(pace, given or {})
         game = ClassicGame(Options.from_json(checked["options"]), checked["template"])
         posts = []
@@ -200,22 +194,18 @@ class Classic:
     def parse(self, data: Any) -> ClassicGame:
         return ClassicGame.from_json(data)
 
-    def dump(self, game: Any) -> Any:
-        assert isinstance(game, ClassicGame)
+    def dump(self, game: ClassicGame) -> Any:
         return game.to_json()
 
-    def day(self, game: Any) -> int:
-        assert isinstance(game, ClassicGame)
+    def day(self, game: ClassicGame) -> int:
         return game.village.day if game.village is not None else 0
 
-    def dead(self, game: Any) -> frozenset[str]:
-        assert isinstance(game, ClassicGame)
+    def dead(self, game: ClassicGame) -> frozenset[str]:
         if game.village is None:
             return frozenset()
         return frozenset(game.seats[c] for c in game.village.deaths if c != NPC)
 
-    def seat_order(self, game: Any) -> Sequence[str]:
-        assert isinstance(game, ClassicGame)
+    def seat_order(self, game: ClassicGame) -> Sequence[str]:
         return seats.order(game)
 
     def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> Any:
@@ -239,9 +229,9 @@ class Classic:
             leaving_in_game=False,
         )
 
-    def on_join(self, village: VillageView, slot: str, now: datetime) -> Any:
+    def on_join(self, village: VillageView[ClassicGame], slot: str, now: datetime) -> ClassicGame:
         """The prologue's member list in join order (RULES-CLASSIC §1 seat order)."""
-        game = _copy(_game(village))
+        game = _copy(village.game)
         if not game.in_prologue:
             raise NotNow("この村はもう始まっています")
         try:
@@ -250,9 +240,11 @@ class Classic:
             raise NotNow(str(error)) from error
         return game
 
-    def on_departure(self, village: VillageView, slot: str, now: datetime) -> tuple[Any, str]:
+    def on_departure(
+        self, village: VillageView[ClassicGame], slot: str, now: datetime
+    ) -> tuple[ClassicGame | None, str]:
         """§2.1: every departure clears all start votes, and the board says so."""
-        game = _copy(_game(village))
+        game = _copy(village.game)
         if not game.in_prologue or slot not in game.prologue.members:
             return None, ""
         had_votes = bool(game.prologue.start_votes)
@@ -262,19 +254,19 @@ class Classic:
 
     # ----- the timeline -----
 
-    def phase(self, village: VillageView, now: datetime) -> str:
+    def phase(self, village: VillageView[ClassicGame], now: datetime) -> str:
         if village.state is State.ABANDONED:
             return "abandoned"
-        return timeline.moment(_game(village), now).value
+        return timeline.moment(village.game, now).value
 
-    def deadline(self, village: VillageView) -> datetime | None:
-        due = timeline.next_event(_game(village), village.created_at)
+    def deadline(self, village: VillageView[ClassicGame]) -> datetime | None:
+        due = timeline.next_event(village.game, village.created_at)
         return due.at if due is not None else None
 
-    def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]:
+    def moments(self, village: VillageView[ClassicGame], now: datetime) -> dict[str, Ahead]:
         """The events ahead (the local clock page), each named for what it does: while a
         round is open, the sunset before it (the overtime begins) and the round's close."""
-        game = _game(village)
+        game = village.game
         due = timeline.next_event(game, village.created_at)
         if due is None:
             return {}
@@ -290,10 +282,10 @@ class Classic:
             ahead[due.event.value] = Ahead(labels.CLOCK_LABELS[due.event.value], due.at)
         return {key: moment for key, moment in ahead.items() if moment.at > now}
 
-    def step(self, village: VillageView, at: datetime) -> Step:
+    def step(self, village: VillageView[ClassicGame], at: datetime) -> Step[ClassicGame]:
         """The event due at ``at``: the prologue's abandonment, a sunset, a round's or a night's
         close, or the end of the epilogue."""
-        game = _copy(_game(village))
+        game = _copy(village.game)
         due = timeline.next_event(game, village.created_at)
         if due is None:
             raise NotNow("この村に予定はありません")
@@ -304,12 +296,14 @@ class Classic:
         game.moved = None  # the moved event happens now: what comes next is the rules' own
         return self._event(village, game, due.event, at)
 
-    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step:
+    def reschedule(
+        self, village: VillageView[ClassicGame], to: datetime, at: datetime, notice: str
+    ) -> Step[ClassicGame]:
         """The GM moves the pending event (the prologue's abandon time: the recruiting time; a
         vote round's close, a night's close, the epilogue's end) to ``to``. A sunset is the
         village's daily rhythm and opens the overtime the round's deadline runs from: it
         stays (docs/decisions-classic.md 67)."""
-        game = _copy(_game(village))
+        game = _copy(village.game)
         due = timeline.by_the_rules(game, village.created_at)
         if due is None:
             raise ValueError("この村に次の予定はありません")
@@ -319,7 +313,9 @@ class Classic:
         day = self.day(game)
         return Step(village.state, game, day, at, to, posts=(SystemPost(PUBLIC, day, notice, at),))
 
-    def _event(self, village: VillageView, game: ClassicGame, event: Event, at: datetime) -> Step:
+    def _event(
+        self, village: VillageView[ClassicGame], game: ClassicGame, event: Event, at: datetime
+    ) -> Step[ClassicGame]:
         engine = game.village
         assert engine is not None
         day = engine.day
@@ -363,8 +359,10 @@ class Classic:
             detail=done,
         )
 
-    def abandon(self, village: VillageView, at: datetime, text: str) -> Step:
-        game = _copy(_game(village))
+    def abandon(
+        self, village: VillageView[ClassicGame], at: datetime, text: str
+    ) -> Step[ClassicGame]:
+        game = _copy(village.game)
         game.abandoned = True
         return Step(
             State.ABANDONED,
@@ -379,12 +377,12 @@ class Classic:
         )
 
     def reminder(
-        self, village: VillageView, now: datetime
+        self, village: VillageView[ClassicGame], now: datetime
     ) -> tuple[datetime | None, list[str] | None]:
         """Before the first round's sunset: the living who have not voted (not voting is
         sudden death); before a night closes: the living ability holders whose choice does
         not count. (None, None) when no reminder is pending."""
-        game = _game(village)
+        game = village.game
         engine = game.village
         if village.state is not State.RUNNING or engine is None or engine.ending is not None:
             return None, None
@@ -409,18 +407,23 @@ class Classic:
             return when, None
         return when, view.unset_abilities(game, saved, village.saved_at(engine.day))
 
-    def reminder_key(self, village: VillageView) -> int:
+    def reminder_key(self, village: VillageView[ClassicGame]) -> int:
         """Each round and each night has its own reminder (once each)."""
-        return mail_day(_game(village))
+        return mail_day(village.game)
 
     # ----- the prologue -----
 
     def prologue_step(
-        self, village: VillageView, slot: str, action: str, target: str | None, now: datetime
-    ) -> Step:
+        self,
+        village: VillageView[ClassicGame],
+        slot: str,
+        action: str,
+        target: str | None,
+        now: datetime,
+    ) -> Step[ClassicGame]:
         """A start vote or a kick vote set or withdrawn (§2.1): the game with it, and the start
         itself when it was the last start vote. ``detail``: the seat a kick removed, if any."""
-        game = _copy(_game(village))
+        game = _copy(village.game)
         if not game.in_prologue or village.state is not State.OPENING:
             raise NotNow("プロローグは終わりました")
         prologue = game.prologue
@@ -468,7 +471,9 @@ class Classic:
             detail=kicked,
         )
 
-    def _start(self, village: VillageView, game: ClassicGame, at: datetime) -> Step:
+    def _start(
+        self, village: VillageView[ClassicGame], game: ClassicGame, at: datetime
+    ) -> Step[ClassicGame]:
         game.start(at, random.Random(f"{village.seed}:start"))
         engine = game.village
         assert engine is not None
@@ -498,20 +503,20 @@ class Classic:
 
     def check_choices(
         self,
-        village: VillageView,
+        village: VillageView[ClassicGame],
         slot: str,
         data: Mapping[str, str | None],
         now: datetime,
-        checked: VillageView | None = None,
+        checked: VillageView[ClassicGame] | None = None,
     ) -> dict[str, str]:
         """A vote and tonight's choices, merged into what the member saved today (a key left
         out keeps its value; an empty night choice is unset; a short village's vote is final).
         A vote counts in the round it was checked against (``checked``: a save whose write
         met a change) and a night choice until the night's close, even before the tick."""
-        game = _game(village)
+        game = village.game
         engine = game.village
         if "vote" in data and checked is not None:
-            before = _game(checked).village
+            before = checked.game.village
             if (
                 before is not None
                 and before.voting
@@ -581,10 +586,13 @@ class Classic:
         engine.validate_vote(actor, target, previous=seats.character(game, previous or ""))
 
     def after_save(
-        self, village: VillageView, saved: Mapping[str, Mapping[str, str]], now: datetime
-    ) -> Step | None:
+        self,
+        village: VillageView[ClassicGame],
+        saved: Mapping[str, Mapping[str, str]],
+        now: datetime,
+    ) -> Step[ClassicGame] | None:
         """§7 ``early_close``: the save that completes a round or a night N ≥ 2 closes it now."""
-        game = _game(village)
+        game = village.game
         engine = game.village
         if village.state is not State.RUNNING or engine is None:
             return None
@@ -599,18 +607,18 @@ class Classic:
         return self._event(village, _copy(game), event, now)
 
     def visible_choices(
-        self, village: VillageView, viewer: Viewer, day: int
+        self, village: VillageView[ClassicGame], viewer: Viewer, day: int
     ) -> dict[str, dict[str, str]]:
         """The viewer's own choices of today (its vote under ``vote``), and, for a werewolf,
         every living wolf's attack (§3: each wolf sees the others')."""
-        game = _game(village)
+        game = village.game
         engine = game.village
         if viewer.slot is None or engine is None or day != engine.day:
             return {}
         return view.choices_shown(game, village.saved(day), viewer.slot)
 
-    def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]:
-        game = _game(village)
+    def quick_choices(self, village: VillageView[ClassicGame], slot: str) -> list[QuickChoice]:
+        game = village.game
         engine = game.village
         if village.state is not State.RUNNING or engine is None:
             return []
@@ -636,7 +644,7 @@ class Classic:
 
     def computer_turn(
         self,
-        village: VillageView,
+        village: VillageView[ClassicGame],
         slot: str,
         now: datetime,
         rng: random.Random,
@@ -646,11 +654,11 @@ class Classic:
         ``heard``, what the seat may read) and the computer's own ``rng`` reach the strategy."""
         from . import computer  # a computer member's play: only its turns need it
 
-        return computer.turn(village, _game(village), slot, now, rng, heard)
+        return computer.turn(village, village.game, slot, now, rng, heard)
 
-    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]:
+    def reply_names(self, village: VillageView[ClassicGame]) -> dict[str, tuple[str, ...]]:
         """A seat is also called by its character's number in the rule book (p3)."""
-        game = _game(village)
+        game = village.game
         named: dict[str, tuple[str, ...]] = {s: (c,) for c, s in game.seats.items()}
         if game.village is not None:
             named[NPC] = (NPC, seats.NPC_NAME)
@@ -673,8 +681,10 @@ class Classic:
         hidden = labels.HIDDEN_POST_LABELS.get(board_)
         return (PUBLIC, hidden) if hidden else None
 
-    def readable_boards(self, village: VillageView, viewer: Viewer, now: datetime) -> list[str]:
-        game = _game(village)
+    def readable_boards(
+        self, village: VillageView[ClassicGame], viewer: Viewer, now: datetime
+    ) -> list[str]:
+        game = village.game
         who = view.viewer_of(game, viewer)
         moment = timeline.moment(game, now)
         roles = game.village.roles if game.village is not None else None
@@ -692,7 +702,7 @@ class Classic:
         ]
 
     def others_personal_boards_open(
-        self, village: VillageView, viewer: Viewer, now: datetime
+        self, village: VillageView[ClassicGame], viewer: Viewer, now: datetime
     ) -> bool:
         """Another member's monologue (§6): everyone's in the epilogue; during the game, the
         dead's when the heaven option lets them read every board."""
@@ -700,7 +710,7 @@ class Classic:
             return True
         if village.state is not State.RUNNING:
             return False
-        game = _game(village)
+        game = village.game
         return secrecy.can_read(
             Board.MONOLOGUE,
             view.viewer_of(game, viewer),
@@ -710,7 +720,7 @@ class Classic:
         )
 
     def write_refusal(
-        self, village: VillageView, viewer: Viewer, board: str, now: datetime
+        self, village: VillageView[ClassicGame], viewer: Viewer, board: str, now: datetime
     ) -> str | None:
         try:
             board_ = Board(board)
@@ -718,7 +728,7 @@ class Classic:
             return "その掲示板はありません"
         if village.state not in (State.OPENING, State.RUNNING, State.ENDING):
             return "この村はもう書き込めません"
-        game = _game(village)
+        game = village.game
         who = view.viewer_of(game, viewer)
         moment = timeline.moment(game, now)
         if secrecy.can_write(board_, who, moment):
@@ -727,13 +737,15 @@ class Classic:
 
     # ----- what a viewer is shown -----
 
-    def page(self, village: VillageView, viewer: Viewer, now: datetime, day: int) -> dict[str, Any]:
-        return view.page(village, _game(village), viewer, now, day)
+    def page(
+        self, village: VillageView[ClassicGame], viewer: Viewer, now: datetime, day: int
+    ) -> dict[str, Any]:
+        return view.page(village, village.game, viewer, now, day)
 
     def notice(
-        self, village: VillageView, slot: str, kind: str, day: int, now: datetime
+        self, village: VillageView[ClassicGame], slot: str, kind: str, day: int, now: datetime
     ) -> NoticeText | None:
-        game = _game(village)
+        game = village.game
         game_day = day // 100 if day >= 100 else day
         closed_today = day % 100 if day >= 100 else 0  # mail_day: rounds closed that day
         context = view.notice(village, game, slot, kind, game_day, now, closed_today)

@@ -251,12 +251,12 @@ def cast_table(game: ClassicGame, accounts: Mapping[str, str | None]) -> list[Ca
     return rows
 
 
-def names_of(village: VillageView, game: ClassicGame) -> dict[str, str]:
+def names_of(village: VillageView[ClassicGame], game: ClassicGame) -> dict[str, str]:
     return seats.names(game, {s: seat.name for s, seat in village.seats().items()})
 
 
 def page(
-    village: VillageView, game: ClassicGame, viewer: Viewer, now: datetime, day: int
+    village: VillageView[ClassicGame], game: ClassicGame, viewer: Viewer, now: datetime, day: int
 ) -> dict[str, Any]:
     """The classic part of the village page for ``viewer``."""
     engine = game.village
@@ -316,7 +316,7 @@ def page(
 
 
 def _full_record(
-    village: VillageView, game: ClassicGame, names: Mapping[str, str], day: int
+    village: VillageView[ClassicGame], game: ClassicGame, names: Mapping[str, str], day: int
 ) -> dict[str, Any]:
     """The full record, open in the epilogue: ``day``'s, every day's, and who played whom."""
     from . import chronicle  # the full record: only an ended game's pages show it
@@ -332,7 +332,7 @@ def _full_record(
 
 
 def _forms(
-    village: VillageView,
+    village: VillageView[ClassicGame],
     game: ClassicGame,
     engine: Village,
     character: str,
@@ -352,14 +352,14 @@ def _forms(
     return forms
 
 
-def _moment(village: VillageView, game: ClassicGame, now: datetime) -> Moment:
+def _moment(village: VillageView[ClassicGame], game: ClassicGame, now: datetime) -> Moment:
     """Where the village is now: its epilogue once ended, else its timeline's moment."""
     if village.state in (State.ENDING, State.ENDED):
         return Moment.EPILOGUE
     return timeline.moment(game, now)
 
 
-def _deadlines(village: VillageView, game: ClassicGame) -> dict[str, Any]:
+def _deadlines(village: VillageView[ClassicGame], game: ClassicGame) -> dict[str, Any]:
     """The next deadline and its words, and the day's times, as a page and a mail say them."""
     due = timeline.next_event(game, village.created_at)
     return {
@@ -498,7 +498,7 @@ def labels_context() -> dict[str, Any]:
 
 
 def notice(
-    village: VillageView,
+    village: VillageView[ClassicGame],
     game: ClassicGame,
     slot: str,
     kind: str,
@@ -554,7 +554,7 @@ def notice(
 
 
 def _round(
-    village: VillageView,
+    village: VillageView[ClassicGame],
     game: ClassicGame,
     engine: Village,
     character: str,
@@ -584,7 +584,7 @@ def _round(
 
 
 def _morning(
-    village: VillageView,
+    village: VillageView[ClassicGame],
     game: ClassicGame,
     morning: Morning,
     names: Mapping[str, str],

@@ -109,17 +109,11 @@ class Member:
     side: str | None  # only when the viewer may know it
 
 
-def _phase(village: VillageView, now: datetime) -> Phase:
+def _phase(village: VillageView[Village], now: datetime) -> Phase:
     return phase_at(village.state, village.pace, village.day_started_at, now)
 
 
-def _game(village: VillageView) -> Village:
-    game = village.game
-    assert isinstance(game, Village)
-    return game
-
-
-def _names(village: VillageView) -> dict[str, str]:
+def _names(village: VillageView[Village]) -> dict[str, str]:
     return {slot: seat.name for slot, seat in village.seats().items()}
 
 
@@ -179,7 +173,7 @@ class Mobius:
         pace: Pace,
         at: datetime,
         given: Mapping[str, Any] | None = None,
-    ) -> NewGame:
+    ) -> NewGame[Village]:
         self.check_setup(pace, given or {})
         game = Village.create(rng)
         lines = [
@@ -193,19 +187,16 @@ class Mobius:
     def parse(self, data: Any) -> Village:
         return Village.from_json(data)
 
-    def dump(self, game: Any) -> Any:
-        assert isinstance(game, Village)
+    def dump(self, game: Village) -> Any:
         return game.to_json()
 
-    def day(self, game: Any) -> int:
-        assert isinstance(game, Village)
+    def day(self, game: Village) -> int:
         return game.day
 
-    def dead(self, game: Any) -> frozenset[str]:
-        assert isinstance(game, Village)
+    def dead(self, game: Village) -> frozenset[str]:
         return frozenset(game.deaths)
 
-    def seat_order(self, game: Any) -> Sequence[str]:
+    def seat_order(self, game: Village) -> Sequence[str]:
         return SLOTS
 
     def engine_choices(self, saved: Mapping[str, Mapping[str, str]]) -> dict[str, Choices]:
@@ -213,15 +204,22 @@ class Mobius:
 
     # ----- membership -----
 
-    def on_join(self, village: VillageView, slot: str, now: datetime) -> Any:
+    def on_join(self, village: VillageView[Village], slot: str, now: datetime) -> None:
         return None  # the seat is the character: nothing in the game changes
 
-    def on_departure(self, village: VillageView, slot: str, now: datetime) -> tuple[Any, str]:
+    def on_departure(
+        self, village: VillageView[Village], slot: str, now: datetime
+    ) -> tuple[None, str]:
         return None, ""
 
     def prologue_step(
-        self, village: VillageView, slot: str, action: str, target: str | None, now: datetime
-    ) -> Step:
+        self,
+        village: VillageView[Village],
+        slot: str,
+        action: str,
+        target: str | None,
+        now: datetime,
+    ) -> Step[Village]:
         raise NotNow("この村に開始投票やキックはありません")
 
     # ----- the timeline -----
@@ -237,15 +235,15 @@ class Mobius:
             first_access_limit=SHORT_FIRST_ACCESS_LIMIT if pace is Pace.SHORT else None,
         )
 
-    def phase(self, village: VillageView, now: datetime) -> Phase:
+    def phase(self, village: VillageView[Village], now: datetime) -> Phase:
         return _phase(village, now)
 
-    def deadline(self, village: VillageView) -> datetime | None:
+    def deadline(self, village: VillageView[Village]) -> datetime | None:
         if village.state is not State.RUNNING or village.day_started_at is None:
             return None
         return deadline_of(village.pace, village.day_started_at)
 
-    def moments(self, village: VillageView, now: datetime) -> dict[str, Ahead]:
+    def moments(self, village: VillageView[Village], now: datetime) -> dict[str, Ahead]:
         """The moments ahead of the village, in a day's order (the local clock page)."""
         ahead: dict[str, Ahead] = {}
         deadline = self.deadline(village)
@@ -256,10 +254,10 @@ class Mobius:
             ahead["update"] = Ahead("次の更新へ", village.next_update)
         return {step: moment for step, moment in ahead.items() if moment.at > now}
 
-    def step(self, village: VillageView, at: datetime) -> Step:
+    def step(self, village: VillageView[Village], at: datetime) -> Step[Village]:
         """The update due at ``at`` (RULES §2): start or extend the opening, resolve a night,
         or close the ending. Works on its own copy of the game."""
-        game = self.parse(self.dump(_game(village)))
+        game = self.parse(self.dump(village.game))
         if village.state is State.OPENING:
             return self._opening_update(village, game, at)
         if village.state is State.RUNNING:
@@ -274,7 +272,9 @@ class Mobius:
             happenings=("closed",),
         )
 
-    def _opening_update(self, village: VillageView, game: Village, at: datetime) -> Step:
+    def _opening_update(
+        self, village: VillageView[Village], game: Village, at: datetime
+    ) -> Step[Village]:
         timing = TIMINGS[village.pace]
         seats = village.seats()
         public = Board.PUBLIC.value
@@ -314,7 +314,9 @@ class Mobius:
             happenings=("extended",),
         )
 
-    def _night_update(self, village: VillageView, game: Village, at: datetime) -> Step:
+    def _night_update(
+        self, village: VillageView[Village], game: Village, at: datetime
+    ) -> Step[Village]:
         day = game.day
         choices = self.engine_choices(village.saved(day))
         command = game.command(choices)
@@ -355,8 +357,8 @@ class Mobius:
             detail=morning,
         )
 
-    def abandon(self, village: VillageView, at: datetime, text: str) -> Step:
-        game = _game(village)
+    def abandon(self, village: VillageView[Village], at: datetime, text: str) -> Step[Village]:
+        game = village.game
         post = SystemPost(Board.PUBLIC.value, game.day, text, at)
         return Step(
             State.ABANDONED,
@@ -370,11 +372,13 @@ class Mobius:
             happenings=("abandoned",),
         )
 
-    def reschedule(self, village: VillageView, to: datetime, at: datetime, notice: str) -> Step:
+    def reschedule(
+        self, village: VillageView[Village], to: datetime, at: datetime, notice: str
+    ) -> Step[Village]:
         """The GM moves the next update to ``to``: the opening's start check (its recruiting
         time), a day's update (never into the day or its loss time: the day's deadline and
         the loss time stay whole, RULES §2), the ending's close."""
-        game = _game(village)
+        game = village.game
         deadline = self.deadline(village)
         if deadline is not None and to < deadline + TIMINGS[village.pace].loss_time:
             raise ValueError("更新は今日の〆切とロスタイムより後の時刻にしてください")
@@ -382,7 +386,7 @@ class Mobius:
         return Step(village.state, game, game.day, at, to, posts=(post,))
 
     def reminder(
-        self, village: VillageView, now: datetime
+        self, village: VillageView[Village], now: datetime
     ) -> tuple[datetime | None, list[str] | None]:
         """When the day's reminder is due (decision 22: 3 h / 15 min before the deadline), and
         to whom now: the living members with nothing saved that day (None: not due now)."""
@@ -392,7 +396,7 @@ class Mobius:
         at = deadline - REMINDER_LEAD[village.pace]
         if now < at or _phase(village, now) is not Phase.DAY:
             return at, None
-        game = _game(village)
+        game = village.game
         saved = village.saved_at(game.day)
         return at, [
             slot
@@ -400,19 +404,19 @@ class Mobius:
             if seat.account_id is not None and slot not in game.deaths and slot not in saved
         ]
 
-    def reminder_key(self, village: VillageView) -> int:
+    def reminder_key(self, village: VillageView[Village]) -> int:
         """One reminder a day."""
-        return _game(village).day
+        return village.game.day
 
     # ----- choices -----
 
     def check_choices(
         self,
-        village: VillageView,
+        village: VillageView[Village],
         slot: str,
         data: Mapping[str, str | None],
         now: datetime,
-        checked: VillageView | None = None,
+        checked: VillageView[Village] | None = None,
     ) -> dict[str, str]:
         """The choices given merged into the member's saved ones (a key left out keeps its
         value, None makes it undecided) and checked all together, until the update (RULES
@@ -423,20 +427,20 @@ class Mobius:
             raise NotNow("いまは行動を決められません")
         if village.next_update is not None and now >= village.next_update:
             raise NotNow("この日の行動は締め切られました。更新をお待ちください")
-        game = _game(village)
+        game = village.game
         merged = {**village.saved(game.day).get(slot, {}), **data}
         choices = Choices.from_dict({k: v for k, v in merged.items() if v is not None})
         game.validate(slot, choices)
         return choices.to_dict()
 
     def after_save(
-        self, village: VillageView, saved: Mapping[str, Mapping[str, str]], now: datetime
-    ) -> Step | None:
+        self, village: VillageView[Village], saved: Mapping[str, Mapping[str, str]], now: datetime
+    ) -> Step[Village] | None:
         """A declaration or resignation set during the day: the ending starts at once
         (in loss time or at night a command waits for the update, RULES §7)."""
         if _phase(village, now) is not Phase.DAY:
             return None
-        game = self.parse(self.dump(_game(village)))
+        game = self.parse(self.dump(village.game))
         command = game.command({s: Choices.from_dict(c) for s, c in saved.items()})
         if command is None:
             return None
@@ -456,12 +460,12 @@ class Mobius:
         )
 
     def visible_choices(
-        self, village: VillageView, viewer: Viewer, day: int
+        self, village: VillageView[Village], viewer: Viewer, day: int
     ) -> dict[str, dict[str, str]]:
         """The saved choices of ``day`` the viewer may read: its own, and oni-side votes."""
         if viewer.slot is None:
             return {}
-        game = _game(village)
+        game = village.game
         shown = {}
         for slot, data in village.recorded(day).items():
             keys = visibility.choices_shown(game, viewer, slot)
@@ -470,10 +474,10 @@ class Mobius:
                 shown[slot] = visible
         return shown
 
-    def quick_choices(self, village: VillageView, slot: str) -> list[QuickChoice]:
+    def quick_choices(self, village: VillageView[Village], slot: str) -> list[QuickChoice]:
         """The prayer and the job's ability of the living; the attack of the oni side, alive
         or dead (RULES §3: the dead oni side still votes it; decision 83)."""
-        game = _game(village)
+        game = village.game
         if village.state is not State.RUNNING:
             return []
         keys = []
@@ -491,7 +495,7 @@ class Mobius:
 
     def computer_turn(
         self,
-        village: VillageView,
+        village: VillageView[Village],
         slot: str,
         now: datetime,
         rng: random.Random,
@@ -507,7 +511,7 @@ class Mobius:
             village.next_update is not None and now >= village.next_update
         ):
             return ComputerTurn({}, ())
-        game = _game(village)
+        game = village.game
         seats = village.seats()
         seat = seats[slot]
         view = visibility.seat_view(
@@ -528,7 +532,7 @@ class Mobius:
         )
         return computer.turn(view, rng)
 
-    def reply_names(self, village: VillageView) -> dict[str, tuple[str, ...]]:
+    def reply_names(self, village: VillageView[Village]) -> dict[str, tuple[str, ...]]:
         """A slot is also called by its job's label (霊能者A)."""
         return {slot: (label,) for slot, label in labels.SLOT_LABELS.items()}
 
@@ -543,18 +547,20 @@ class Mobius:
     def shadow_board(self, board: str) -> tuple[str, str] | None:
         return None  # no board leaves a trace on another
 
-    def readable_boards(self, village: VillageView, viewer: Viewer, now: datetime) -> list[str]:
-        boards = visibility.readable_boards(_game(village), _phase(village, now), viewer)
+    def readable_boards(
+        self, village: VillageView[Village], viewer: Viewer, now: datetime
+    ) -> list[str]:
+        boards = visibility.readable_boards(village.game, _phase(village, now), viewer)
         return [b.value for b in boards]
 
     def others_personal_boards_open(
-        self, village: VillageView, viewer: Viewer, now: datetime
+        self, village: VillageView[Village], viewer: Viewer, now: datetime
     ) -> bool:
         """Another member's inner board: only once every log is open (the ending)."""
         return village.state in (State.ENDING, State.ENDED)
 
     def write_refusal(
-        self, village: VillageView, viewer: Viewer, board: str, now: datetime
+        self, village: VillageView[Village], viewer: Viewer, board: str, now: datetime
     ) -> str | None:
         try:
             board_ = Board(board)
@@ -562,14 +568,16 @@ class Mobius:
             return "その掲示板はありません"
         bans = village.seats()[viewer.slot].bans if viewer.slot else Bans()
         return visibility.write_refusal(
-            _game(village), _phase(village, now), viewer, board_, bans, now
+            village.game, _phase(village, now), viewer, board_, bans, now
         )
 
     # ----- what a viewer is shown -----
 
-    def page(self, village: VillageView, viewer: Viewer, now: datetime, day: int) -> dict[str, Any]:
+    def page(
+        self, village: VillageView[Village], viewer: Viewer, now: datetime, day: int
+    ) -> dict[str, Any]:
         """The game's part of the village page for ``viewer`` (``day``: the day shown)."""
-        game = _game(village)
+        game = village.game
         phase = _phase(village, now)
         seats = village.seats()
         sides = visibility.sides_shown(game, phase, viewer)
@@ -628,10 +636,10 @@ class Mobius:
         return rows
 
     def notice(
-        self, village: VillageView, slot: str, kind: str, day: int, now: datetime
+        self, village: VillageView[Village], slot: str, kind: str, day: int, now: datetime
     ) -> NoticeText | None:
         """What one member's mail of ``kind`` (about ``day``) says, from what visibility allows."""
-        game = _game(village)
+        game = village.game
         viewer = Viewer(account_id=village.seats()[slot].account_id, slot=slot)
         # The notice of ``day`` tells that morning's news, even when sent after later ones.
         # A declaration or resignation ends the game without a new morning: its mail does

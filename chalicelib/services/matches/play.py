@@ -8,10 +8,10 @@ The computer plays through the same rule set with its own randomness
 import random
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ... import timecontrol
-from ...rulesets.match import MatchRules
+from ...rulesets.match import MatchComputerPlay
 from ...storage import matches as store
 from ...storage import outbox as mailbox
 from ...storage.errors import Refused
@@ -39,16 +39,18 @@ if TYPE_CHECKING:  # the unit loads games through this package
 REMIND_BEFORE = timedelta(hours=3)
 MAX_REPLIES = 500  # a computer that never hands the move back is a bug, not a hang
 
+G = TypeVar("G")
+
 
 def computer_replies(
-    rules: MatchRules,
-    game: Any,
+    rules: MatchComputerPlay[G],
+    game: G,
     players: Mapping[str, str],
     strength: str,
     seed: int,
     number: int,
     now: datetime,
-) -> tuple[Any, list[store.NewMove]]:
+) -> tuple[G, list[store.NewMove]]:
     """The computer's moves until a person is to move or the game ends."""
     chance = random.SystemRandom()  # the computer's own secret randomness
     played: list[store.NewMove] = []

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ... import rulesets, runtime, timecontrol
-from ...rulesets.match import MatchRules
+from ...rulesets.match import MatchComputerPlay, MatchRules
 from ...storage import matches as store
 from ...storage.errors import Refused
 from ..errors import Conflict, Forbidden, InvalidInput, NotFound
@@ -91,7 +91,9 @@ def start(
     return created.match_id
 
 
-def _chosen(rules_name: str, given: Mapping[str, str]) -> tuple[MatchRules, dict[str, Any], str]:
+def _chosen(
+    rules_name: str, given: Mapping[str, str]
+) -> tuple[MatchRules[Any], dict[str, Any], str]:
     """The rule set ``given`` names, its setup as that rule set checked it, and the time
     control's key."""
     try:
@@ -109,7 +111,7 @@ def _chosen(rules_name: str, given: Mapping[str, str]) -> tuple[MatchRules, dict
 
 
 def _dealt(
-    rules: MatchRules,
+    rules: MatchComputerPlay[Any],
     setup: dict[str, Any],
     players: dict[str, str],
     control: timecontrol.TimeControl | None,
