@@ -119,13 +119,11 @@ def play_one(person: str, now: datetime) -> None:
     """One village: the person takes the free seat, votes for the first it may, and moves the
     clock to each next event once the CPUs have had their look."""
     vid = villages.create_village(
-        pace="short",
-        name="計測練習村",
+        villages.AskedVillage(
+            pace="short", name="計測練習村", rules="classic", cpu_members=4, practice=True
+        ),
         now=now,
         rng=random.Random(24),
-        rules="classic",
-        cpu_members=4,
-        practice=True,
     )
     seats = load_village(vid).seats()
     free = next(s for s, m in seats.items() if m.account_id is None)

@@ -304,13 +304,17 @@ class FaultRun:
         if self.rules == "mobius":
             first = self.now + self.opening
             self.village_id = villages.create_village(
-                pace="short", name="障害村", now=self.now, rng=self.rng, first_update=first
+                villages.AskedVillage(pace="short", name="障害村", first_update=first),
+                now=self.now,
+                rng=self.rng,
             )
             # The scheduler is down from 5 minutes before the start to 8 minutes after.
             self.outage = (first - timedelta(minutes=5), first - timedelta(minutes=5) + OUTAGE)
         else:
             self.village_id = villages.create_village(
-                pace="short", name="障害BBS村", now=self.now, rng=self.rng, rules="classic"
+                villages.AskedVillage(pace="short", name="障害BBS村", rules="classic"),
+                now=self.now,
+                rng=self.rng,
             )
             # Started at once by the start votes below; the scheduler is down an hour in.
             down = self.now + timedelta(hours=1)

@@ -22,12 +22,9 @@ def play_one(person: str, now: datetime) -> None:
     """One village: the person takes the free seat and prays for the first it may each day;
     the clock goes from look to look (the CPUs' paced moments) and update to update."""
     vid = villages.create_village(
-        pace="short",
-        name="計測練習村",
+        villages.AskedVillage(pace="short", name="計測練習村", cpu_members=CPUS, practice=True),
         now=now,
         rng=random.Random(24),
-        cpu_members=CPUS,
-        practice=True,
     )
     seats = load_village(vid).seats()
     free = next(s for s, m in seats.items() if m.account_id is None)

@@ -130,7 +130,9 @@ def _renamed(value: Any, names: dict[str, str]) -> Any:
 
 def mobius(players: list[str], now: datetime) -> dict[str, Any]:
     rng = random.Random(14)
-    village = villages.create_village(pace="long", name="計測村", now=now, rng=random.Random(3))
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="計測村"), now=now, rng=random.Random(3)
+    )
     for n, slot in enumerate(SLOTS):
         villages.join(village, players[n], slot, YAMAZATO[n].key, now)
     now = load_village(village)._meta.next_update
@@ -205,7 +207,9 @@ def classic(players: list[str], now: datetime) -> dict[str, Any]:
     (each at the day's first vote round, after the day's talk)."""
     rng = random.Random(16)
     village = villages.create_village(
-        pace="short", name="計測BBS村", now=now, rng=random.Random(4), rules="classic"
+        villages.AskedVillage(pace="short", name="計測BBS村", rules="classic"),
+        now=now,
+        rng=random.Random(4),
     )
     for n, account in enumerate(players):
         villages.join(village, account, f"s{n + 1}", YAMAZATO[n].key, now)

@@ -192,7 +192,7 @@ def figures() -> dict[str, int]:
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
         players = verified_accounts("bench", 13, now)
         village = villages.create_village(
-            pace="short", name="計測村", now=now, rng=random.Random(1)
+            villages.AskedVillage(pace="short", name="計測村"), now=now, rng=random.Random(1)
         )
         for n, slot in enumerate(SLOTS[:12]):
             villages.join(village, players[n], slot, YAMAZATO[n].key, now)
@@ -261,7 +261,9 @@ def classic_figures(players: list[str], now: datetime) -> dict[str, int]:
     for account in players:  # free of their Mobius village (it ended or they died)
         accounts_store_release(account)
     village = villages.create_village(
-        pace="short", name="計測BBS村", now=now, rng=random.Random(2), rules="classic"
+        villages.AskedVillage(pace="short", name="計測BBS村", rules="classic"),
+        now=now,
+        rng=random.Random(2),
     )
     for n, account in enumerate(players):
         villages.join(village, account, f"s{n + 1}", YAMAZATO[n].key, now)

@@ -99,7 +99,7 @@ def _running_village(clock: list[datetime]) -> tuple[str, list[str]]:
     """A short 13-member village, started, its members verified for mail."""
     players = verified_accounts("scale", 13, clock[0])
     village = villages.create_village(
-        pace="short", name="計測村", now=clock[0], rng=random.Random(3)
+        villages.AskedVillage(pace="short", name="計測村"), now=clock[0], rng=random.Random(3)
     )
     for n, slot in enumerate(SLOTS):
         villages.join(village, players[n], slot, YAMAZATO[n].key, clock[0])

@@ -50,7 +50,9 @@ def due_villages() -> dict[str, float]:
             db.create_table()
             now = datetime(2026, 12, 1, 3, 30, tzinfo=UTC)
             for n in range(PER_TABLE):
-                villages.create_village(pace="short", name=f"村{n}", now=now, rng=rng)
+                villages.create_village(
+                    villages.AskedVillage(pace="short", name=f"村{n}"), now=now, rng=rng
+                )
             later = now + timedelta(hours=6)
             runtime.set_clock(lambda at=later: at)  # the villages are advanced at the tick's
             with counting() as counted:
@@ -83,7 +85,7 @@ def mails_per_village_day(level: str = "all") -> dict[str, float]:
             for player in players:
                 accounts.set_mail_level(player, level)
         village = villages.create_village(
-            pace="short", name="計測村", now=clock[0], rng=random.Random(2)
+            villages.AskedVillage(pace="short", name="計測村"), now=clock[0], rng=random.Random(2)
         )
         for n, slot in enumerate(SLOTS):
             villages.join(village, players[n], slot, YAMAZATO[n].key, clock[0])
@@ -155,7 +157,9 @@ def looks_and_schedule_writes() -> dict[str, float]:
         )
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
         players = verified_accounts("look", 13, now)
-        village = villages.create_village(pace="long", name="計測村", now=now, rng=random.Random(3))
+        village = villages.create_village(
+            villages.AskedVillage(pace="long", name="計測村"), now=now, rng=random.Random(3)
+        )
         for n, slot in enumerate(SLOTS):
             villages.join(village, players[n], slot, YAMAZATO[n].key, now)
         start = load_village(village)._meta.next_update
@@ -202,7 +206,7 @@ def idle_warning_looks() -> dict[str, float]:
         now = datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
         players = verified_accounts("warn", 13, now)
         village = villages.create_village(
-            pace="short", name="計測村", now=now, rng=random.Random(5)
+            villages.AskedVillage(pace="short", name="計測村"), now=now, rng=random.Random(5)
         )
         for n, slot in enumerate(SLOTS):
             villages.join(village, players[n], slot, YAMAZATO[n].key, now)

@@ -95,13 +95,11 @@ def play(
     first it may and asking questions at the looks of the day; returns it and the questions."""
     rng = random.Random(seed)
     vid = villages.create_village(
-        pace="short",
-        name="計測練習村",
+        villages.AskedVillage(
+            pace="short", name="計測練習村", rules=rules, cpu_members=cpus, practice=True
+        ),
         now=now,
         rng=random.Random(seed),
-        rules=rules,
-        cpu_members=cpus,
-        practice=True,
     )
     seats = load_village(vid).seats()
     free = next(s for s, m in seats.items() if m.account_id is None)

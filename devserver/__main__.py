@@ -180,30 +180,32 @@ def _seed_village(now: datetime) -> None:
     page = villages.lounge("opening", limit=50)
     if not any(v.pace == "short" and (v.rules or "mobius") == "mobius" for v in page.villages):
         village_id = villages.create_village(
-            pace="short", name="はじめての短期村", now=now, rng=random.Random(secrets.randbits(64))
+            villages.AskedVillage(pace="short", name="はじめての短期村"),
+            now=now,
+            rng=random.Random(secrets.randbits(64)),
         )
         log.info("seeded short village %s", village_id)
     if not any(v.rules == "classic" for v in page.villages):
         village_id = villages.create_village(
-            pace="short",
-            name="はじめての人狼BBS村",
+            villages.AskedVillage(
+                pace="short",
+                name="はじめての人狼BBS村",
+                rules="classic",
+                given={"template": CLASSIC_TEMPLATE},
+            ),
             now=now,
             rng=random.Random(secrets.randbits(64)),
-            rules="classic",
-            given={"template": CLASSIC_TEMPLATE},
         )
         log.info("seeded short classic village %s", village_id)
     for rules, name, computers in PRACTICE:
         if any(v.name == name for v in page.villages):
             continue
         village_id = villages.create_village(
-            pace="short",
-            name=name,
+            villages.AskedVillage(
+                pace="short", name=name, rules=rules, cpu_members=computers, practice=True
+            ),
             now=now,
             rng=random.Random(secrets.randbits(64)),
-            rules=rules,
-            cpu_members=computers,
-            practice=True,
         )
         log.info("seeded practice village %s (%s, %d CPUs)", village_id, rules, computers)
 

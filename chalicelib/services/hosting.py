@@ -138,13 +138,12 @@ def within_reach(moment: datetime, now: datetime) -> None:
         raise InvalidInput(f"日時は今から{FURTHEST.days}日以内で指定してください")
 
 
-def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
+def asked(event: Mapping[str, Any], now: datetime) -> villages.AskedVillage:
     """A new village as the lambda's event, the command line or the 村建て page names it
-    (every key not common to all villages is an option of its rule set), checked."""
-    return villages.check_new(
+    (every key not common to all villages is an option of its rule set)."""
+    return villages.AskedVillage(
         pace=str(event.get("pace", "")),
         name=str(event.get("name", "")),
-        now=now,
         first_update=when(event.get("first_update"), now),
         character_set=str(event.get("character_set") or DEFAULT_CHARACTER_SET),
         rules=str(event.get("rules") or rulesets.DEFAULT),
@@ -154,23 +153,23 @@ def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
     )
 
 
+def check(event: Mapping[str, Any], now: datetime) -> villages.NewVillage:
+    """The village ``event`` asks for, checked."""
+    return villages.check_new(asked(event, now), now)
+
+
 def create(event: Mapping[str, Any], actor: str, now: datetime, host: Account | None = None) -> str:
-    """村建て: the village ``check`` accepts, in the opening, with its log line. ``host``: a
-    player (not a GM) who builds it: the village becomes the player's one open village."""
-    new = check(event, now)
+    """村建て: the village ``event`` asks for, checked, in the opening, with its log line.
+    ``host``: a player (not a GM) who builds it: the village becomes the player's one open
+    village."""
+    wanted = asked(event, now)
+    new = villages.check_new(wanted, now)
     what = f"{new.rules.name}・{new.pace.value}・{new.name}"
     try:
         return villages.create_village(
-            pace=new.pace.value,
-            name=new.name,
+            wanted,
             now=now,
             rng=random.Random(secrets.randbits(64)),
-            first_update=new.first_update,
-            character_set=new.character_set,
-            rules=new.rules.name,
-            given=new.given,
-            cpu_members=new.cpu_members,
-            practice=new.practice,
             log=lambda vid: GmLogLine(actor, "create", vid, what, now),
             host=host if host is not None and not host.gm else None,
         )

@@ -227,7 +227,9 @@ def ensure_long_village(now: datetime, rng: random.Random) -> str | None:
                 return None
         name = f"{local.month}月{local.day}日{local.hour}時の長期村"
         return villages.create_village(
-            pace=Pace.LONG.value, name=name, now=now, rng=rng, rules=rulesets.DEFAULT
+            villages.AskedVillage(pace=Pace.LONG.value, name=name, rules=rulesets.DEFAULT),
+            now=now,
+            rng=rng,
         )
     except Exception:
         store.release_hourly_village(hour)  # let the next tick of this hour try again

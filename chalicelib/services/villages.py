@@ -4,7 +4,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
@@ -67,6 +67,25 @@ def next_village_id() -> str:
 
 
 @dataclass(frozen=True)
+class AskedVillage:
+    """A new village as a GM or a player asks for it, nothing checked yet: the 村建て page's
+    form, the GM lambda's event, the command line, the scheduler's hourly long village.
+    ``given``: the GM's options for the rule set ``rules`` (classic: RULES-CLASSIC §7 and
+    the template); ``cpu_members``: computer members who take the seats still open when the
+    village starts, or at once in a ``practice`` village (decisions 108, 125): platform
+    options of every village rule set, as typed (``check_new`` reads them)."""
+
+    pace: str
+    name: str
+    first_update: datetime | None = None  # None: the rule set's first update after creation
+    character_set: str = DEFAULT_CHARACTER_SET
+    rules: str = rulesets.DEFAULT
+    given: Mapping[str, Any] = field(default_factory=dict)
+    cpu_members: object = 0
+    practice: object = False
+
+
+@dataclass(frozen=True)
 class NewVillage:
     """A village as a GM asked for it, every part checked, nothing written yet: what the
     村建て page previews and ``create_village`` writes."""
@@ -83,36 +102,21 @@ class NewVillage:
     practice: bool = False  # a practice village: the computers take their seats at once
 
 
-def check_new(
-    *,
-    pace: str,
-    name: str,
-    now: datetime,
-    first_update: datetime | None = None,
-    character_set: str = DEFAULT_CHARACTER_SET,
-    rules: str = rulesets.DEFAULT,
-    given: Mapping[str, Any] | None = None,
-    cpu_members: object = 0,
-    practice: object = False,
-) -> NewVillage:
-    """Checks a new village of rule set ``rules`` (``InvalidInput``: one Japanese sentence);
-    ``given``: the GM's options for the rule set (classic: RULES-CLASSIC §7 and the
-    template); ``cpu_members``: computer members who take the seats still open when the
-    village starts, or at once in a ``practice`` village (decisions 108, 125): platform
-    options of every village rule set."""
+def check_new(asked: AskedVillage, now: datetime) -> NewVillage:
+    """Checks the village ``asked`` for (``InvalidInput``: one Japanese sentence)."""
     try:
-        pace_ = Pace(pace)
+        pace_ = Pace(asked.pace)
     except ValueError:
         raise InvalidInput("村の種類は長期か短期を選んでください") from None
-    name = name.strip()
+    name = asked.name.strip()
     if not 1 <= len(name) <= MAX_NAME:
         raise InvalidInput(f"村の名前は1〜{MAX_NAME}文字にしてください")
-    if character_set not in CHARACTER_SETS:
+    if asked.character_set not in CHARACTER_SETS:
         raise InvalidInput("そのキャラクターセットはありません")
-    if rules not in rulesets.PLACES:
+    if asked.rules not in rulesets.PLACES:
         raise InvalidInput("そのルールはありません")
-    game_rules = rulesets.get(rules)
-    given = dict(given or {})
+    game_rules = rulesets.get(asked.rules)
+    given = dict(asked.given)
     try:
         game_rules.check_setup(pace_, given)
         typed = read_options(game_rules.label, game_rules.options, pace_.value, given)
@@ -120,11 +124,11 @@ def check_new(
         seats = len(game_rules.create(random.Random(0), pace_, now, given).seats)
     except ValueError as error:
         raise InvalidInput(str(error)) from None
-    first = first_update or now + game_rules.seat_rules(pace_).first_update
+    first = asked.first_update or now + game_rules.seat_rules(pace_).first_update
     if first <= now:
         raise InvalidInput("最初の更新時刻は未来にしてください")
-    computers_ = computer_seats.check_count(cpu_members, seats)
-    at_once = _flag(practice)
+    computers_ = computer_seats.check_count(asked.cpu_members, seats)
+    at_once = _flag(asked.practice)
     if at_once and not computers_:
         raise InvalidInput("練習村にはCPUの人数を1人以上にしてください")
     effective = {
@@ -133,7 +137,16 @@ def check_new(
         if pace_.value in o.paces
     }
     return NewVillage(
-        game_rules, pace_, name, character_set, first, given, effective, seats, computers_, at_once
+        game_rules,
+        pace_,
+        name,
+        asked.character_set,
+        first,
+        given,
+        effective,
+        seats,
+        computers_,
+        at_once,
     )
 
 
@@ -150,35 +163,18 @@ def _flag(value: object) -> bool:
 
 
 def create_village(
+    asked: AskedVillage,
     *,
-    pace: str,
-    name: str,
     now: datetime,
     rng: random.Random,
-    first_update: datetime | None = None,
-    character_set: str = DEFAULT_CHARACTER_SET,
-    rules: str = rulesets.DEFAULT,
-    given: Mapping[str, Any] | None = None,
     log: Callable[[str], GmLogLine] | None = None,
     host: Account | None = None,
-    cpu_members: object = 0,
-    practice: object = False,
 ) -> str:
-    """Creates a village of rule set ``rules`` in the opening (checked first by
-    ``check_new``, nothing written on a refusal); returns its id. ``rng`` draws the game's
-    seed; ``log``: the GM's log line of it (by the new id), written with it; ``host``: the
-    player who builds it (``store.create_village``)."""
-    new = check_new(
-        pace=pace,
-        name=name,
-        now=now,
-        first_update=first_update,
-        character_set=character_set,
-        rules=rules,
-        given=given,
-        cpu_members=cpu_members,
-        practice=practice,
-    )
+    """Creates the village ``asked`` for in the opening (checked first by ``check_new``,
+    nothing written on a refusal); returns its id. ``rng`` draws the game's seed; ``log``:
+    the GM's log line of it (by the new id), written with it; ``host``: the player who builds
+    it (``store.create_village``)."""
+    new = check_new(asked, now)
     village_id = store.next_village_id()
     seed = rng.getrandbits(63)
     game = new.rules.create(random.Random(seed), new.pace, now, new.given)

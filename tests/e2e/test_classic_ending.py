@@ -67,7 +67,9 @@ def test_a_finished_sixteen_player_classic_village_read_on_a_phone(server, phone
     clock = server.clock
     rng = random.Random(2316)
     vid = villages.create_village(
-        pace="short", name="十六人の村", now=clock(), rng=rng, rules="classic"
+        villages.AskedVillage(pace="short", name="十六人の村", rules="classic"),
+        now=clock(),
+        rng=rng,
     )
     accounts = [make_account(f"end{n:02d}", clock()) for n in range(PLAYERS)]
     for n, account in enumerate(accounts):

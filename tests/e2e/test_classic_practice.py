@@ -20,13 +20,15 @@ def test_a_person_and_four_cpus_play_a_classic_village_on_a_phone(server, phone,
 
     clock = server.clock
     vid = villages.create_village(
-        pace="short",
-        name="練習村（人狼BBS式・CPU4人）",
+        villages.AskedVillage(
+            pace="short",
+            name="練習村（人狼BBS式・CPU4人）",
+            rules="classic",
+            cpu_members=4,
+            practice=True,
+        ),
         now=clock(),
         rng=random.Random(24),
-        rules="classic",
-        cpu_members=4,
-        practice=True,
     )
     make_account("newcomer", clock())
     me = phone("practice")

@@ -45,12 +45,14 @@ def test_a_classic_village_on_a_phone(server, phone):
 
     clock = server.clock
     vid = villages.create_village(
-        pace="short",
-        name="はじめての人狼BBS村",
+        villages.AskedVillage(
+            pace="short",
+            name="はじめての人狼BBS村",
+            rules="classic",
+            given={"template": "人狼BBS式の短期村です。よろしくお願いします。"},
+        ),
         now=clock(),
         rng=random.Random(13),
-        rules="classic",
-        given={"template": "人狼BBS式の短期村です。よろしくお願いします。"},
     )
     others = [make_account(f"bbs{n:02d}", clock()) for n in range(5)]
     make_account("sayo_fan", clock())

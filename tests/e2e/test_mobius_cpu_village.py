@@ -26,12 +26,9 @@ def test_a_person_and_twelve_computers_play_a_mobius_village_to_its_ending(serve
     clock = server.clock
     name = "ひとりとCPUの村"
     vid = villages.create_village(
-        pace="short",
-        name=name,
+        villages.AskedVillage(pace="short", name=name, cpu_members=12, practice=True),
         now=clock(),
         rng=random.Random(24),
-        cpu_members=12,
-        practice=True,
     )
     make_account("solo_player", clock())
     me = phone("solo")

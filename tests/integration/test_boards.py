@@ -286,7 +286,11 @@ def test_s8_takeover_bans_public_for_10_min_in_a_short_village(village, players,
 
 def test_s8_takeover_bans_public_for_30_min_in_a_long_village(players, clock, rng):
     village = villages.create_village(
-        pace="long", name="長期村", now=clock(), rng=rng, first_update=clock() + timedelta(hours=1)
+        villages.AskedVillage(
+            pace="long", name="長期村", first_update=clock() + timedelta(hours=1)
+        ),
+        now=clock(),
+        rng=rng,
     )
     start(village, players, clock, count=12)
     newcomer = make_account("newcomer", clock())
@@ -394,7 +398,9 @@ def test_s8_a_crafted_page_cursor_is_refused_not_a_server_error(village, clock):
     is an invalid request, never a query DynamoDB rejects."""
     ann = make_account("ann", clock())
     villages.join(village, ann, "seer_a", "kaede", clock())
-    villages.create_village(pace="long", name="二つ目", now=clock(), rng=random.Random(2))
+    villages.create_village(
+        villages.AskedVillage(pace="long", name="二つ目"), now=clock(), rng=random.Random(2)
+    )
     for n in range(3):
         clock.advance(timedelta(minutes=10))
         posts.post(village, ann, "public", f"発言{n}", clock())

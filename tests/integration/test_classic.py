@@ -59,7 +59,11 @@ def test_bad_gm_options_are_refused_and_create_nothing(clock, rng, given):
 
 def test_mobius_refuses_classic_options(clock, rng):
     with pytest.raises(InvalidInput):
-        villages.create_village(pace="short", name="村", now=clock(), rng=rng, given={"tie": "bbs"})
+        villages.create_village(
+            villages.AskedVillage(pace="short", name="村", given={"tie": "bbs"}),
+            now=clock(),
+            rng=rng,
+        )
 
 
 def test_s2_1_joining_keeps_join_order_and_no_role_is_chosen(clock, rng, five):

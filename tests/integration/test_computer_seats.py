@@ -20,19 +20,23 @@ from tests.support.villages import fill, persona_of, to_update
 
 def mobius(clock, rng, cpus: int) -> str:
     return villages.create_village(
-        pace="short", name="CPUつきの村", now=clock(), rng=rng, cpu_members=cpus
+        villages.AskedVillage(pace="short", name="CPUつきの村", cpu_members=cpus),
+        now=clock(),
+        rng=rng,
     )
 
 
 def create_classic(clock, rng, cpu_members: int, **given) -> str:
     return villages.create_village(
-        pace="short",
-        name="CPUつきの人狼BBS村",
+        villages.AskedVillage(
+            pace="short",
+            name="CPUつきの人狼BBS村",
+            rules="classic",
+            given=given,
+            cpu_members=cpu_members,
+        ),
         now=clock(),
         rng=rng,
-        rules="classic",
-        given=given,
-        cpu_members=cpu_members,
     )
 
 
@@ -188,5 +192,7 @@ def test_classic_a_person_who_joins_as_the_last_vote_is_cast_refuses_that_start(
 def test_a_practice_village_needs_computers(clock, rng):
     with pytest.raises(InvalidInput, match="練習村"):
         villages.create_village(
-            pace="short", name="練習村", now=clock(), rng=rng, cpu_members=0, practice=True
+            villages.AskedVillage(pace="short", name="練習村", cpu_members=0, practice=True),
+            now=clock(),
+            rng=rng,
         )

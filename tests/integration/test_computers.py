@@ -23,13 +23,11 @@ from tests.support.classic_villages import game
 
 def practice(clock, rng, cpus: int = 4, rules: str = "classic") -> str:
     return villages.create_village(
-        pace="short",
-        name="練習村",
+        villages.AskedVillage(
+            pace="short", name="練習村", rules=rules, cpu_members=cpus, practice=True
+        ),
         now=clock(),
         rng=rng,
-        rules=rules,
-        cpu_members=cpus,
-        practice=True,
     )
 
 
@@ -64,7 +62,9 @@ def test_practice_village_seats_its_computers_at_once(clock, rng):
 
 
 def test_real_villages_get_no_computers_by_default(clock, rng):
-    vid = villages.create_village(pace="short", name="村", now=clock(), rng=rng, rules="classic")
+    vid = villages.create_village(
+        villages.AskedVillage(pace="short", name="村", rules="classic"), now=clock(), rng=rng
+    )
     assert computers(vid) == {}
 
 

@@ -35,8 +35,12 @@ def race(*calls: Callable[[], object]) -> list[object]:
 
 def test_concurrency_saves_of_26_members_at_once_lose_nothing(clock, rng, players):
     others = [make_account(f"other{n:02d}", clock()) for n in range(13)]
-    first = villages.create_village(pace="short", name="一の村", now=clock(), rng=rng)
-    second = villages.create_village(pace="short", name="二の村", now=clock(), rng=rng)
+    first = villages.create_village(
+        villages.AskedVillage(pace="short", name="一の村"), now=clock(), rng=rng
+    )
+    second = villages.create_village(
+        villages.AskedVillage(pace="short", name="二の村"), now=clock(), rng=rng
+    )
     seats = {first: fill(first, players, clock), second: fill(second, others, clock)}
     to_update(first, clock)
     to_update(second, clock)
@@ -123,7 +127,9 @@ def test_concurrency_two_joins_choosing_one_persona_one_gets_it(clock, village):
 
 
 def test_concurrency_one_account_racing_into_two_short_villages_holds_one(clock, rng, village):
-    other = villages.create_village(pace="short", name="隣村", now=clock(), rng=rng)
+    other = villages.create_village(
+        villages.AskedVillage(pace="short", name="隣村"), now=clock(), rng=rng
+    )
     for n in range(3):
         account = make_account(f"greedy{n}", clock())
         slot = SLOTS[n]

@@ -47,11 +47,17 @@ def test_create_village_checks_pace_name_first_update_and_character_set(clock, r
 
 def test_create_village_stores_pace_name_first_update_and_character_set(clock, rng):
     now = clock()
-    long_id = villages.create_village(pace="long", name=" 長期村 ", now=now, rng=rng)
-    short_id = villages.create_village(pace="short", name="短期村", now=now, rng=rng)
+    long_id = villages.create_village(
+        villages.AskedVillage(pace="long", name=" 長期村 "), now=now, rng=rng
+    )
+    short_id = villages.create_village(
+        villages.AskedVillage(pace="short", name="短期村"), now=now, rng=rng
+    )
     chosen = now + timedelta(hours=2)
     custom_id = villages.create_village(
-        pace="short", name="好きな時刻", now=now, rng=rng, first_update=chosen
+        villages.AskedVillage(pace="short", name="好きな時刻", first_update=chosen),
+        now=now,
+        rng=rng,
     )
     assert [long_id, short_id, custom_id] == ["1", "2", "3"]  # village numbers count up
     long_meta = load_village(long_id)._meta
@@ -73,7 +79,11 @@ def test_lounge_lists_villages_by_state_paginated(clock, rng, players):
     now = clock()
     ids = [
         villages.create_village(
-            pace="short", name=f"村{n}", now=now, rng=rng, first_update=now + timedelta(hours=h)
+            villages.AskedVillage(
+                pace="short", name=f"村{n}", first_update=now + timedelta(hours=h)
+            ),
+            now=now,
+            rng=rng,
         )
         for n, h in enumerate((3, 1, 2))
     ]
@@ -150,9 +160,15 @@ def test_s9_one_account_never_takes_two_slots_of_a_village(clock, village):
 
 def test_s9_one_long_and_one_short_village_at_a_time(clock, rng, village):
     make_account("ann", clock())
-    other_short = villages.create_village(pace="short", name="短期2", now=clock(), rng=rng)
-    long_one = villages.create_village(pace="long", name="長期1", now=clock(), rng=rng)
-    other_long = villages.create_village(pace="long", name="長期2", now=clock(), rng=rng)
+    other_short = villages.create_village(
+        villages.AskedVillage(pace="short", name="短期2"), now=clock(), rng=rng
+    )
+    long_one = villages.create_village(
+        villages.AskedVillage(pace="long", name="長期1"), now=clock(), rng=rng
+    )
+    other_long = villages.create_village(
+        villages.AskedVillage(pace="long", name="長期2"), now=clock(), rng=rng
+    )
     villages.join(village, "ann", "seer_a", persona_of("seer_a"), clock())
     error = refused(
         Forbidden, villages.join, other_short, "ann", "seer_a", persona_of("seer_a"), clock()
@@ -213,7 +229,9 @@ def test_s9_leaving_the_opening_is_free(clock, rng, village):
     assert record._meta.occupied == 0
     # The slot and the persona are free again, and the hold too: another short village at once.
     villages.join(village, "ben", "seer_a", "kaede", clock())
-    other = villages.create_village(pace="short", name="次の村", now=clock(), rng=rng)
+    other = villages.create_village(
+        villages.AskedVillage(pace="short", name="次の村"), now=clock(), rng=rng
+    )
     villages.join(other, "ann", "seer_a", "kaede", clock())
     assert any(
         "去りました" in p.text for p in posts.read(record, VISITOR, "public", 0, clock()).posts
@@ -239,7 +257,9 @@ def test_s9_leaving_a_running_village_locks_the_id_and_vacates_the_slot(
     assert record.choices_of(1) == {}  # a vacant slot has every choice undecided
     assert record._meta.occupied == 11
     # The lock: no new joins anywhere until it ends; the lock's end is in the reason.
-    other = villages.create_village(pace="long", name="次の村", now=clock(), rng=rng)
+    other = villages.create_village(
+        villages.AskedVillage(pace="long", name="次の村"), now=clock(), rng=rng
+    )
     error = refused(Forbidden, villages.join, other, leaver, "seer_a", "kaede", clock())
     assert "IDロック" in str(error) and "まで" in str(error)
     clock.now = lock_until - timedelta(seconds=1)
@@ -252,7 +272,9 @@ def test_s9_lock_grows_with_recent_departures_and_forgets_old_ones(clock, rng, v
     subject = make_account("subject", clock())
     first = clock()
     long_village = villages.create_village(
-        pace="long", name="長期", now=first, rng=rng, first_update=first + timedelta(hours=6)
+        villages.AskedVillage(pace="long", name="長期", first_update=first + timedelta(hours=6)),
+        now=first,
+        rng=rng,
     )
     fill(village, players[:12], clock)
     fill(long_village, players[:12], clock)
@@ -274,7 +296,9 @@ def test_s9_lock_grows_with_recent_departures_and_forgets_old_ones(clock, rng, v
     # A month later the old departures no longer count: back to 3 h.
     clock.now = first + timedelta(days=31)
     fillers = [make_account(f"filler{n:02d}", clock()) for n in range(12)]
-    third_village = villages.create_village(pace="short", name="翌月", now=clock(), rng=rng)
+    third_village = villages.create_village(
+        villages.AskedVillage(pace="short", name="翌月"), now=clock(), rng=rng
+    )
     start(third_village, fillers, clock, count=12)
     villages.join(third_village, subject, "assassin", persona_of("assassin"), clock())
     third_lock = villages.leave(third_village, subject, clock())
@@ -287,7 +311,9 @@ def test_s9_dead_character_hold_released_and_its_slot_not_taken(clock, rng, vill
     cast = cast_of(village)
     judged, attacked = cast.humans[0], cast.humans[1]
     kill(village, seated, clock, judged=judged, attacked=attacked)
-    other = villages.create_village(pace="short", name="次の短期村", now=clock(), rng=rng)
+    other = villages.create_village(
+        villages.AskedVillage(pace="short", name="次の短期村"), now=clock(), rng=rng
+    )
     # The dead hold no village any more: they may join another short village.
     for slot in (judged, attacked):
         assert load_account(seated[slot]).holds == {}
@@ -335,11 +361,11 @@ def test_s9_takeover_of_a_vacant_slot_in_a_running_village(clock, village, playe
 def test_s9_auto_departure_after_24h_without_access_in_the_opening(clock, rng):
     created = clock()
     village = villages.create_village(
-        pace="short",
-        name="待つ村",
+        villages.AskedVillage(
+            pace="short", name="待つ村", first_update=created + timedelta(hours=29)
+        ),
         now=created,
         rng=rng,
-        first_update=created + timedelta(hours=29),
     )
     ann, ben = make_account("ann", created), make_account("ben", created)
     villages.join(village, ann, "seer_a", "kaede", created)
@@ -419,7 +445,11 @@ def test_s9_auto_departure_running_short_village_after_60_min(clock, village, pl
 def test_s9_auto_departure_running_long_village_after_24h(clock, rng, players):
     created = clock()
     village = villages.create_village(
-        pace="long", name="長期村", now=created, rng=rng, first_update=created + timedelta(hours=1)
+        villages.AskedVillage(
+            pace="long", name="長期村", first_update=created + timedelta(hours=1)
+        ),
+        now=created,
+        rng=rng,
     )
     seated = start(village, players, clock, count=12)
     day_start = load_village(village)._meta.day_started_at
@@ -504,7 +534,9 @@ def test_s9_access_after_the_idle_check_calls_the_auto_departure_off(clock, vill
 
 
 def test_lounge_opening_list_shows_only_villages_with_a_free_slot(clock, rng, village, players):
-    other = villages.create_village(pace="short", name="まだ空きあり", now=clock(), rng=rng)
+    other = villages.create_village(
+        villages.AskedVillage(pace="short", name="まだ空きあり"), now=clock(), rng=rng
+    )
     fill(village, players, clock)
     free = [v.village_id for v in villages.lounge("opening", free_only=True).villages]
     assert free == [other]

@@ -77,7 +77,9 @@ def test_s2_short_village_abandoned_when_30h_old(village, clock):
 
 def test_s2_long_village_abandoned_when_54h_old(clock, rng):
     created = clock()
-    village = villages.create_village(pace="long", name="長期村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="長期村"), now=created, rng=rng
+    )
     [extended] = to_update(village, clock)
     assert (extended.kind, clock()) == ("extended", created + timedelta(hours=30))
     [abandoned] = to_update(village, clock)
@@ -136,7 +138,9 @@ def test_s4_update_resolves_the_night_with_the_saved_choices(village, players, c
 def test_story_full_life_of_a_village_from_creation_to_close(clock, rng, players):
     """A short village, created, filled, played to the human side's win and closed."""
     created = clock()
-    village = villages.create_village(pace="short", name="峠の村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="short", name="峠の村"), now=created, rng=rng
+    )
     cast = cast_of(village)
     # The opening: 13 join; one leaves freely and is replaced; chat on the public board.
     seated = fill(village, players[:12], clock)

@@ -104,7 +104,9 @@ def test_opening_members_idle_for_24_hours_leave_freely_before_the_start_check(p
     once and never came back has been gone for 6 h by then (RULES §9, 24 h), so the village
     does not start with that member, and the departure is free (the opening)."""
     created = clock()
-    vid = villages.create_village(pace="long", name="長期村", now=created, rng=rng)
+    vid = villages.create_village(
+        villages.AskedVillage(pace="long", name="長期村"), now=created, rng=rng
+    )
     seated = seat(vid, players[:12], clock)
     idle = seated["commoner_d"]
     clock.advance(timedelta(hours=20))
@@ -151,7 +153,9 @@ def test_an_opening_member_idle_for_24_hours_leaves_at_24_hours_not_at_the_updat
 ):
     """Joining brings the scheduler's look at the village forward to the 24-hour mark."""
     created = clock()
-    village = villages.create_village(pace="long", name="長い村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="長い村"), now=created, rng=rng
+    )
     seat(village, players[:1], clock)
     joined = clock()
     assert load_village(village)._meta.next_update == created + LONG.first_update  # 30 h

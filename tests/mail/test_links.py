@@ -254,7 +254,9 @@ def test_a_link_of_someone_who_is_not_a_member_is_refused(running, client, clock
     )
     assert Phone(client).get(f"/m/{stranger}").status_code == 403
     # A member's link names its village: another village does not accept it.
-    other = villages.create_village(pace="short", name="別の村", now=clock(), rng=rng)
+    other = villages.create_village(
+        villages.AskedVillage(pace="short", name="別の村"), now=clock(), rng=rng
+    )
     moved = links.member_token(
         links.MemberLink(seated["seer_a"], other, 0), clock() + timedelta(minutes=30)
     )
@@ -383,7 +385,9 @@ def test_a_mail_link_gives_only_that_village_until_the_update(running, client, c
     assert phone.get("/account").status_code == 401
     assert phone.post(f"/villages/{village}/leave").status_code == 401
     assert load_village(village).slot_of(account) == "guard_a"
-    other = villages.create_village(pace="long", name="別の村", now=clock(), rng=rng)
+    other = villages.create_village(
+        villages.AskedVillage(pace="long", name="別の村"), now=clock(), rng=rng
+    )
     joined = phone.post(f"/villages/{other}/join", {"slot": "seer_a", "persona": "x"})
     assert joined.status_code == 401
     # After the update the pass has expired: the page shows a visitor's view.

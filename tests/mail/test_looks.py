@@ -52,7 +52,9 @@ def test_s9_idle_members_leave_at_their_exact_moment_with_no_look_in_between(pla
     warning (3 h before, decision 140) and when each can be idle, and not once in between
     (once it looked every hour)."""
     created = clock()
-    village = villages.create_village(pace="long", name="静かな村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="静かな村"), now=created, rng=rng
+    )
     seat(village, players[:1], clock)
     clock.advance(timedelta(hours=2))
     seat(village, players[1:2], clock, slots=SLOTS[1:2])
@@ -95,7 +97,9 @@ def test_a_join_brings_the_look_forward_even_past_a_scheduler_that_read_before_i
     later look: the join's earlier look stands. And a join that read the look before a
     scheduler moved it is refused and retried, so its look is not lost either."""
     created = clock()
-    village = villages.create_village(pace="long", name="村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="村"), now=created, rng=rng
+    )
     seat(village, players[:1], clock)
     stale = load_village(village)
     clock.advance(timedelta(hours=1))
@@ -126,7 +130,9 @@ def test_a_schedule_change_writes_the_small_look_item_not_the_game(
     players, clock, rng, monkeypatch
 ):
     created = clock()
-    village = villages.create_village(pace="long", name="村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="村"), now=created, rng=rng
+    )
     seat(village, players[:2], clock)
     clock.advance(timedelta(hours=20))
     for account in players[:2]:
@@ -149,7 +155,11 @@ def test_every_shard_is_read_by_the_due_query_the_lounge_and_the_outbox(clock, r
     while len({shard_of(v) for v in ids}) < SHARDS:
         at = clock() + timedelta(hours=6, minutes=len(ids) * 7 % 60, seconds=len(ids))
         ids.append(
-            villages.create_village(pace="short", name="村", now=clock(), rng=rng, first_update=at)
+            villages.create_village(
+                villages.AskedVillage(pace="short", name="村", first_update=at),
+                now=clock(),
+                rng=rng,
+            )
         )
     by_update = sorted(ids, key=lambda v: load_village(v)._meta.next_update)
     later = clock() + timedelta(hours=8)
@@ -176,7 +186,9 @@ def test_every_shard_is_read_by_the_due_query_the_lounge_and_the_outbox(clock, r
 
 def test_a_duplicated_look_at_the_idle_moment_departs_once(players, clock, rng):
     created = clock()
-    village = villages.create_village(pace="long", name="村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="村"), now=created, rng=rng
+    )
     seat(village, players[:1], clock)
     clock.now = created + LONG.idle_limit
     effects.advance_village(village, clock())
@@ -195,7 +207,9 @@ def test_a_member_idle_but_not_departed_is_looked_at_again_in_5_minutes(
     """A departure that keeps losing its races leaves the member idle: the village is looked at
     again a little later, not on every tick."""
     created = clock()
-    village = villages.create_village(pace="long", name="村", now=created, rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="long", name="村"), now=created, rng=rng
+    )
     seat(village, players[:1], clock)
 
     def always_lost(*args, **kwargs):
@@ -215,7 +229,9 @@ def test_a_step_has_the_scheduler_look_at_once_and_starts_a_look_where_none_was(
     """A step moves the look to its own moment (a step committed by a request has no worker
     after it to owe what falls before the next update); a village stored before LOOK items
     gets one its queries see, so it is due again and joins keep working."""
-    village = villages.create_village(pace="short", name="古い村", now=clock(), rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="short", name="古い村"), now=clock(), rng=rng
+    )
     seat(village, players[:13], clock)
     record = load_village(village)
     record._look.delete()  # as stored before LOOK items

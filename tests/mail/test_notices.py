@@ -169,7 +169,7 @@ def test_reminders_go_once_before_the_deadline_to_living_members_who_have_not_sa
 def test_a_long_village_reminds_three_hours_before_its_deadline(players, clock, rng):
     first = clock() + timedelta(hours=1)
     vid = villages.create_village(
-        pace="long", name="長期村", now=clock(), rng=rng, first_update=first
+        villages.AskedVillage(pace="long", name="長期村", first_update=first), now=clock(), rng=rng
     )
     seated = seat(vid, players, clock)
     tick_until(clock, rng, first, step=timedelta(hours=1))

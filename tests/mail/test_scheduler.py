@@ -43,9 +43,15 @@ def long_villages(state: str = "opening") -> list[VillageItem]:
 
 
 def test_due_villages_come_from_the_index_by_time_without_a_scan(clock, rng, monkeypatch):
-    soon = villages.create_village(pace="short", name="早い村", now=clock(), rng=rng)
+    soon = villages.create_village(
+        villages.AskedVillage(pace="short", name="早い村"), now=clock(), rng=rng
+    )
     later = villages.create_village(
-        pace="short", name="遅い村", now=clock(), rng=rng, first_update=clock() + timedelta(hours=8)
+        villages.AskedVillage(
+            pace="short", name="遅い村", first_update=clock() + timedelta(hours=8)
+        ),
+        now=clock(),
+        rng=rng,
     )
 
     def no_scan(*args, **kwargs):
@@ -74,10 +80,14 @@ def test_the_tick_fans_out_through_sqs_and_the_worker_advances(
     sqs = boto3.client("sqs", region_name=REGION)
     queue = sqs.create_queue(QueueName=jobs.QUEUE_NAME)["QueueUrl"]
     monkeypatch.setenv("MOBIUS_QUEUE_URL", queue)
-    full = villages.create_village(pace="short", name="満員村", now=clock(), rng=rng)
+    full = villages.create_village(
+        villages.AskedVillage(pace="short", name="満員村"), now=clock(), rng=rng
+    )
     seat(full, players, clock)
     empty = [
-        villages.create_village(pace="short", name=f"空き村{n}", now=clock(), rng=rng)
+        villages.create_village(
+            villages.AskedVillage(pace="short", name=f"空き村{n}"), now=clock(), rng=rng
+        )
         for n in range(10)
     ]
     box = MailBox()
@@ -121,7 +131,9 @@ def test_the_scheduled_lambda_ticks(players, clock, village, tmp_path):
 
 def failing_village(clock, rng, monkeypatch) -> str:
     """A new village whose processing always raises (the others are processed as ever)."""
-    broken = villages.create_village(pace="short", name="壊れた村", now=clock(), rng=rng)
+    broken = villages.create_village(
+        villages.AskedVillage(pace="short", name="壊れた村"), now=clock(), rng=rng
+    )
     original = scheduler.process_village
 
     def process(village_id, now, unit):
@@ -212,7 +224,9 @@ def test_overlapping_ticks_do_the_work_once(players, clock, rng, village):
 
 def test_the_opening_is_extended_then_the_village_abandoned_with_a_mail(players, clock, rng):
     created = clock()
-    vid = villages.create_village(pace="short", name="過疎村", now=created, rng=rng)
+    vid = villages.create_village(
+        villages.AskedVillage(pace="short", name="過疎村"), now=created, rng=rng
+    )
     seated = seat(vid, players[:11], clock)
     box = MailBox()
     tick_until(clock, rng, created + SHORT.first_update, step=timedelta(hours=1))
@@ -270,7 +284,7 @@ def test_a_short_village_turns_every_60_minutes_with_deadline_and_loss_time(
 def test_a_long_village_updates_at_its_fixed_japan_time(players, clock, rng):
     first = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)  # 21:00 JST
     vid = villages.create_village(
-        pace="long", name="長期村", now=clock(), rng=rng, first_update=first
+        villages.AskedVillage(pace="long", name="長期村", first_update=first), now=clock(), rng=rng
     )
     seated = seat(vid, players, clock)
     for day in (1, 2):

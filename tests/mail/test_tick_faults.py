@@ -34,7 +34,9 @@ def tick(now, rng) -> tuple[scheduler.TickReport, list[str], list[str]]:
 
 def due_villages(clock, rng, count: int = 6) -> list[str]:
     return [
-        villages.create_village(pace="short", name=f"村{n}", now=clock(), rng=rng)
+        villages.create_village(
+            villages.AskedVillage(pace="short", name=f"村{n}"), now=clock(), rng=rng
+        )
         for n in range(count)
     ]
 

@@ -12,7 +12,9 @@ from chalicelib.storage.repository import load_village
 def create(clock, rng, **given) -> str:
     pace = given.pop("pace", "short")
     return villages.create_village(
-        pace=pace, name="人狼BBS村", now=clock(), rng=rng, rules="classic", given=given
+        villages.AskedVillage(pace=pace, name="人狼BBS村", rules="classic", given=given),
+        now=clock(),
+        rng=rng,
     )
 
 

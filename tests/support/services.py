@@ -54,4 +54,6 @@ def players(clock):
 
 @pytest.fixture
 def village(clock, rng):
-    return villages.create_village(pace="short", name="テスト村", now=clock(), rng=rng)
+    return villages.create_village(
+        villages.AskedVillage(pace="short", name="テスト村"), now=clock(), rng=rng
+    )

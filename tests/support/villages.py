@@ -19,7 +19,9 @@ from .accounts import make_account
 
 
 def new_village(clock, seed: int = 20261201, pace: str = "short", name: str = "テスト村") -> str:
-    return villages.create_village(pace=pace, name=name, now=clock(), rng=random.Random(seed))
+    return villages.create_village(
+        villages.AskedVillage(pace=pace, name=name), now=clock(), rng=random.Random(seed)
+    )
 
 
 def persona_of(slot: str) -> str:

@@ -236,7 +236,9 @@ def test_boards_name_their_days_offer_only_existing_partner_boards_and_anchor_re
 
 def test_the_conduct_rule_shows_once_in_the_prologue(client, clock):
     vid = villages.create_village(
-        pace="short", name="作法の村", now=clock(), rng=random.Random(1), rules="classic"
+        villages.AskedVillage(pace="short", name="作法の村", rules="classic"),
+        now=clock(),
+        rng=random.Random(1),
     )
     make_account("cond1", clock())
     for viewer in (None, "cond1"):

@@ -240,12 +240,11 @@ def test_no_classic_page_or_mail_shows_what_section_6_keeps_from_the_viewer(
     accounts = [make_account(f"sc{seed % 1000:03d}x{i:02d}", clock()) for i in range(players)]
     outsider = make_account(f"out{seed % 1000:03d}", clock())
     vid = villages.create_village(
-        pace="short",
-        name="秘密の村",
+        villages.AskedVillage(
+            pace="short", name="秘密の村", rules="classic", given={"heaven_sees_all": hsa}
+        ),
         now=clock(),
         rng=rng,
-        rules="classic",
-        given={"heaven_sees_all": hsa},
     )
     for n, account in enumerate(accounts):
         villages.join(vid, account, f"s{n + 1}", YAMAZATO[n].key, clock())

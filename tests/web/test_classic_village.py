@@ -18,12 +18,9 @@ CONDUCT = "外部相談の禁止"
 def classic_village(clock, **given) -> str:
     pace = given.pop("pace", "short")
     return villages.create_village(
-        pace=pace,
-        name="人狼BBS村",
+        villages.AskedVillage(pace=pace, name="人狼BBS村", rules="classic", given=given),
         now=clock(),
         rng=random.Random(7),
-        rules="classic",
-        given=given,
     )
 
 
@@ -49,7 +46,9 @@ def join(new_browser, vid: str, names: list[str], clock) -> dict:
 
 def test_lounge_labels_classic_villages(client, clock, browser):
     classic_village(clock)
-    villages.create_village(pace="short", name="メビウス村", now=clock(), rng=random.Random(1))
+    villages.create_village(
+        villages.AskedVillage(pace="short", name="メビウス村"), now=clock(), rng=random.Random(1)
+    )
     page = text(browser.get("/"))
     assert "人狼BBS式・短期" in page and "メビウス・短期" in page
 

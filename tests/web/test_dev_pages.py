@@ -302,13 +302,11 @@ def test_the_inbox_offers_each_game_once_and_only_the_seats_people_play(
     friend.get(f"/matches/{match_id}")
     assert friend.post(f"/matches/{match_id}/join").status_code == 303
     vid = villages.create_village(
-        pace="short",
-        name="練習村",
+        villages.AskedVillage(
+            pace="short", name="練習村", rules="classic", cpu_members=4, practice=True
+        ),
         now=clock(),
         rng=random.Random(1),
-        rules="classic",
-        cpu_members=4,
-        practice=True,
     )
     page = text(browser.get("/dev/inbox"))
     assert page.count(f'<option value="M:{match_id}:A">') == 1

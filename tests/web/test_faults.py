@@ -323,7 +323,9 @@ def test_a_village_join_that_meets_one_conflict_seats_and_one_that_keeps_conflic
     """A join's transaction (META and the account are versioned, decision 154): one conflict
     is tried again and seats the player; conflicts that persist are the 503 page that keeps
     the choice made, and nothing is written."""
-    vid = village_service.create_village(pace="short", name="村", now=clock(), rng=random.Random(5))
+    vid = village_service.create_village(
+        village_service.AskedVillage(pace="short", name="村"), now=clock(), rng=random.Random(5)
+    )
     for name, slot, persona, conflicts in (
         ("ann", "seer_a", "kaede", 1),
         ("bob", "seer_b", "genzo", 99),

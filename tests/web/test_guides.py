@@ -115,7 +115,9 @@ def test_a_mobius_village_links_its_guide_and_its_terms(browser, game):
 
 def test_a_classic_village_and_its_join_form_link_its_guide(browser, clock):
     village_id = villages.create_village(
-        pace="short", name="人狼BBS村", now=clock(), rng=random.Random(7), rules="classic"
+        villages.AskedVillage(pace="short", name="人狼BBS村", rules="classic"),
+        now=clock(),
+        rng=random.Random(7),
     )
     page = text(browser.get(f"/villages/{village_id}"))
     assert 'href="/howto/classic">遊び方</a>' in page

@@ -80,7 +80,9 @@ def test_s3_the_saved_choices_are_written_beside_the_form(new_browser, clock, ga
 def classic_day_2(clock, new_browser, pace: str = "short") -> tuple[str, dict[str, object]]:
     """A started five-player classic village, night 1 over: seat -> the member's browser."""
     vid = villages.create_village(
-        pace=pace, name="人狼BBS村", now=clock(), rng=random.Random(7), rules="classic", given={}
+        villages.AskedVillage(pace=pace, name="人狼BBS村", rules="classic", given={}),
+        now=clock(),
+        rng=random.Random(7),
     )
     browsers = {}
     for n in range(5):

@@ -15,7 +15,9 @@ LEAVE = re.compile(r'href="/villages/\d+/leave"')
 
 def _classic(clock) -> str:
     return villages.create_village(
-        pace="short", name="人狼BBS村", now=clock(), rng=random.Random(7), rules="classic"
+        villages.AskedVillage(pace="short", name="人狼BBS村", rules="classic"),
+        now=clock(),
+        rng=random.Random(7),
     )
 
 

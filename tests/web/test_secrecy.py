@@ -513,7 +513,9 @@ def play_game(client, clock, seed: int) -> Play:
     players = [make_account(f"{tag}p{n:02d}", clock()) for n in range(13)]
     outsider = make_account(f"{tag}out", clock())
     newcomer = make_account(f"{tag}new", clock())
-    vid = villages.create_village(pace="short", name="秘密の村", now=clock(), rng=rng)
+    vid = villages.create_village(
+        villages.AskedVillage(pace="short", name="秘密の村"), now=clock(), rng=rng
+    )
     seats = {}
     for n, (account, slot) in enumerate(zip(players, SLOTS, strict=True)):
         villages.join(vid, account, slot, YAMAZATO[n].key, clock())
