@@ -21,27 +21,14 @@ from tests.support.villages import cast_of, fill, kill, persona_of, refused, sta
 
 def test_create_village_checks_pace_name_first_update_and_character_set(clock, rng):
     now = clock()
-    refused(InvalidInput, villages.create_village, pace="medium", name="村", now=now, rng=rng)
-    refused(InvalidInput, villages.create_village, pace="short", name="  ", now=now, rng=rng)
-    refused(InvalidInput, villages.create_village, pace="short", name="村" * 41, now=now, rng=rng)
-    refused(
-        InvalidInput,
-        villages.create_village,
-        pace="short",
-        name="村",
-        now=now,
-        rng=rng,
-        character_set="nope",
-    )
-    refused(
-        InvalidInput,
-        villages.create_village,
-        pace="long",
-        name="村",
-        now=now,
-        rng=rng,
-        first_update=now,
-    )
+    for asked in (
+        villages.AskedVillage(pace="medium", name="村"),
+        villages.AskedVillage(pace="short", name="  "),
+        villages.AskedVillage(pace="short", name="村" * 41),
+        villages.AskedVillage(pace="short", name="村", character_set="nope"),
+        villages.AskedVillage(pace="long", name="村", first_update=now),
+    ):
+        refused(InvalidInput, villages.create_village, asked, now=now, rng=rng)
     assert villages.lounge("opening").villages == []
 
 

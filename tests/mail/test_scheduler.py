@@ -359,7 +359,7 @@ def test_racing_ticks_create_one_long_village_per_hour(clock):
 def test_a_failed_creation_lets_the_next_tick_of_the_hour_try_again(clock, monkeypatch):
     clock.now = datetime(2026, 12, 2, 0, 0, tzinfo=UTC)  # 09:00 JST
 
-    def fail(**kwargs):
+    def fail(*args, **kwargs):
         raise RuntimeError("DynamoDB is down")
 
     monkeypatch.setattr(villages, "create_village", fail)
