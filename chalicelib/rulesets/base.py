@@ -4,7 +4,8 @@ Storage, services, web, mail and the scheduler know villages only through this
 interface; each game (``mobius``, ``classic``) is one object implementing it,
 found by name in ``chalicelib.rulesets``. Nothing outside a rule set branches on
 which game a village plays. What the platform asks comes in parts, each a ``Protocol``
-(the engine seam generic over the game's type ``G``, as boardgame.io's ``Game<G>``):
+generic over the game's type ``G`` (as boardgame.io's ``Game<G>``), like the village it reads
+and the step it makes (``VillageView[G]``, ``Step[G]``):
 ``VillageEngine``, ``VillageMembership``, ``VillageTimeline``, ``VillageChoices``,
 ``VillageBoards``, ``VillagePages``, ``VillageMail`` and ``VillageComputers``;
 ``RuleSet`` is all of them, the one object the registry hands out, and a caller that needs
@@ -30,7 +31,7 @@ if TYPE_CHECKING:  # a computer member's turn only: never loaded for a page (dec
     from .turns import ComputerTurn, Heard
 
 G = TypeVar("G")  # a game's own type, as its engine stores it
-G_co = TypeVar("G_co", covariant=True)  # a village only read
+G_co = TypeVar("G_co", covariant=True)  # a loaded village's game: rule sets only read it
 G_contra = TypeVar("G_contra", contravariant=True)  # a part that only reads the game
 
 

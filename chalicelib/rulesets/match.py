@@ -6,7 +6,8 @@ what each side sees (its own visibility module) and how the computer answers. Wh
 platform asks of it comes in parts, each a ``Protocol`` generic over the game's type ``G``
 (boardgame.io's ``Game<G>``): the engine seam, the computer, the pages, the mail and the
 review of an ended game; ``MatchRules`` is all of them, the one object the registry hands out
-(``rulesets.match_rules``), and a caller that needs one part names that part.
+(``rulesets.match_rules``), and a caller that needs one part names that part (two: the pair
+named below, ``MatchComputerPlay`` or ``MatchReplyMail``).
 
 Two ways to end a game are no move of it but the platform's verbs: 投了 (``RESIGN``, at any
 time of a game not ended, by either side) and 中止 (a ranked game ended before both sides
