@@ -4,9 +4,10 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
+
+from msgspec import Struct
 
 from .. import membership, rulesets
 from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
@@ -66,8 +67,7 @@ def next_village_id() -> str:
     return store.next_village_id()
 
 
-@dataclass(frozen=True)
-class NewVillage:
+class NewVillage(Struct, frozen=True):
     """A village as a GM asked for it, every part checked, nothing written yet: what the
     村建て page previews and ``create_village`` writes."""
 
@@ -205,8 +205,7 @@ def create_village(
 # ----- the lounge -----
 
 
-@dataclass(frozen=True)
-class LoungePage:
+class LoungePage(Struct, frozen=True):
     villages: list[store.VillageSummary]
     cursor: str | None
 
