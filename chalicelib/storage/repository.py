@@ -69,7 +69,7 @@ class Village(Struct, frozen=True):
     version: int | None  # what a form that must not overwrite a newer META carries
 
 
-class VillageRecord(Struct):
+class VillageRecord(Struct, dict=True):  # dict: room for what it reads on first use
     """One village as a request sees it: META, the members and the open day, read in one
     consistent query; past days and presences on first use.
 

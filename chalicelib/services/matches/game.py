@@ -29,7 +29,7 @@ class Stale(Conflict):
     """The page was made before the game's last move: nothing was applied."""
 
 
-class Match(Struct):
+class Match(Struct, dict=True):  # dict: room for what it parses once (cached)
     """One game as a request sees it: the game as read and its game, parsed once, and what
     the request's writes of it owe once they are committed (``owe``)."""
 
