@@ -11,8 +11,10 @@ GET on a link only shows a confirmation page; the POST there acts.
 
 import json
 import re
-from dataclasses import astuple, dataclass
 from datetime import UTC, datetime, timedelta
+
+from msgspec import Struct
+from msgspec.structs import astuple
 
 from . import runtime, signing
 
@@ -20,8 +22,7 @@ UNSUBSCRIBE_FOR = timedelta(days=365)
 VILLAGE_ID = re.compile(r"[0-9]{1,12}")
 
 
-@dataclass(frozen=True)
-class MemberLink:
+class MemberLink(Struct, frozen=True):
     account_id: str
     village_id: str
     day: int
@@ -89,8 +90,7 @@ def match_url(account_id: str, match_id: str, expires_at: datetime) -> str:
     return f"{runtime.base_url()}/matches/{match_id}/pass/{token}"
 
 
-@dataclass(frozen=True)
-class MatchPass:
+class MatchPass(Struct, frozen=True):
     account_id: str
     until: datetime
 

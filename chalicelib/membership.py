@@ -6,8 +6,9 @@ against concurrent requests.
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from msgspec import Struct
 
 from .clock import jst
 from .labels import PACE_LABELS
@@ -27,8 +28,7 @@ def lock_length(recent_departures: int) -> timedelta:
     return min(length, LOCK_MAX)
 
 
-@dataclass(frozen=True)
-class Lock:
+class Lock(Struct, frozen=True):
     departures: list[str]  # ISO times of the departures within LOCK_MEMORY, this one included
     until: datetime
 
@@ -43,8 +43,7 @@ def new_lock(departures: Iterable[str], lock_until: datetime | None, now: dateti
     return Lock(recent, until)
 
 
-@dataclass(frozen=True)
-class Applicant:
+class Applicant(Struct, frozen=True):
     """What a join needs to know of the account."""
 
     account_id: str
@@ -53,8 +52,7 @@ class Applicant:
     holds: Mapping[str, str]  # pace -> village id
 
 
-@dataclass(frozen=True)
-class Vacancies:
+class Vacancies(Struct, frozen=True):
     """What a join needs to know of the village."""
 
     state: State
@@ -195,8 +193,7 @@ def _latest(*times: datetime | None) -> datetime | None:
     return max((t for t in times if t is not None), default=None)
 
 
-@dataclass(frozen=True)
-class IdleWindow:
+class IdleWindow(Struct, frozen=True):
     """One member's time to access before an auto-departure: from ``since`` (their last
     access, or day 1's start) to ``due``; the idle warning (decision 140) is owed at ``warn``."""
 

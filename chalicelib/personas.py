@@ -1,10 +1,9 @@
 """Character sets: the personas players choose when they join (name, one-line profile)."""
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True)
-class Persona:
+class Persona(Struct, frozen=True):
     key: str
     name: str
     profile: str

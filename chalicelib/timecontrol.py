@@ -7,12 +7,12 @@ A correspondence game is a bank of 0 and a countdown of days.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from msgspec import Struct
 
-@dataclass(frozen=True)
-class TimeControl:
+
+class TimeControl(Struct, frozen=True):
     key: str
     label: str
     bank: int  # seconds per side

@@ -17,7 +17,8 @@ import hashlib
 import hmac
 import os
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from .. import runtime
 
@@ -28,8 +29,7 @@ _LOCAL = re.compile(
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{16}")  # a game's id: secrets.token_urlsafe(12)
 
 
-@dataclass(frozen=True)
-class ReplyTo:
+class ReplyTo(Struct, frozen=True):
     rules: str
     village_id: str  # a village's number, or a game's id
     slot: str  # a seat, or a game's side (lowercase)

@@ -7,7 +7,8 @@ its seats (``Vocabulary``); a target may also be written as undecided (なし, �
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 UNDECIDED = ("なし", "無し", "未定", "none", "undecided", "-")
 MAX_LINES = 40  # lines read as commands: a reply is a few of them
@@ -26,8 +27,7 @@ def fold(text: str) -> str:
     return re.sub(r"[\s「」『』\"']", "", text)
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(Struct, frozen=True):
     words: Mapping[str, Iterable[str]]  # choice key -> the words that name it
     names: Mapping[str, Iterable[str]]  # target (slot) -> the names it goes by
 
@@ -43,8 +43,7 @@ class Vocabulary:
         return [t for t, names in self.names.items() if folded in {fold(t), *map(fold, names)}]
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     text: str  # the line as written (NFKC)
     key: str | None = None  # the choice, when understood
     target: str | None = None  # None with a key: undecided

@@ -8,7 +8,6 @@ colons and spaces). The quoted original and signatures are cut off (``new_text``
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from datetime import datetime
 from email import message_from_bytes, policy
 from email.header import decode_header
@@ -17,6 +16,8 @@ from email.utils import format_datetime, getaddresses, make_msgid, parseaddr
 from functools import cache
 from html.parser import HTMLParser
 from typing import ClassVar
+
+from msgspec import Struct, field
 
 from ..labels import SITE_NAME
 
@@ -32,8 +33,7 @@ MAX_TEXT = 20_000  # characters of new text read: commands are a few short lines
 MAX_LINES = 40  # lines of new text kept: as many as the commands' readers read
 
 
-@dataclass(frozen=True)
-class Verdicts:
+class Verdicts(Struct, frozen=True):
     """What SES's receiving said (its ``Authentication-Results``, the topmost one)."""
 
     spf: str = "none"
@@ -61,8 +61,7 @@ def _aligned(one: str, other: str) -> bool:
     return bool(one) and (one == other or one.endswith("." + other) or other.endswith("." + one))
 
 
-@dataclass(frozen=True)
-class Incoming:
+class Incoming(Struct, frozen=True):
     message_id: str  # the Message-ID, or a hash of the message when it has none
     sender: str  # the From address, lowercased
     recipients: tuple[str, ...]  # To, Cc and Delivered-To addresses

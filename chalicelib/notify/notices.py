@@ -4,9 +4,10 @@ The outbox keeps only *which* notice is owed to whom; the text is made here at
 send time from the village as it is recorded, so a retried send says the same.
 """
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from ..inbound import words
 from ..labels import SITE_NAME
@@ -17,8 +18,7 @@ from ..storage.accounts import Account
 from ..storage.repository import VillageRecord
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(Struct, frozen=True):
     to: str
     subject: str
     text: str

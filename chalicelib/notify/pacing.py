@@ -13,10 +13,10 @@ pace and back off without waiting.
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from botocore.exceptions import ClientError
+from msgspec import Struct, field
 
 Send = Callable[..., Any]
 
@@ -64,8 +64,7 @@ def is_throttling(error: Exception) -> bool:
     return "daily" not in str(details.get("Message", "")).lower()
 
 
-@dataclass
-class Backoff:
+class Backoff(Struct):
     """Full jitter (AWS Architecture Blog): a uniform wait in [0, min(cap, base · 2^n))."""
 
     base: float = 0.25

@@ -19,11 +19,12 @@ commits in one version-checked transaction with the mail it owes.
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from random import Random
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+from msgspec import Struct, field
 
 from .options import Option
 
@@ -63,8 +64,7 @@ class Pace(StrEnum):
     SHORT = "short"
 
 
-@dataclass(frozen=True)
-class Viewer:
+class Viewer(Struct, frozen=True):
     """Who is looking: a member playing ``slot``, or a visitor (観光客) when ``slot`` is None."""
 
     account_id: str | None = None
@@ -78,8 +78,7 @@ class Viewer:
 VISITOR = Viewer()
 
 
-@dataclass(frozen=True)
-class Bans:
+class Bans(Struct, frozen=True):
     """A member's speech bans (RULES §8)."""
 
     speech_until: datetime | None = None  # every board: joined in the opening
@@ -100,8 +99,7 @@ def is_computer(account_id: str | None) -> bool:
     return account_id is not None and account_id.startswith(COMPUTER_PREFIX)
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(Struct, frozen=True):
     """One member item as a rule set reads it."""
 
     slot: str
@@ -148,8 +146,7 @@ class VillageView(Protocol[G_co]):
     def saved_at(self, day: int) -> dict[str, str]: ...
 
 
-@dataclass(frozen=True)
-class SystemPost:
+class SystemPost(Struct, frozen=True):
     """A post the village itself writes (day starts, deaths, the ending) on ``board``."""
 
     board: str
@@ -158,8 +155,7 @@ class SystemPost:
     at: datetime
 
 
-@dataclass(frozen=True)
-class NewGame(Generic[G]):
+class NewGame(Struct, Generic[G], frozen=True):
     """A game as created: its state, its seats in order, and the posts it starts with."""
 
     game: G
@@ -167,8 +163,7 @@ class NewGame(Generic[G]):
     posts: tuple[SystemPost, ...] = ()
 
 
-@dataclass(frozen=True)
-class Step(Generic[G]):
+class Step(Struct, Generic[G], frozen=True):
     """One transition of a village, decided by its rule set and committed by storage at once.
 
     ``seal_day``: the day whose saved choices the step consumed (sealed, and the commit
@@ -198,8 +193,7 @@ class Step(Generic[G]):
     computers: Mapping[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class SeatRules:
+class SeatRules(Struct, frozen=True):
     """The timers of membership (RULES §8, §9) a rule set gives the platform's pure module."""
 
     first_update: timedelta  # after creation, unless the GM says when
@@ -212,8 +206,7 @@ class SeatRules:
     leaving_in_game: bool = True  # a member may leave after the start (with an ID lock)
 
 
-@dataclass(frozen=True)
-class QuickChoice:
+class QuickChoice(Struct, frozen=True):
     """One action a mail offers as one-tap links: its key, its targets, its value now."""
 
     key: str
@@ -221,8 +214,7 @@ class QuickChoice:
     was: str | None
 
 
-@dataclass(frozen=True)
-class NoticeText:
+class NoticeText(Struct, frozen=True):
     """What a rule set says in one member's mail: its subject and the templates' context."""
 
     subject: str
@@ -232,8 +224,7 @@ class NoticeText:
     concerns: bool = True
 
 
-@dataclass(frozen=True)
-class Ahead:
+class Ahead(Struct, frozen=True):
     """A moment ahead of a village (the local clock page): what happens then, and when."""
 
     label: str  # the clock page's button, e.g. 「日没へ（超過時間に入ります）」

@@ -16,9 +16,10 @@ moved, decision 150). The rule set describes them (``Verbs``: their words and qu
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Generic, Protocol, TypeVar
+
+from msgspec import Struct, field
 
 from .base import NoticeText
 
@@ -30,8 +31,7 @@ G_contra = TypeVar("G_contra", contravariant=True)  # a part that only reads the
 RESIGN = "resign"
 
 
-@dataclass(frozen=True)
-class Verbs:
+class Verbs(Struct, frozen=True):
     """How a rule set words the platform's verbs: 投了 and 中止."""
 
     resign: str  # 投了's name, in pages and mail
@@ -39,8 +39,7 @@ class Verbs:
     abort_question: str  # asked instead when 投了 would abort a ranked game (中止)
 
 
-@dataclass(frozen=True)
-class Offer:
+class Offer(Struct, frozen=True):
     """What the top page offers for a new game against the computer: the rule set's name and
     label, its presets, the sides a person may take and the computer's strengths, each as
     ``(value, words)`` in order."""
@@ -56,8 +55,7 @@ class Offer:
     feats: tuple[tuple[str, str, str], ...] = ()
 
 
-@dataclass(frozen=True)
-class Played(Generic[G]):
+class Played(Struct, Generic[G], frozen=True):
     """One move as a rule set played it: the new game, and the move as stored (normalised)."""
 
     game: G
@@ -65,8 +63,7 @@ class Played(Generic[G]):
     move: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class MailLine:
+class MailLine(Struct, frozen=True):
     """One line of a reply to a game's mail: ``read`` (part of the move), ``unknown`` (no
     command of the turn: ignored) or ``bad`` (a command that does not read: nothing played)."""
 
@@ -75,8 +72,7 @@ class MailLine:
     why: str = ""
 
 
-@dataclass(frozen=True)
-class MailReading:
+class MailReading(Struct, frozen=True):
     """A reply to a game's mail as its rule set reads it for one side's turn: each line's
     fate, and the fields of the phone's form that plays the same move (None: nothing to play)."""
 

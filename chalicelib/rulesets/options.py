@@ -9,8 +9,9 @@ using its value in the rule set's ``check_setup``/``create``).
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from msgspec import Struct
 
 from ..labels import PACE_LABELS
 
@@ -20,8 +21,7 @@ Kind = Literal["flag", "choice", "number", "time", "text"]
 _TIME = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Struct, frozen=True):
     key: str  # the lambda's key; the command line's ``--key`` (``_`` as ``-``); the form's field
     label: str  # the 村建て page's label and the refusals' subject, in Japanese
     kind: Kind

@@ -4,12 +4,12 @@ what it does (``ComputerTurn``), the data of the village seam's computer part
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from msgspec import Struct, field
 
-@dataclass(frozen=True)
-class Heard:
+
+class Heard(Struct, frozen=True):
     """A member's post as the platform hands it to a computer member's turn: today's posts
     of the boards some computer of the village may read, of which each rule set keeps only
     what the seat may read (its visibility module)."""
@@ -21,8 +21,7 @@ class Heard:
     n: int | None = None  # its number on its board and day, as pages show it (``>>n``)
 
 
-@dataclass(frozen=True)
-class ComputerTurn:
+class ComputerTurn(Struct, frozen=True):
     """What a computer member does now: the choices it saves and the posts it writes.
 
     ``choices``: the same keys and values a person's action form saves through the action
@@ -41,8 +40,7 @@ class ComputerTurn:
     again: datetime | None = None
 
 
-@dataclass(frozen=True)
-class SeatClock:
+class SeatClock(Struct, frozen=True):
     """A computer member's clock as its seat's view holds it: now, the day's start and length,
     and its own last post (what paces its posts)."""
 

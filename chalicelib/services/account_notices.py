@@ -4,8 +4,9 @@ an address someone else tried to register. Whether there is anyone to mail is fo
 never in the request that owed it, so that request answers alike for every address."""
 
 import secrets
-from dataclasses import dataclass
 from datetime import datetime
+
+from msgspec import Struct
 
 from .. import runtime, signing
 from ..labels import SITE_NAME
@@ -23,8 +24,7 @@ SUBJECTS = {
 KINDS = ("login", "verify")  # what is owed; "already" is what a verification may become
 
 
-@dataclass(frozen=True)
-class AccountMail:
+class AccountMail(Struct, frozen=True):
     to: str
     subject: str
     text: str

@@ -8,12 +8,12 @@ account expires a day after registration, so nobody can hold someone else's addr
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from msgspec import Struct
 
 from .. import signing
 from ..storage import accounts as store
@@ -121,8 +121,7 @@ def check_account_id(account_id: str) -> None:
         raise InvalidInput("IDは半角英数字と _ の3〜20文字にしてください")
 
 
-@dataclass(frozen=True)
-class Registration:
+class Registration(Struct, frozen=True):
     """What a registration owes by mail: a verification, or, when the address is already an
     account's, a word to that owner (the one who registered is told the same either way)."""
 
@@ -198,8 +197,7 @@ def verification_token(account_id: str, email: str, now: datetime) -> str:
     return signing.sign("verify", {"a": account_id, "e": email}, now + VERIFY_FOR)
 
 
-@dataclass(frozen=True)
-class Verified:
+class Verified(Struct, frozen=True):
     account_id: str
     just_now: bool  # False: the link opened again, the address verified before
 

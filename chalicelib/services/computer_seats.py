@@ -10,8 +10,9 @@ randomness (``secrets``), never the village's seed.
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
+
+from msgspec.structs import replace
 
 from ..personas import CHARACTER_SETS
 from ..rulesets.base import State, Step, computer_account

@@ -12,9 +12,10 @@ computer is asked again at the next look.
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
+
+from msgspec import Struct
 
 from ..rulesets.base import State, Viewer
 from ..rulesets.turns import Heard
@@ -50,8 +51,7 @@ def play(village_id: str, now: datetime, unit: Unit | None = None) -> datetime |
     return min(again, default=None)
 
 
-@dataclass
-class _Talk:
+class _Talk(Struct):
     """The day's talk as the computers hear it during one look: the members' posts, oldest
     first, each numbered as the board's page numbers it; and how many posts each board holds
     today, so that a computer's own post gets its number too (``>>n`` answers it)."""

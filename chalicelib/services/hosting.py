@@ -9,9 +9,10 @@ never acts on a village that changed since, and two GMs never both act on one st
 import random
 import secrets
 from collections.abc import Mapping
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
+
+from msgspec.structs import replace
 
 from .. import rulesets, runtime
 from ..clock import JST

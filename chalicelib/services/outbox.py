@@ -11,11 +11,11 @@ handed in (SES by default; the mail workers' is paced at the SES rate).
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
+from msgspec import Struct
 
 from .. import queues, rulesets
 from ..clock import JST
@@ -49,8 +49,7 @@ MARK_PAUSE = 0.05  # seconds, times the tries so far
 Sender = Callable[..., Any]
 
 
-@dataclass
-class Delivery:
+class Delivery(Struct):
     sent: int = 0
     failed: int = 0
     skipped: int = 0
@@ -135,8 +134,7 @@ def _finish(item: OutboxRecord, now: datetime, status: str) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Outgoing:
+class Outgoing(Struct, frozen=True):
     to: str
     subject: str
     text: str

@@ -7,12 +7,12 @@ unit of work collects them (``Unit.collect_owed``) and the entrypoint that ran i
 after it returns (``chalicelib/effects.py``), so that no use case is handed a callback from
 the layer above it. A use case that refuses (raises before writing) owes nothing."""
 
-from dataclasses import dataclass
 from datetime import datetime
 
+from msgspec import Struct
 
-@dataclass(frozen=True)
-class ClockWatch:
+
+class ClockWatch(Struct, frozen=True):
     """A worker should look at the game of ``moves`` moves at ``at``: its side to move's flag,
     its page gone a minute, or a held answer shown (decision 49)."""
 
@@ -21,8 +21,7 @@ class ClockWatch:
     at: datetime
 
 
-@dataclass(frozen=True)
-class MailHandOver:
+class MailHandOver(Struct, frozen=True):
     """Mail just owed in the outbox partition ``owner`` goes to the mail workers.
 
     ``if_any``: the use case does not know whether it owed mail (a village's look: its update,
@@ -32,8 +31,7 @@ class MailHandOver:
     if_any: bool = False
 
 
-@dataclass(frozen=True)
-class VillageDue:
+class VillageDue(Struct, frozen=True):
     """The village is due a look (its update, a departure, a reminder…): the advance
     workers'."""
 

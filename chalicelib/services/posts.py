@@ -1,7 +1,8 @@
 """Boards: posting with exactly the permissions of the village's rule set, reading by keys."""
 
-from dataclasses import dataclass
 from datetime import datetime
+
+from msgspec import Struct
 
 from ..rulesets.base import Viewer
 from ..storage import villages as store
@@ -116,8 +117,7 @@ def _readable_partition(
     return board_pk(record.village_id, board, owner if personal else None)
 
 
-@dataclass(frozen=True)
-class PostsPage:
+class PostsPage(Struct, frozen=True):
     posts: list[Post]
     cursor: str | None
 

@@ -10,9 +10,10 @@ only the day's own answer counts (decision 78).
 
 import logging
 import random
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
+
+from msgspec import Struct
 
 from .. import rulesets
 from ..clock import JST
@@ -72,8 +73,7 @@ def shown(day: date, now: datetime) -> Any:
     return puzzle_of(day, now)
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(Struct, frozen=True):
     """An account's puzzle record, as the puzzle page and the records page (戦績) show it."""
 
     solved: int  # days solved (the day's own answer right)
@@ -101,8 +101,7 @@ def record_of(account_id: str, now: datetime) -> Record:
     )
 
 
-@dataclass(frozen=True)
-class Answered:
+class Answered(Struct, frozen=True):
     day: date
     card: int
     correct: bool

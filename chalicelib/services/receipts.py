@@ -4,9 +4,10 @@ that read back as the same choices (``inbound.words``). A game's (a corresponden
 what was played or why nothing was, and the board as the player's side sees it now."""
 
 import json
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from ..inbound.words import choices_now, example, reply_address
 from ..labels import SITE_NAME
@@ -21,8 +22,7 @@ from ..storage.repository import VillageRecord
 from .matches import Match
 
 
-@dataclass(frozen=True)
-class Receipt:
+class Receipt(Struct, frozen=True):
     to: str
     subject: str
     text: str

@@ -11,10 +11,11 @@ rating. A win for neither side (a third party's, the duel's fox) is a draw betwe
 
 import copy
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from .. import rulesets
 from ..rulesets.match import MatchRules, Offer
@@ -33,8 +34,7 @@ PAIR_RATED_A_DAY = 2
 PAIR_WINDOW = timedelta(days=1)
 
 
-@dataclass(frozen=True)
-class Ended:
+class Ended(Struct, frozen=True):
     """A game at its end, as the records read it."""
 
     rules: MatchRules[Any]
@@ -202,8 +202,7 @@ def _ratings(
 # ----- the records page -----
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     """One row of a table of counts."""
 
     label: str
@@ -212,22 +211,19 @@ class Line:
     losses: int
 
 
-@dataclass(frozen=True)
-class Feat:
+class Feat(Struct, frozen=True):
     title: str
     how: str
     earned: datetime | None
 
 
-@dataclass(frozen=True)
-class Rating:
+class Rating(Struct, frozen=True):
     label: str
     value: int  # mu, rounded
     spread: int  # ±2 sigma, rounded
 
 
-@dataclass(frozen=True)
-class HistoryRow:
+class HistoryRow(Struct, frozen=True):
     match_id: str
     side: str
     result: str
@@ -237,8 +233,7 @@ class HistoryRow:
     at: datetime
 
 
-@dataclass(frozen=True)
-class Records:
+class Records(Struct, frozen=True):
     """One rule set's records of an account, in words."""
 
     label: str

@@ -12,9 +12,10 @@ game's mail (a correspondence duel) is played by ``match_replies`` after the sam
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from .. import rulesets
 from ..inbound import address, commands, message
@@ -44,8 +45,7 @@ STALE = (
 HandOver = Callable[[str, outbox_store.Mail, datetime], None]
 
 
-@dataclass(frozen=True)
-class Received:
+class Received(Struct, frozen=True):
     """What became of one message: ``applied`` (a receipt owed), ``refused`` (a reply saying
     why owed), ``duplicate``, or ``dropped`` with the reason logged."""
 

@@ -13,9 +13,10 @@ replays on its own, whatever becomes of the game it came from.
 
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from ..storage import matches as store
 from .errors import Conflict, Forbidden, InvalidInput
@@ -27,8 +28,7 @@ UNREPLAYABLE = "この対局は今のルールでは並べ直せないため、�
 WHAT_IF_CLOCK = "none"
 
 
-@dataclass(frozen=True)
-class Replay:
+class Replay(Struct, frozen=True):
     """An ended game made again move by move: its start and every move (side, move)."""
 
     match: Match
@@ -83,8 +83,7 @@ def _number(given: str, last: int) -> int:
     return int(given)
 
 
-@dataclass(frozen=True)
-class Review:
+class Review(Struct, frozen=True):
     side: str  # the side the person played
     number: int
     last: int

@@ -9,8 +9,9 @@ Every step is idempotent: duplicate or overlapping ticks do the work once.
 
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+from msgspec import Struct, field
 
 from .. import rulesets
 from ..clock import JST
@@ -38,8 +39,7 @@ def due_village_ids(now: datetime) -> Answered[str]:
     return store.due_village_ids(now)
 
 
-@dataclass
-class TickReport:
+class TickReport(Struct):
     due: int = 0
     created: list[str] = field(default_factory=list)
     mail_villages: list[str] = field(default_factory=list)  # owing mail due: handed over

@@ -5,8 +5,9 @@ village's pages, posts and actions for its member, until the village's next upda
 """
 
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from msgspec import Struct
 
 from ..storage import accounts as store
 from ..storage.accounts import Session
@@ -18,8 +19,7 @@ RESET_FOR = timedelta(hours=1)
 SESSION_ID_LENGTH = 32  # characters of token_urlsafe(24)
 
 
-@dataclass(frozen=True)
-class Grant:
+class Grant(Struct, frozen=True):
     """Who a session speaks for, and where: ``village_id`` None is the whole account."""
 
     account_id: str

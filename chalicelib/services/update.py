@@ -7,9 +7,10 @@ What a step does is the village's rule set's (``RuleSet.step``); committing it,
 with the holds it ends and the mail it owes, is storage's (``commit_step``).
 """
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from .. import membership
 from ..rulesets.base import State, Step
@@ -25,8 +26,7 @@ from .unit import Unit
 MAX_STEPS = 40
 
 
-@dataclass(frozen=True)
-class Happening:
+class Happening(Struct, frozen=True):
     """What one step did, for the mail step."""
 
     kind: str  # started | extended | abandoned | morning | ending | closed | …

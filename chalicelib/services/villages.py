@@ -4,9 +4,10 @@ import logging
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
+
+from msgspec import Struct, field
 
 from .. import membership, rulesets
 from ..personas import CHARACTER_SETS, DEFAULT_CHARACTER_SET, persona
@@ -66,8 +67,7 @@ def next_village_id() -> str:
     return store.next_village_id()
 
 
-@dataclass(frozen=True)
-class AskedVillage:
+class AskedVillage(Struct, frozen=True):
     """A new village as a GM or a player asks for it, nothing checked yet: the 村建て page's
     form, the GM lambda's event, the command line, the scheduler's hourly long village.
     ``given``: the GM's options for the rule set ``rules`` (classic: RULES-CLASSIC §7 and
@@ -85,8 +85,7 @@ class AskedVillage:
     practice: object = False
 
 
-@dataclass(frozen=True)
-class NewVillage:
+class NewVillage(Struct, frozen=True):
     """A village as a GM asked for it, every part checked, nothing written yet: what the
     村建て page previews and ``create_village`` writes."""
 
@@ -201,8 +200,7 @@ def create_village(
 # ----- the lounge -----
 
 
-@dataclass(frozen=True)
-class LoungePage:
+class LoungePage(Struct, frozen=True):
     villages: list[store.VillageSummary]
     cursor: str | None
 

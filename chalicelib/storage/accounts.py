@@ -6,9 +6,9 @@ of every versioned write) from the record as read.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from msgspec import Struct, field
 from pynamodb.exceptions import DoesNotExist
 
 from .db import ensure_configured, transaction
@@ -22,8 +22,7 @@ EPOCH = datetime.fromtimestamp(0, UTC)
 # ----- accounts -----
 
 
-@dataclass(frozen=True)
-class Account:
+class Account(Struct, frozen=True):
     """An account as read (``AccountItem``'s fields; see there what each means)."""
 
     account_id: str
@@ -258,8 +257,7 @@ def mark_link_used(link: str, until: datetime) -> None:
 # ----- sessions -----
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(Struct, frozen=True):
     """One logged-in browser as read (``SessionItem``'s fields)."""
 
     account_id: str

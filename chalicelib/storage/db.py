@@ -1,16 +1,15 @@
 """Where the table lives, set once at first use from the environment (never at import time)."""
 
 import os
-from dataclasses import dataclass
 
+from msgspec import Struct
 from pynamodb.connection import Connection
 from pynamodb.transactions import TransactWrite
 
 from .models import MODELS, CounterItem, Item
 
 
-@dataclass(frozen=True)
-class TableConfig:
+class TableConfig(Struct, frozen=True):
     table_name: str
     region: str
     host: str | None  # None: the real AWS endpoint

@@ -6,8 +6,9 @@ never without its line and a line never without its action.
 """
 
 import secrets
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from msgspec import Struct
 
 from .db import ensure_configured, transaction
 from .errors import conditioned
@@ -15,8 +16,7 @@ from .keys import account_pk, gm_log_pk, time_key
 from .models import AccountItem, GmLogItem, record_of
 
 
-@dataclass(frozen=True)
-class GmLogLine:
+class GmLogLine(Struct, frozen=True):
     """One GM action, to write or as read (``GmLogItem``'s fields)."""
 
     actor: str  # "account:<id>", "cli:<user>" or "lambda"

@@ -12,10 +12,10 @@ and an intention (``NewMatch``, ``Advance``, the ``Mail`` they owe) (decision 23
 import secrets
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from msgspec import Struct, field
 from pynamodb.exceptions import DoesNotExist
 from pynamodb.expressions.condition import size
 from pynamodb.expressions.update import Action
@@ -62,15 +62,13 @@ from .records import write as write_records
 from .repository import plain
 
 
-@dataclass(frozen=True)
-class NewMove:
+class NewMove(Struct, frozen=True):
     side: str
     move: Any
     at: datetime
 
 
-@dataclass(frozen=True)
-class Presence:
+class Presence(Struct, frozen=True):
     """In a live game between two people, the side to move and when it was last seen (its
     page asked, or its turn began): gone for a minute, it loses (decision 82)."""
 
@@ -89,8 +87,7 @@ def _presence_of(item: MatchItem) -> Presence | None:
     return Presence(str(found["side"]), key_time(str(found["seen"])))
 
 
-@dataclass(frozen=True)
-class MatchRecord:
+class MatchRecord(Struct, frozen=True):
     """A game's META as read (or as just written): what every use case of a game reads. The
     writes below take it back as the read they are conditioned on."""
 
@@ -161,8 +158,7 @@ def _meta(match: MatchRecord) -> MatchItem:
     return MatchItem(match_pk(match.match_id), MATCH_SK)
 
 
-@dataclass(frozen=True)
-class Progress:
+class Progress(Struct, frozen=True):
     """The poll's answer: how many moves, the state, and when the side to move flags."""
 
     moves: int
@@ -175,8 +171,7 @@ class Progress:
     seat_open: bool  # a seat still waits for its invited person
 
 
-@dataclass(frozen=True)
-class NewMatch:
+class NewMatch(Struct, frozen=True):
     """A game to create (``create_match``): its dealt game as stored, its seats, what was
     picked, the computer's strength, the clocks of the side to move, made at ``now``;
     ``ended``: over before anyone moved (the computer's opening ended it)."""
@@ -196,8 +191,7 @@ class NewMatch:
     ended: bool = False
 
 
-@dataclass(frozen=True)
-class Kept:
+class Kept(Struct, frozen=True):
     """Until when DynamoDB keeps a game's items (its TTL, decision 58): ``game`` the META and
     the moves written now (None: kept, a game an account plays), ``guests`` each guest's
     place in its list (a guest's games go with its cookie)."""
@@ -285,8 +279,7 @@ def _clock(
     ]
 
 
-@dataclass(frozen=True)
-class Prelude:
+class Prelude(Struct, frozen=True):
     """A what-if game's start: the game it continues, after how many of its moves, the start
     (move 0) and those moves (``[{"side", "move"}]``)."""
 
@@ -362,8 +355,7 @@ def create_match(
     return _record(meta)
 
 
-@dataclass(frozen=True)
-class Advance:
+class Advance(Struct, frozen=True):
     """One write of a game (``commit_moves``): ``moves`` appended after those read, the
     ``game`` (as stored) and ``state`` they lead to, the clocks after them (the side to
     move's since when and its flag, a held answer's ``hold_until``), at ``now``, kept as
@@ -542,8 +534,7 @@ def add_chat(
     conditioned("too soon, or not this seat's player", write)
 
 
-@dataclass(frozen=True)
-class Chat:
+class Chat(Struct, frozen=True):
     """One chat message as read: its side, its text, when."""
 
     side: str
@@ -778,8 +769,7 @@ def rooms(since: datetime, limit: int) -> list[MatchRecord]:
     ]
 
 
-@dataclass(frozen=True)
-class PlayerGame:
+class PlayerGame(Struct, frozen=True):
     """A game on its player's list, as read: the game, its rule set, the player's side, what
     was picked, when it began and until when it is kept (None: an account's, kept)."""
 

@@ -7,11 +7,12 @@ runner and in ``infra/``. The table name, region and endpoint are set by
 """
 
 import base64
-import dataclasses
 import json
 import zlib
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
+from msgspec import Struct
+from msgspec.structs import fields
 from pynamodb.attributes import (
     Attribute,
     BooleanAttribute,
@@ -31,9 +32,6 @@ from pynamodb.models import Model
 
 from .keys import SHARDS
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
 
 def plain(value: Any) -> dict[str, Any]:
     """A map attribute as a dict: PynamoDB gives a MapAttribute once loaded, the dict it was
@@ -41,13 +39,13 @@ def plain(value: Any) -> dict[str, Any]:
     return value.as_dict() if hasattr(value, "as_dict") else dict(value or {})
 
 
-Record = TypeVar("Record", bound="DataclassInstance")
+Record = TypeVar("Record", bound=Struct)
 
 
 def record_of(kind: type[Record], item: "Item", **given: Any) -> Record:
-    """The plain record ``kind`` (a dataclass) of ``item``: each field the item's attribute of
+    """The plain record ``kind`` (a ``Struct``) of ``item``: each field the item's attribute of
     the same name, unless ``given`` (a key, a map made plain)."""
-    named = {f.name: getattr(item, f.name) for f in dataclasses.fields(kind) if f.name not in given}
+    named = {f.name: getattr(item, f.name) for f in fields(kind) if f.name not in given}
     return kind(**named, **given)
 
 

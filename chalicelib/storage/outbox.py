@@ -9,10 +9,10 @@ import hashlib
 import math
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from msgspec import Struct
 from pynamodb.exceptions import DeleteError, UpdateError
 
 from .accounts import Account, account_record
@@ -35,8 +35,7 @@ ACCOUNT_MAIL_KEPT = timedelta(days=2)  # an account mail never sent is dropped a
 MATCH_MAIL = "M:"  # a game's outbox partition is "M:<match id>" (a village's is its number)
 
 
-@dataclass(frozen=True)
-class Mail:
+class Mail(Struct, frozen=True):
     """One mail a use case owes (an intention): the outbox partition it is owed in (a
     village's, a game's), its day (a game's: its move count), kind and account, keyed by
     those unless ``sort_key`` says otherwise. Storage writes it, conditioned on its not
@@ -51,8 +50,7 @@ class Mail:
     detail: str | None = None
 
 
-@dataclass(frozen=True)
-class OutboxRecord:
+class OutboxRecord(Struct, frozen=True):
     """One owed mail as read, or as just written: ``village_id`` is the partition it is
     owed in (a village, ``M:<game>``, the account mail's, a puzzle day's)."""
 

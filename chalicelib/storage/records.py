@@ -8,10 +8,10 @@ game's end reads its accounts' aggregates together (one BatchGetItem).
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from msgspec import Struct
 from pynamodb.exceptions import DoesNotExist
 from pynamodb.transactions import TransactWrite
 
@@ -20,16 +20,14 @@ from .keys import account_pk, rating_prefix, rating_sk, record_sk
 from .models import RatingItem, RecordItem
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(Struct, frozen=True):
     """An account's aggregate as read: its JSON and the version a write is conditioned on."""
 
     data: dict[str, Any]
     version: int  # 0: none written yet
 
 
-@dataclass(frozen=True)
-class Rated:
+class Rated(Struct, frozen=True):
     """One ranked game in an account's rating history."""
 
     match_id: str
@@ -40,8 +38,7 @@ class Rated:
     at: datetime
 
 
-@dataclass(frozen=True)
-class RecordWrite:
+class RecordWrite(Struct, frozen=True):
     """What a game's end writes for one account: its new aggregate (over ``version``) and,
     for a ranked game, its history entry."""
 

@@ -9,11 +9,11 @@ tabs, a slot's former players), so the hot read stays the same size on day 1 and
 ``storage.villages``, after which the unit of work reloads the village on purpose.
 """
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+from msgspec import Struct, field
 from pynamodb.exceptions import DoesNotExist
 
 from .. import rulesets
@@ -44,8 +44,7 @@ from .models import (
 )
 
 
-@dataclass(frozen=True)
-class Village:
+class Village(Struct, frozen=True):
     """A village's META as the layers above storage read it (pages, mail, the scheduler): its
     fields as stored (see ``VillageItem``), the game left to ``VillageRecord.game``."""
 
@@ -70,8 +69,7 @@ class Village:
     version: int | None  # what a form that must not overwrite a newer META carries
 
 
-@dataclass
-class VillageRecord:
+class VillageRecord(Struct, dict=True):  # dict: room for what it reads on first use
     """One village as a request sees it: META, the members and the open day, read in one
     consistent query; past days and presences on first use.
 
@@ -335,8 +333,7 @@ def load_village(village_id: str) -> VillageRecord | None:
     return VillageRecord(meta, members, days, look)
 
 
-@dataclass(frozen=True)
-class Presence:
+class Presence(Struct, frozen=True):
     """An account's one place in a village, ever (``PresenceItem``): its seat, and whether
     it left (then it never rejoins)."""
 

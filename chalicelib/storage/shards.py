@@ -2,8 +2,9 @@
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Generic, TypeVar
+
+from msgspec import Struct, field
 
 from .errors import FAULTS
 from .keys import SHARDS
@@ -29,8 +30,7 @@ def each_shard(keys: Sequence[str], query: Callable[[str], R]) -> list[R]:
     return [first, *_pool.map(query, keys[1:])]
 
 
-@dataclass
-class Answered(Generic[T]):
+class Answered(Struct, Generic[T]):
     """What the shards that answered found, and the shards that failed every try."""
 
     found: list[T] = field(default_factory=list)

@@ -7,25 +7,23 @@ other to its own page (which checks again).
 """
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from markupsafe import Markup, escape
+from msgspec import Struct
 
 from ..rules.talk import ANCHOR, number
 from ..storage.villages import Post
 
 
-@dataclass(frozen=True)
-class ShownPost:
+class ShownPost(Struct, frozen=True):
     n: int | None  # its number on this board and day, from 1; None: a nameless trace
     item: Post
     body: Markup  # the text, escaped, with anchors
     unread: bool
 
 
-@dataclass(frozen=True)
-class Numbering:
+class Numbering(Struct, frozen=True):
     """How a page numbers its posts and where its anchors lead."""
 
     first: int  # the number of the page's first post

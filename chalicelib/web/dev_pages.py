@@ -5,10 +5,10 @@ They exist only under the local runner (runtime.dev_tools()); elsewhere, 404.
 """
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 
 from chalice import Response
+from msgspec import Struct
 
 from .. import runtime
 from ..clock import jst
@@ -60,8 +60,7 @@ def _framed(mail: dict) -> str | None:
     return html.replace("<head>", '<head><base target="_top">', 1)
 
 
-@dataclass(frozen=True)
-class LocalVillage:
+class LocalVillage(Struct, frozen=True):
     """One village as the clock page shows it: its phase and the moments ahead of it."""
 
     village: VillageSummary

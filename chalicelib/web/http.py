@@ -4,13 +4,13 @@ import hmac
 import ipaddress
 import json
 import secrets
-from dataclasses import dataclass
 from datetime import datetime
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from chalice import Response
+from msgspec import Struct
 
 from .. import runtime, signing
 from ..services.sessions import SESSION_FOR, Grant
@@ -46,8 +46,7 @@ class BadRequest(ValueError):
         self.status = status
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(Struct, frozen=True):
     """The cookie: a CSRF token, and the session item of who is logged in (if anyone).
 
     The cookie only names the session; the item decides (services/sessions.py), so a

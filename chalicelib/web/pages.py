@@ -7,12 +7,13 @@ The handlers themselves: ``accounts`` (registration, login, the account page),
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import ClientError
 from chalice import Response
+from msgspec import Struct, field
+from msgspec.structs import replace
 from pynamodb.exceptions import PynamoDBException
 
 from .. import effects, runtime
@@ -52,8 +53,7 @@ WRONG_METHOD = (
 )
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Struct, frozen=True):
     """The parts of a Chalice request the pages use."""
 
     method: str
@@ -64,8 +64,7 @@ class Request:
     context: dict[str, Any]
 
 
-@dataclass
-class Ctx:
+class Ctx(Struct):
     request: Request
     now: datetime
     session: Session  # the cookie: what it claims is checked against the session item

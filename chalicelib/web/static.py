@@ -13,10 +13,10 @@ served with a short cache.
 import base64
 import hashlib
 import re
-from dataclasses import dataclass
 from functools import cache
 
 from chalice import Response
+from msgspec import Struct
 
 from ..render import TEMPLATES
 from .http import SECURITY_HEADERS
@@ -32,8 +32,7 @@ SHORT = "public, max-age=3600"
 HASHED_NAME = re.compile(r"(?P<stem>[\w-]+)\.(?P<digest>[0-9a-f]{12})(?P<suffix>\.\w+)")
 
 
-@dataclass(frozen=True)
-class StaticFile:
+class StaticFile(Struct, frozen=True):
     name: str  # app.css
     hashed_name: str  # app.0123456789ab.css
     content_type: str

@@ -1,9 +1,10 @@
 """What one village page shows a viewer: the boards read here, the game's part from the
 village's rule set (which alone decides what the viewer may know)."""
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from .. import membership
 from ..personas import CHARACTER_SETS
@@ -18,8 +19,7 @@ from . import board_view
 DAY_PAGE = 500
 
 
-@dataclass(frozen=True)
-class Asked:
+class Asked(Struct, frozen=True):
     """What the page's address asks for; ``build`` keeps each part within what the viewer
     may see (a board it may not read, a day past the game's, an unknown speaker fall back)."""
 
@@ -31,8 +31,10 @@ class Asked:
     speaker: str | None = None  # show only that character's posts
 
 
-@dataclass(frozen=True)
-class _BoardPage:
+OPENING = Asked()  # a page as it opens: the public board, today, its first posts
+
+
+class _BoardPage(Struct, frozen=True):
     """The board and day shown, and its posts as read."""
 
     board: str
@@ -42,7 +44,7 @@ class _BoardPage:
 
 
 def build(
-    record: VillageRecord, viewer: Viewer, now: datetime, asked: Asked = Asked()
+    record: VillageRecord, viewer: Viewer, now: datetime, asked: Asked = OPENING
 ) -> dict[str, Any]:
     """The village page's context."""
     rules = record.rules
@@ -209,8 +211,7 @@ def _without_traces_of_shown(
     return read
 
 
-@dataclass(frozen=True)
-class LogEntry:
+class LogEntry(Struct, frozen=True):
     board: str
     post: board_view.ShownPost
 

@@ -12,10 +12,11 @@ A new one fails its contract; so does an entry whose import is gone, so the list
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import fields
 
 from chalicelib.storage.repository import VillageRecord
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace as struct_replace
 
 from chalicelib.rules.mobius import CHOICE_KEYS, PARTNERS, SLOTS, Choices, Result, Village
 from chalicelib.rulesets.base import Pace, Seat, State, Viewer
@@ -237,7 +238,7 @@ def twin(view: View, slot: str, rng: random.Random) -> tuple[View, list[str]]:
         if not oni_side and attack is not None:
             attack = type(attack)(rng.choice(SLOTS), rng.choice(SLOTS))
         assassination = morning.assassination if slot == "assassin" else rng.choice(SLOTS)
-        game.mornings[n] = replace(
+        game.mornings[n] = struct_replace(
             morning,
             results=results,
             dms=dms,
@@ -254,8 +255,8 @@ def twin(view: View, slot: str, rng: random.Random) -> tuple[View, list[str]]:
         unknown = [s for s in SLOTS if s not in known_sides(view.game, slot)]
         a, b = rng.sample(unknown, 2)
         if game.sides[a] != game.sides[b]:
-            game.sides[a], game.sides[b] = game.sides[b], game.sides[a]
-            game.__post_init__()  # the oni side is listed from the sides
+            sides = {**game.sides, a: game.sides[b], b: game.sides[a]}
+            game = struct_replace(game, sides=sides)  # a new game lists its oni side anew
             changed.append("sides")
     if slot != "assassin":
         game.assassination_used = rng.random() < 0.5

@@ -9,10 +9,10 @@ card, and the review."""
 
 import json
 import random
-from dataclasses import astuple
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from msgspec.structs import astuple
 
 from chalicelib.notify import match_notices
 from chalicelib.rules.duel import Draws, Duel, play, preset

@@ -1,9 +1,10 @@
 """Night choices (§2.4) as a declarative table: who may set each, from which night, on whom."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from msgspec import Struct
 
 from .cast import NPC, Role
 from .errors import ChoiceError, UnknownCharacterError, UnknownChoiceError
@@ -15,8 +16,7 @@ class Ability(StrEnum):
     GUARD = "guard"
 
 
-@dataclass(frozen=True, slots=True)
-class NightChoices:
+class NightChoices(Struct, frozen=True):
     """One actor's choices for tonight as they stand; ``None`` is unset."""
 
     attack: str | None = None
@@ -47,8 +47,7 @@ ABILITY_IDS: frozenset[str] = frozenset(a.value for a in Ability)
 UNSET = NightChoices()
 
 
-@dataclass(frozen=True, slots=True)
-class _Rule:
+class _Rule(Struct, frozen=True):
     """Who may set a choice, from which night, and what it may name (one row of §2.4)."""
 
     role: Role

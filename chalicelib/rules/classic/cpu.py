@@ -25,9 +25,10 @@ A turn plays like a modest person of its role (decisions-classic 59–61, 72):
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct, field
 
 from .. import talk
 from ..talk import named_in
@@ -43,8 +44,7 @@ from ..talk import named_in
 #   "board", "text"}], its own included; decisions-classic 72).
 
 
-@dataclass
-class Plan:
+class Plan(Struct):
     """A turn: the choices that change now, at most one post, and when to be asked again."""
 
     choices: dict[str, str] = field(default_factory=dict)
@@ -101,8 +101,7 @@ WOLF_WORDS = ("人狼", "黒", "●", "狼")
 HUMAN_WORDS = ("人間", "白", "○", "村人")
 
 
-@dataclass
-class Claim:
+class Claim(Struct):
     """One member's public claim, as read from its posts of the day."""
 
     role: str  # seer | medium | mason

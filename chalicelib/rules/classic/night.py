@@ -6,15 +6,15 @@ order they were last saved; every default draw takes the caller's RNG.
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from .abilities import Ability, NightChoices, refusal
 from .cast import NPC, Cause, Judgment, Role, judgment_of
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(Struct, frozen=True):
     """What the seer or the medium learns about one character."""
 
     target: str
@@ -28,8 +28,7 @@ class Result:
         return cls(data["target"], Judgment(data["result"]))
 
 
-@dataclass(frozen=True, slots=True)
-class News:
+class News(Struct, frozen=True):
     """One living player's private news of a morning (§4.6)."""
 
     divination: Result | None = None
@@ -61,8 +60,7 @@ class News:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Morning:
+class Morning(Struct, frozen=True):
     """Everything one night decided. ``found_dead`` is public; the rest is secret."""
 
     day: int  # the day this morning opens (night N → day N + 1)

@@ -2,9 +2,10 @@
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
+
+from msgspec import Struct
 
 from .cast import MAX_PLAYERS, MIN_PLAYERS
 from .errors import SetupError
@@ -26,8 +27,7 @@ E = TypeVar("E", bound=StrEnum)
 _SUNSET = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Struct, frozen=True):
     pace: Pace = Pace.SHORT
     opening: bool = False
     npc_villager: bool = False

@@ -5,8 +5,9 @@ fixed +09:00 offset is exact). A short village's times run from its events; a lo
 daily rhythm around its sunset time.
 """
 
-from dataclasses import dataclass
 from datetime import datetime, time, timedelta, timezone
+
+from msgspec import Struct
 
 from .errors import RuleError
 from .options import Options, Pace
@@ -14,8 +15,7 @@ from .options import Options, Pace
 JST = timezone(timedelta(hours=9), "JST")
 
 
-@dataclass(frozen=True, slots=True)
-class Lengths:
+class Lengths(Struct, frozen=True):
     day: timedelta  # short: morning → sunset; long: the least time before the sunset time
     overtime: timedelta  # each vote round after sunset (超過時間)
     night: timedelta

@@ -6,9 +6,10 @@ the platform remembers by account (docs/decisions.md 78). Pure: times are passed
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
+
+from msgspec import Struct, field
 
 from .cast import MAX_PLAYERS, players
 from .errors import PrologueError
@@ -18,8 +19,7 @@ IDLE_AFTER = timedelta(hours=24)  # [decided] a member not seen for this long is
 ABANDON_AFTER = timedelta(hours=72)  # [decided] a village not started by then is abandoned
 
 
-@dataclass(slots=True)
-class Prologue:
+class Prologue(Struct):
     members: list[str] = field(default_factory=list)  # join order
     start_votes: set[str] = field(default_factory=set)
     kicks: dict[str, set[str]] = field(default_factory=dict)  # target → members voting to kick

@@ -12,9 +12,10 @@ say so.
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from msgspec import Struct, field
 
 from .abilities import Ability, NightChoices, abilities_of, refusal
 from .cast import (
@@ -47,8 +48,7 @@ class Winner(StrEnum):
     DRAW = "draw"  # nobody alive, or a draw by the tie rule: nobody wins
 
 
-@dataclass(frozen=True, slots=True)
-class Ending:
+class Ending(Struct, frozen=True):
     winner: Winner
     day: int  # the day on which it was decided (a night's: the next day's number)
 
@@ -64,14 +64,12 @@ class Ending:
         return self.winner.value == team.value
 
 
-@dataclass(frozen=True, slots=True)
-class Death:
+class Death(Struct, frozen=True):
     day: int  # the day of the event; a night's deaths count as that night's day number
     cause: Cause
 
 
-@dataclass(slots=True)
-class Village:
+class Village(Struct):
     """One classic village's game state, from the start (§2.2) to the epilogue."""
 
     roles: dict[str, Role]  # every character, seat order: p1…pn, npc

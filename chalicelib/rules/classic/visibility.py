@@ -3,8 +3,9 @@ classic villages. Pure: the caller says who the viewer is and which moment of th
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
+
+from msgspec import Struct
 
 from .cast import NPC, Cause, Role
 
@@ -35,8 +36,7 @@ PARTNER_BOARDS: dict[Board, Role] = {Board.WOLVES: Role.WEREWOLF, Board.MASONS: 
 IN_GAME = frozenset({Moment.DAY, Moment.OVERTIME, Moment.NIGHT})
 
 
-@dataclass(frozen=True, slots=True)
-class Viewer:
+class Viewer(Struct, frozen=True):
     """Who is looking: a visitor (no character), a prologue member (no role yet) or a character."""
 
     character: str | None = None

@@ -2,9 +2,10 @@
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from msgspec import Struct
 
 from .options import TieRule
 
@@ -29,8 +30,7 @@ class Next(StrEnum):
     DRAW = "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(Struct, frozen=True):
     """One closed vote round. Its votes are published unless the outcome is ``sudden`` (§2.3.4)."""
 
     day: int

@@ -12,8 +12,9 @@ The strengths (:data:`STRENGTHS`) are chosen when a game against the CPU starts:
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from . import deceiver, deducer
 from .legal import Legal

@@ -32,16 +32,16 @@ never tries a PP.
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from .legal import Legal, fake_reports
 from .roles import BLACK, COLORS, WHITE
 from .worlds import fox_odds
 
 
-@dataclass(frozen=True, slots=True)
-class Style:
+class Style(Struct, frozen=True):
     """How a deceiver of one strength plays."""
 
     evidence: bool  # reads the seer claims against its werewolves (who is its madman)

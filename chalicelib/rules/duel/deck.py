@@ -1,8 +1,9 @@
 """Presets (配役), custom decks and their switches (RULES-DUEL §2)."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from .errors import SetupError
 from .roles import ROLES
@@ -13,8 +14,7 @@ NEVER_MISSING = ("werewolf", "fox", "cat", "mason")
 SINGLE = ("seer", "medium", "hunter", "madman", "cat", "fox")
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(Struct, frozen=True):
     """A deck with its switches. ``deck`` is in table order without zero counts."""
 
     preset: str | None

@@ -21,16 +21,17 @@ but a mason at random (a claimer as soon as anyone), and gives plain one-card or
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from .legal import Legal
 from .roles import BLACK
 from .worlds import Beliefs, beliefs
 
 
-@dataclass(frozen=True, slots=True)
-class Style:
+class Style(Struct, frozen=True):
     """How a deducer of one strength plays."""
 
     sweep: bool  # names the unclaimed cards (day 1 or 2, all or in two halves)

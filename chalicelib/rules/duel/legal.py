@@ -6,8 +6,9 @@ werewolves and the PP offer for B); the CPUs choose from it, and
 """
 
 import random
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from .night import known_last_guard, latent_guard_open
 from .reports import guard_order
@@ -15,8 +16,7 @@ from .roles import BLACK, COLORS, GJ_CO_EXTRAS, WHITE
 from .state import Duel, copy_json
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
+class Legal(Struct, frozen=True):
     """The options of ``turn`` for ``side``; empty ``turn`` when it is not this side's move."""
 
     side: str

@@ -57,6 +57,6 @@ def play(duel: Duel, by: str, move: Mapping[str, Any], chance: random.Random | D
         handlers[do](duel, move, draws)
     except Exception:
         restored = Duel.from_json(before)
-        for name in Duel.__slots__:
+        for name in Duel.__struct_fields__:
             setattr(duel, name, getattr(restored, name))
         raise

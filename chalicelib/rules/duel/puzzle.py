@@ -33,9 +33,10 @@ not choose, which the search does not model).
 
 import random
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
+
+from msgspec import Struct
 
 from . import cpu
 from .deck import Rules, custom
@@ -77,8 +78,7 @@ class NoPuzzle(Exception):
     """No game within :data:`MAX_GAMES` reached a puzzle (never seen; the page says so)."""
 
 
-@dataclass(frozen=True, slots=True)
-class World:
+class World(Struct, frozen=True):
     wolves: tuple[int, ...]
     fox: int | None
 
@@ -90,8 +90,7 @@ class World:
         return cls(tuple(data["wolves"]), data["fox"])
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(Struct, frozen=True):
     """What executing one card does: ``win`` with best play, or ``loss`` in ``world`` (ending
     ``winner`` at the ``execution`` or the next ``morning``)."""
 
@@ -116,8 +115,7 @@ class Verdict:
         return cls(data["card"], data["result"], world, data["winner"], data["at"])
 
 
-@dataclass(frozen=True, slots=True)
-class Puzzle:
+class Puzzle(Struct, frozen=True):
     deck: str  # a key of DECKS
     seed: int  # the game's seed (engine and CPUs)
     tried: int  # games played before this one was found, this one included

@@ -5,8 +5,9 @@ Pure: no I/O, no clock, no global random. Every draw goes through a
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from .deck import NEVER_MISSING, Rules
 from .draws import Draws
@@ -14,8 +15,7 @@ from .errors import SetupError
 from .roles import ROLES, color_of, is_human
 
 
-@dataclass(slots=True)
-class Duel:
+class Duel(Struct):
     """One game. Cards are ints (0 the first victim); claims are public records."""
 
     rules: Rules

@@ -12,10 +12,11 @@ CPU-B weighs the same worlds with its werewolves known to read where the fox is
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
 from typing import Any
+
+from msgspec import Struct
 
 from .roles import BLACK
 
@@ -45,8 +46,7 @@ SPARED_REAL = 0.5
 MAX_WORLDS = 600  # above this (17A only), a deterministic stride sample of the placements
 
 
-@dataclass(frozen=True, slots=True)
-class Beliefs:
+class Beliefs(Struct, frozen=True):
     wolf: dict[int, float]  # P(card is a werewolf)
     fox: dict[int, float]  # P(card is the fox)
     real: dict[int, float]  # P(claimer is the real holder of its claimed role)

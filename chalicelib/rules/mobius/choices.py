@@ -1,8 +1,10 @@
 """Nightly choices (行動予定, RULES §3) and their validation."""
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import fields
 
 from .cast import JOBS, SLOTS, Job, Side, is_oni_side
 from .errors import (
@@ -19,8 +21,7 @@ from .errors import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Choices:
+class Choices(Struct, frozen=True):
     """Everything one member has chosen for tonight; ``None`` is undecided (【未定】)."""
 
     pray: str | None = None
@@ -57,8 +58,7 @@ CHOICE_KEYS: tuple[str, ...] = tuple(field.name for field in fields(Choices))
 UNDECIDED = Choices()
 
 
-@dataclass(frozen=True, slots=True)
-class _Rule:
+class _Rule(Struct, frozen=True):
     """Who may make a choice and what it may name (one row of the RULES §3 table)."""
 
     job: Job | None  # None: any job

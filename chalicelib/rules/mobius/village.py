@@ -8,9 +8,11 @@ always gives the same game.
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
+
+from msgspec import Struct, field
 
 from .cast import (
     MADMAN_COUNT,
@@ -55,8 +57,7 @@ class Command(StrEnum):
 COMMAND_QUORUM = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(Struct, frozen=True):
     """What an ability tells its user about one target."""
 
     target: str
@@ -66,20 +67,17 @@ class Result:
         return {"target": self.target, "verdict": self.verdict}
 
 
-@dataclass(frozen=True, slots=True)
-class Attack:
+class Attack(Struct, frozen=True):
     target: str
     attacker: str
 
 
-@dataclass(frozen=True, slots=True)
-class DyingMessage:
+class DyingMessage(Struct, frozen=True):
     writer: str
     names: str
 
 
-@dataclass(frozen=True, slots=True)
-class Morning:
+class Morning(Struct, frozen=True):
     """Everything one night resolution decided. Most of it is secret: see visibility."""
 
     day: int  # the day this morning starts
@@ -123,8 +121,7 @@ class Morning:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Ending:
+class Ending(Struct, frozen=True):
     winner: Winner
     by: EndedBy
     day: int  # the day the ending starts
@@ -137,8 +134,7 @@ class Ending:
         return cls(Winner(data["winner"]), EndedBy(data["by"]), data["day"])
 
 
-@dataclass(frozen=True, slots=True)
-class Cause:
+class Cause(Struct, frozen=True):
     """One reason of a death (RULES §4.3), for the full record once the game is over.
 
     ``kind``: judged | attacked | assassinated (``by`` struck it, unguarded) | blocked (it
@@ -150,28 +146,24 @@ class Cause:
     by: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class _SlotCause:
+class _SlotCause(Struct, frozen=True):
     slot: str
     cause: Cause
 
 
-@dataclass(frozen=True, slots=True)
-class _Strikes:
+class _Strikes(Struct, frozen=True):
     struck: dict[str, str]  # unguarded target -> who struck it (the attacker first)
     blocked: set[str]  # attacker or assassin who struck a guarded target
     guarding: dict[str, str]  # guard who died -> the striker intercepted (the attacker first)
     causes: list[_SlotCause]
 
 
-@dataclass(frozen=True, slots=True)
-class Death:
+class Death(Struct, frozen=True):
     day: int  # the morning that announced it
     kind: DeathKind
 
 
-@dataclass(slots=True)
-class Village:
+class Village(Struct, dict=True):  # dict: room for the cached oni side
     """One village's game state. ``day`` 0 is the opening."""
 
     sides: dict[str, Side]
@@ -181,11 +173,11 @@ class Village:
     assassination_used: bool = False
     mornings: list[Morning] = field(default_factory=list)
     ending: Ending | None = None
-    # The oni side is fixed by the sides: listed once, not on every night.
-    _oni_side: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        self._oni_side = tuple(slot for slot in SLOTS if is_oni_side(self.sides[slot]))
+    # The oni side is fixed by the sides: listed once, not on every night.
+    @cached_property
+    def _oni_side(self) -> tuple[str, ...]:
+        return tuple(slot for slot in SLOTS if is_oni_side(self.sides[slot]))
 
     # ----- creation (RULES §1, §5.1) -----
 

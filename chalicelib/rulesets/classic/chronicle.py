@@ -9,8 +9,9 @@ page's names), translated from the engine's characters.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
+
+from msgspec import Struct, field
 
 from ...rules.classic import NPC, Ability, Cause, Morning, Outcome, Role, Village
 from ...rules.classic import visibility as secrecy
@@ -23,8 +24,7 @@ from .labels import CAUSE_LABELS
 NIGHT_CAUSES = frozenset({Cause.ATTACK, Cause.CURSE})
 
 
-@dataclass(frozen=True)
-class Round:
+class Round(Struct, frozen=True):
     """One closed vote round (§2.3.4): every vote cast, even those a sudden death cleared."""
 
     number: int
@@ -37,15 +37,13 @@ class Round:
     at_once: bool  # a run-off reopened with one living candidate: executed without a vote
 
 
-@dataclass(frozen=True)
-class AttackChoice:
+class AttackChoice(Struct, frozen=True):
     wolf: str
     target: str
     at: datetime | None  # when it was last saved (§3: the latest counts)
 
 
-@dataclass(frozen=True)
-class Pick:
+class Pick(Struct, frozen=True):
     """An ability's target that night: ``chosen`` by its holder, or drawn by §3's default."""
 
     actor: str
@@ -53,16 +51,14 @@ class Pick:
     chosen: bool
 
 
-@dataclass(frozen=True)
-class Told:
+class Told(Struct, frozen=True):
     """What one player was told (at the start, or one morning), in the words it was told."""
 
     seat: str
     lines: list[str]
 
 
-@dataclass
-class Night:
+class Night(Struct):
     """Night ``night`` and the morning it opened (§4)."""
 
     night: int
@@ -80,8 +76,7 @@ class Night:
     wills: list[tuple[str, str]]  # (seat, text) published that morning
 
 
-@dataclass
-class RecordDay:
+class RecordDay(Struct):
     day: int
     start: list[Told] = field(default_factory=list)  # day 1: each player's role and partners
     rounds: list[Round] = field(default_factory=list)

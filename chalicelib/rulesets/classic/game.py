@@ -9,9 +9,10 @@ event is due next, and the platform needs to store only its time (``next_update`
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct, field
 
 from ...rules.classic import Options, Phase, Village
 from ...rules.classic.errors import PrologueError
@@ -26,8 +27,7 @@ def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-@dataclass(slots=True)
-class Kick:
+class Kick(Struct):
     """A member kicked out of the prologue by the votes of others (§2.1)."""
 
     name: str
@@ -53,8 +53,7 @@ class Kick:
         )
 
 
-@dataclass(slots=True)
-class ClassicGame:
+class ClassicGame(Struct):
     """One classic village from its creation to its past log."""
 
     options: Options

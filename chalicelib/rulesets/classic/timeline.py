@@ -13,9 +13,10 @@ count closes that night in the same step (§2.4): the night is never left waitin
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+
+from msgspec import Struct, field
 
 from ...rules.classic import Morning, NightChoices, Phase, RoundResult
 from ...rules.classic import pace as clock
@@ -32,14 +33,12 @@ class Event(StrEnum):
     CLOSE = "close"  # the epilogue is over: a past log (§2.5)
 
 
-@dataclass(frozen=True, slots=True)
-class Due:
+class Due(Struct, frozen=True):
     event: Event
     at: datetime
 
 
-@dataclass(slots=True)
-class Advanced:
+class Advanced(Struct):
     """What one event did."""
 
     event: Event

@@ -6,9 +6,10 @@ roles, whose will is published); this module only gathers what it allows, keyed 
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from ...rules.classic import NPC, Ability, Cause, Morning, Role, RoundResult, Village
 from ...rules.classic import visibility as secrecy
@@ -172,8 +173,7 @@ def write_refusal_text(board: Board, who: secrecy.Viewer, moment: Moment) -> str
     return "いまは書き込めません"
 
 
-@dataclass(frozen=True)
-class Member:
+class Member(Struct, frozen=True):
     seat: str
     name: str
     alive: bool
@@ -213,8 +213,7 @@ def _private(
     }
 
 
-@dataclass(frozen=True)
-class CastRow:
+class CastRow(Struct, frozen=True):
     """One character of the ending's cast table (§2.5): every role and fate revealed."""
 
     seat: str

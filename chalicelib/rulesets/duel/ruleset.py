@@ -11,8 +11,9 @@ game itself, so a page cannot show what the side may not know.
 import copy
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from chalicelib.rules.duel import PRESETS, Duel, MoveError, play, preset, view
 from chalicelib.rules.duel.draws import Draws

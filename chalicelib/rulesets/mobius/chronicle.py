@@ -5,7 +5,8 @@ and only once every log is open (the ending and the log).
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from ...rules.mobius import CHOICE_KEYS, JOBS, SLOTS, Attack, Cause, Choices, Job, Village
 
@@ -13,8 +14,7 @@ from ...rules.mobius import CHOICE_KEYS, JOBS, SLOTS, Attack, Cause, Choices, Jo
 ABILITY_OF = {Job.SEER: "divine", Job.MEDIUM: "medium", Job.ASSASSIN: "assassinate"}
 
 
-@dataclass(frozen=True)
-class Received:
+class Received(Struct, frozen=True):
     """A result that reached ``slot``: ``target`` is ``verdict`` (by ``ability``)."""
 
     slot: str
@@ -23,8 +23,7 @@ class Received:
     verdict: str
 
 
-@dataclass(frozen=True)
-class Dying:
+class Dying(Struct, frozen=True):
     """A death of the morning, its kind, every cause (RULES §4.3) and the killer (§5.7)."""
 
     slot: str
@@ -33,8 +32,7 @@ class Dying:
     killer: str | None
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(Struct, frozen=True):
     """A dying message ``writer`` left naming ``names``, read by ``reader``."""
 
     reader: str
@@ -42,8 +40,7 @@ class Message:
     names: str
 
 
-@dataclass
-class RecordDay:
+class RecordDay(Struct):
     """Day ``day``: what its morning decided (day 0: the draws at creation) and the choices
     saved during it for its night."""
 

@@ -7,9 +7,10 @@ declaration or resignation may end the game during the day. Who sees what is
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from ...rules.mobius import (
     CHOICE_KEYS,
@@ -96,8 +97,7 @@ SUBJECTS = {
 REMINDER_LEAD = {Pace.LONG: timedelta(hours=3), Pace.SHORT: timedelta(minutes=15)}
 
 
-@dataclass(frozen=True)
-class Member:
+class Member(Struct, frozen=True):
     """One line of the member list as a viewer may see it."""
 
     slot: str

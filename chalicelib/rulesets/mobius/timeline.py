@@ -1,8 +1,9 @@
 """The Mobius clock (RULES §2): phases and the times of a day for each pace. Pure."""
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+
+from msgspec import Struct
 
 from ..base import Pace, State
 
@@ -19,8 +20,7 @@ class Phase(StrEnum):
     ABANDONED = "abandoned"
 
 
-@dataclass(frozen=True)
-class Timing:
+class Timing(Struct, frozen=True):
     day: timedelta
     loss_time: timedelta
     turn: timedelta

@@ -5,10 +5,12 @@ Every page, mail and API answer asks this module; nothing else decides secrecy.
 
 import copy
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
+from msgspec.structs import asdict
 
 from ...clock import jst
 from ...rules.mobius import CHOICE_KEYS, JOBS, PARTNERS, SLOTS, Village, is_oni_side
@@ -102,8 +104,7 @@ def sides_shown(game: Village, phase: Phase, viewer: Viewer) -> dict[str, str]:
     return {viewer.slot: str(game.sides[viewer.slot])}
 
 
-@dataclass
-class Private:
+class Private(Struct):
     """Everything a member alone may know (RULES §2, §5, §8), by the morning it arrived."""
 
     slot: str

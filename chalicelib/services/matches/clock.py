@@ -3,9 +3,10 @@ leaving its page (decision 82), when a worker should look, and the page's sign o
 
 from collections.abc import Mapping
 from contextlib import suppress
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+from msgspec import Struct
 
 from ... import timecontrol
 from ...rulesets.match import MatchEngine
@@ -19,8 +20,7 @@ GONE_AFTER = timedelta(minutes=1)
 SEEN_EVERY = timedelta(seconds=15)
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(Struct, frozen=True):
     """The clock of the side to move after a write: since when it runs (None: none runs),
     when it flags, and until when its answer is held (a ranked game's held question)."""
 

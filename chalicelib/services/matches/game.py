@@ -4,10 +4,11 @@ how long it is kept, its chance, 投了, the mail a write owes."""
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
+
+from msgspec import Struct, field
 
 from ... import rulesets, runtime, timecontrol
 from ...rulesets.match import RESIGN, MatchEngine, MatchPages, MatchRules, Played
@@ -28,8 +29,7 @@ class Stale(Conflict):
     """The page was made before the game's last move: nothing was applied."""
 
 
-@dataclass
-class Match:
+class Match(Struct, dict=True):  # dict: room for what it parses once (cached)
     """One game as a request sees it: the game as read and its game, parsed once, and what
     the request's writes of it owe once they are committed (``owe``)."""
 

@@ -6,9 +6,10 @@ to (decision 192)."""
 import random
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from ... import rulesets, runtime, timecontrol
 from ...rulesets.match import MatchComputerPlay, MatchRules
@@ -229,8 +230,7 @@ def cancel(match: Match, who: list[str]) -> None:
         raise Conflict("相手がもう席に着いたので、招待は取り消せません") from None
 
 
-@dataclass(frozen=True)
-class Room:
+class Room(Struct, frozen=True):
     """A public room on the top page: the game, the seat it offers, its clock, since when."""
 
     match_id: str
@@ -265,8 +265,7 @@ def rooms(players: list[str], now: datetime) -> list[Room]:
     return found
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(Struct, frozen=True):
     """A game on its player's list: where it is, what it is, which side."""
 
     match_id: str

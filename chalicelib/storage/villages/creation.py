@@ -1,9 +1,10 @@
 """A village made: its number, its opening (META, seats, first posts) and the hourly claim of
 the scheduler's new long village."""
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+from msgspec import Struct
 
 from ...rulesets.base import SystemPost
 from ..accounts import Account, account_item
@@ -37,8 +38,7 @@ def next_village_id() -> str:
     return str(counter.count)
 
 
-@dataclass(frozen=True)
-class Opening:
+class Opening(Struct, frozen=True):
     """A new village in its opening, as its rule set dealt it: what ``create_village``
     writes."""
 

@@ -1,11 +1,11 @@
 """A village's boards: a post written (at the member's pace), a board read by day or whole."""
 
-import dataclasses
 import secrets
-from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from msgspec import Struct
+from msgspec.structs import asdict, replace
 from pynamodb.expressions.update import Action
 
 from ...rulesets.base import Step, SystemPost
@@ -23,8 +23,7 @@ from .reads import Page
 POST_INTERVAL = timedelta(seconds=5)  # one post per member per 5 s
 
 
-@dataclass(frozen=True)
-class Post:
+class Post(Struct, frozen=True):
     """One board post, as read or to be written (``PostItem``'s fields)."""
 
     partition: str  # the board's (a personal board's: its owner's)
@@ -70,7 +69,7 @@ def new_post(
 
 
 def _post_item(post: Post) -> PostItem:
-    fields = dataclasses.asdict(post)
+    fields = asdict(post)
     return PostItem(fields.pop("partition"), fields.pop("key"), **fields)
 
 

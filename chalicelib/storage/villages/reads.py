@@ -3,9 +3,10 @@
 import heapq
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from msgspec import Struct
 
 from ..db import ensure_configured
 from ..keys import (
@@ -18,14 +19,12 @@ from ..shards import each_shard
 STORED_BEFORE_SEATS = 13  # villages stored before ``seats`` was: Mobius, 13 characters
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(Struct, frozen=True):
     items: list[Any]
     last_key: dict[str, Any] | None
 
 
-@dataclass(frozen=True)
-class VillageSummary:
+class VillageSummary(Struct, frozen=True):
     """A village as the lounge lists it: its META item's fields, as stored (see there), its
     game unparsed (the lounge shows its day without parsing it)."""
 

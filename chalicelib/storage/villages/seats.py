@@ -1,9 +1,9 @@
 """A seat taken (a join, a computer member) and left (a departure), a member's will and visits."""
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from msgspec import Struct
 from pynamodb.exceptions import UpdateError
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
@@ -29,8 +29,7 @@ from .looks import look_no_later
 from .posts import system_post_item
 
 
-@dataclass(frozen=True)
-class SeatChange:
+class SeatChange(Struct, frozen=True):
     """What a join writes on the member item besides who plays it."""
 
     persona: str | None = None  # set it (None: keep)
@@ -155,16 +154,14 @@ def seat_computer(
     conditioned("seat_computer", write)
 
 
-@dataclass(frozen=True)
-class Lock:
+class Lock(Struct, frozen=True):
     """An ID lock a departure sets (RULES §9): the departures it counts and its end."""
 
     departures: list[str]
     until: datetime
 
 
-@dataclass(frozen=True)
-class Departure:
+class Departure(Struct, frozen=True):
     """A member leaving ``slot``, as ``vacate_slot`` writes it."""
 
     slot: str

@@ -1,10 +1,10 @@
 """A day's choices saved, and the update steps that consume them: one transaction each."""
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from msgspec import Struct
 from pynamodb.expressions.update import Action
 from pynamodb.transactions import TransactWrite
 
@@ -142,8 +142,7 @@ def _save_with_receipt(item: DayItem, actions: list[Action], condition: Any, rec
         raise
 
 
-@dataclass(frozen=True)
-class StepWrite:
+class StepWrite(Struct, frozen=True):
     """One update step as ``commit_step`` writes it: the rule set's ``step`` and what the
     platform adds to it."""
 
