@@ -86,3 +86,25 @@ def test_the_minute_tick_imports_no_page_handler_nor_the_reply_parser():
     modules = imported(APP, FIRST_CALLS["tick"])
     assert among(modules, ("chalicelib.web", *REPLY_PARSER, *RATINGS, *REVIEWS)) == set()
     assert "chalicelib.services.scheduler" in modules
+
+
+def test_no_first_call_builds_a_dataclass_of_ours():
+    """Our records are msgspec Structs (decision 248): a dataclass compiles each of its
+    methods at import, which had become more than half of a page's own cold start."""
+    probe = (
+        "import dataclasses, inspect, sys\n"
+        "found = sorted(f'{name}.{n}' for name, m in list(sys.modules.items())\n"
+        "    if name == 'app' or name.startswith('chalicelib')\n"
+        "    for n, c in vars(m).items()\n"
+        "    if inspect.isclass(c) and c.__module__ == name and dataclasses.is_dataclass(c))\n"
+        "print(found)"
+    )
+    for code in FIRST_CALLS.values():
+        done = subprocess.run(
+            [sys.executable, "-c", f"{APP}\n{code}\n{probe}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stdout.splitlines()[-1] == "[]"
