@@ -117,23 +117,6 @@ def advance(message: str, later: "list[MailHandOver] | None" = None) -> None:
             raise
 
 
-def process(messages: list[str]) -> None:
-    """Each advance-queue message, as the deployed worker (``advance_batch``) takes its
-    batch but without SQS's event (the scale benchmark's worker cost, tests): one failure
-    does not stop the others, but is raised at the end; the batch's mail handed over once
-    all are done."""
-    later: list[MailHandOver] = []
-    failed = []
-    for message in messages:
-        try:
-            advance(message, later)
-        except Exception:
-            failed.append(message)
-    effects.hand_over_mail(later)
-    if failed:
-        raise RuntimeError(f"villages failed: {', '.join(failed)}")
-
-
 def _each_record(event: dict, handle: Callable[[str], None]) -> dict:
     """An SQS batch through Powertools' batch processor: only the messages whose ``handle``
     raised are reported failed (``batchItemFailures``), so SQS delivers those again, not
@@ -180,26 +163,13 @@ def deliver(
             log.warning("village %s: %d mails left to a later tick", owner, delivery.left)
 
 
-def send_mail(village_ids: list[str], seconds_left: Callable[[], float] | None = None) -> None:
-    """The mail worker: each village's owed mail, at this worker's share of the SES rate.
+def mail_batch(event: dict, seconds_left: Callable[[], float] | None = None) -> dict:
+    """The mail worker: each message's owed mail, at this worker's share of the SES rate.
 
     A send that fails (throttled past the backoff, refused) leaves its mail owed: a later
-    tick hands the village over again once its retry is due; so does mail left for want of
-    time (``seconds_left``: the Lambda's). Only a failure of the outbox itself is raised,
-    for SQS to deliver the message again."""
-    send = mail_sender()
-    failed = []
-    for village_id in village_ids:
-        try:
-            deliver(village_id, send, seconds_left)
-        except Exception:
-            failed.append(village_id)
-    if failed:
-        raise RuntimeError(f"mail failed: {', '.join(failed)}")
-
-
-def mail_batch(event: dict, seconds_left: Callable[[], float] | None = None) -> dict:
-    """The mail worker (deployed): its batch's messages, a failed one reported alone."""
+    tick hands the owner over again once its retry is due; so does mail left for want of
+    time (``seconds_left``: the Lambda's). Only a failure of the outbox itself fails its
+    message, for SQS to deliver that one again."""
     send = mail_sender()
     return _each_record(event, lambda owner: deliver(owner, send, seconds_left))
 

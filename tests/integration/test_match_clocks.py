@@ -15,6 +15,7 @@ from chalicelib.services.errors import Conflict
 from chalicelib.services.owed import ClockWatch
 from chalicelib.services.unit import Unit
 from chalicelib.storage import matches as store
+from tests.support.queues import sqs_event
 
 GUEST = "g:guest-one"
 
@@ -110,10 +111,10 @@ def test_nobody_looking_a_delayed_message_brings_a_worker_within_seconds_of_the_
     assert message["DelaySeconds"] == 201  # a second after the flag (200 s)
     # The worker receives it when SQS delivers it: the game ends on time, nobody on its page.
     now.advance(timedelta(seconds=201))
-    jobs.process([message["MessageBody"]])
+    jobs.advance_batch(sqs_event(message["MessageBody"]))
     assert item(match_id).state == "ended"
     # A second delivery of the same message changes nothing.
-    jobs.process([message["MessageBody"]])
+    jobs.advance_batch(sqs_event(message["MessageBody"]))
     assert json.loads(json.dumps(Duel.from_json(item(match_id).game).ending))["at"] == "time"
 
 

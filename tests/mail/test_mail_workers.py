@@ -18,6 +18,7 @@ from chalicelib.services.owed import MailHandOver
 from chalicelib.storage.repository import load_village
 from tests.support.fakes import THROTTLED, FakeTime
 from tests.support.mailbox import MailBox, account_of, seat, touch_all
+from tests.support.queues import sqs_event
 
 SHORT = TIMINGS[Pace.SHORT]
 
@@ -65,19 +66,19 @@ def test_deployed_the_worker_advances_the_village_and_the_mail_worker_sends_its_
     clock.advance(SHORT.first_update)
     assert jobs.tick().due == 1
     assert receive_all(advance) == [village]  # the tick only fans out
-    jobs.process([village])
+    jobs.advance_batch(sqs_event(village))
     assert load_village(village).game.day == 1  # advanced, its mail not yet sent
     assert box.new() == []
     assert receive_all(mail_queue) == [village]
-    jobs.send_mail([village])
+    jobs.mail_batch(sqs_event(village))
     assert sorted(account_of(m) for m in box.new()) == sorted(players)
-    jobs.send_mail([village])  # SQS delivered the message twice: nothing more is sent
+    jobs.mail_batch(sqs_event(village))  # SQS delivered the message twice: nothing more is sent
     assert box.new() == []
     assert jobs.tick().mail_villages == []  # and no tick finds mail owed
     # A later look at the village that owes nothing sends the mail workers nothing.
     clock.advance(timedelta(minutes=5))
     touch_all(village, dict(enumerate(players)), clock)
-    jobs.process([village])
+    jobs.advance_batch(sqs_event(village))
     assert receive_all(mail_queue) == []
 
 
@@ -107,7 +108,7 @@ def test_a_hand_over_that_fails_leaves_the_mail_owed_to_the_next_tick(
         send_to(url, bodies)
 
     monkeypatch.setattr(sqs, "send_to", mail_queue_down)
-    jobs.process([village])  # the village's look stands: nothing to deliver again
+    jobs.advance_batch(sqs_event(village))  # the village's look stands: nothing to deliver again
     assert load_village(village).game.day == 1
     assert receive_all(mail_queue) == []
     monkeypatch.setattr(sqs, "send_to", send_to)
@@ -153,18 +154,18 @@ def test_a_mail_given_up_on_stays_owed_and_is_sent_later_exactly_once(
     assert (delivery.sent, delivery.failed) == (10, 3)
     assert len(box.new()) == 10
     assert len(outbox.pending(clock() + outbox.retry_delay(1)).found) == 3  # owed, not lost
-    jobs.send_mail([village])  # a duplicate mail-queue message: the three wait their retry
+    jobs.mail_batch(sqs_event(village))  # a duplicate message: the three wait their retry
     assert box.new() == []
     assert jobs.tick().mail_villages == []  # not due yet
     clock.advance(outbox.retry_delay(1))
     assert jobs.tick().mail_villages == [village]  # due: handed to the mail workers
     assert receive_all(mail_queue) == [village]
-    jobs.send_mail([village])
+    jobs.mail_batch(sqs_event(village))
     assert sorted(m.to for m in box.new()) == sorted(given_up)
     for _ in range(3):
         clock.advance(outbox.retry_delay(2))
         assert jobs.tick().mail_villages == []
-        jobs.send_mail([village])
+        jobs.mail_batch(sqs_event(village))
     assert box.new() == []
 
 
@@ -182,11 +183,11 @@ def test_a_mail_whose_sender_died_is_sent_by_a_mail_worker_once_its_claim_expire
 
     with pytest.raises(TimedOut):
         scheduler.send_owed_mail(village, clock(), send=dies)
-    jobs.send_mail([village])  # the other twelve; the claimed one waits
+    jobs.mail_batch(sqs_event(village))  # the other twelve; the claimed one waits
     assert len(box.new()) == 12
     clock.advance(outbox.CLAIM_FOR + timedelta(seconds=1))
     assert jobs.tick().mail_villages == [village]
-    jobs.send_mail([village])
+    jobs.mail_batch(sqs_event(village))
     assert len(box.new()) == 1
     assert outbox.unsent_mail(village) == []
 
@@ -215,7 +216,7 @@ def test_a_mail_worker_short_of_time_leaves_the_rest_owed_for_the_next_tick(
     assert all(item.status == "pending" for item in outbox.unsent_mail(village))  # unclaimed
     assert jobs.tick().mail_villages == [village]  # the next tick hands the rest over
     assert receive_all(mail_queue) == [village]
-    jobs.send_mail([village])
+    jobs.mail_batch(sqs_event(village))
     assert sorted(first + [account_of(m) for m in box.new()]) == sorted(players)  # each once
 
 

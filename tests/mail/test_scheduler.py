@@ -24,6 +24,7 @@ from chalicelib.storage.repository import load_village
 from tests.support.accounts import make_account
 from tests.support.mail import REGION
 from tests.support.mailbox import MailBox, account_of, seat, tick, tick_until
+from tests.support.queues import failed_bodies, sqs_event
 
 SHORT = TIMINGS[Pace.SHORT]
 LONG = TIMINGS[Pace.LONG]
@@ -145,38 +146,25 @@ def failing_village(clock, rng, monkeypatch) -> str:
     return broken
 
 
-def test_one_failing_village_does_not_stop_the_others(players, clock, rng, village, monkeypatch):
-    seat(village, players, clock)
-    broken = failing_village(clock, rng, monkeypatch)
-    with pytest.raises(RuntimeError, match=broken):  # SQS then delivers the batch again
-        jobs.process([broken, village])
-    clock.advance(SHORT.first_update)
-    with pytest.raises(RuntimeError, match=broken):
-        jobs.process([broken, village])
-    assert load_village(village)._meta.state == "running"
-
-
 def test_the_deployed_worker_reports_only_the_failing_message_for_redelivery(
     players, clock, rng, village, monkeypatch
 ):
-    """Decision 201: SQS delivers again only what failed (ReportBatchItemFailures), not the
-    whole batch of 10; the batch's other villages are done once."""
+    """Decision 201: one failing village does not stop the others; SQS delivers again only
+    what failed (ReportBatchItemFailures), not the whole batch of 10; the batch's other
+    villages are done once."""
     seat(village, players, clock)
     broken = failing_village(clock, rng, monkeypatch)
+    event = sqs_event(broken, village)
+    assert failed_bodies(event, jobs.advance_batch(event)) == [broken]  # the other not yet due
     clock.advance(SHORT.first_update)
-    records = [
-        {"messageId": f"m{n}", "body": body, "receiptHandle": f"r{n}", "eventSource": "aws:sqs"}
-        for n, body in enumerate([broken, village])
-    ]
     client = Client(app)
-    event = {"Records": records}
     assert client.lambda_.invoke("advance_worker", event).payload == {
         "batchItemFailures": [{"itemIdentifier": "m0"}]
     }
     assert load_village(village)._meta.state == "running"
     # Every message failing: the batch itself fails, for SQS to deliver it all again.
     with pytest.raises(BatchProcessingError):
-        client.lambda_.invoke("advance_worker", {"Records": records[:1]})
+        client.lambda_.invoke("advance_worker", sqs_event(broken))
 
 
 # ----- ticks that repeat or overlap -----
@@ -193,7 +181,7 @@ def test_a_duplicated_tick_advances_once_and_mails_once(players, clock, rng, vil
     assert sorted(account_of(m) for m in box.new()) == sorted(players)
     # Even a worker that is handed the village again does nothing.
     version = load_village(village)._meta.version
-    jobs.process([village, village])
+    jobs.advance_batch(sqs_event(village, village))
     assert load_village(village)._meta.version == version
     assert box.new() == []
     items = list(OutboxItem.query(f"O#{village}"))

@@ -5,6 +5,22 @@ import os
 import pytest
 
 
+def sqs_event(*bodies: str) -> dict:
+    """An SQS batch as Lambda hands it to a worker: one record a message, in order."""
+    return {
+        "Records": [
+            {"messageId": f"m{n}", "body": body, "receiptHandle": f"r{n}", "eventSource": "aws:sqs"}
+            for n, body in enumerate(bodies)
+        ]
+    }
+
+
+def failed_bodies(event: dict, answer: dict) -> list[str]:
+    """The messages a worker's answer reports failed, for SQS to deliver again."""
+    failed = {item["itemIdentifier"] for item in answer["batchItemFailures"]}
+    return [record["body"] for record in event["Records"] if record["messageId"] in failed]
+
+
 class Queues:
     """The stack's advance and mail queues on moto's SQS."""
 

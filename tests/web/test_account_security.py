@@ -23,6 +23,7 @@ from tests.support.accounts import PASSWORD, make_account
 from tests.support.clients import alert, text
 from tests.support.mail import REGION, mail_text, sent_messages
 from tests.support.mailbox import tick
+from tests.support.queues import sqs_event
 
 LOGIN_LINK = re.compile(r"/login/link\?token=([A-Za-z0-9_\-.]+)")
 
@@ -264,7 +265,7 @@ def test_a_login_link_request_takes_the_same_path_for_every_address(browser, clo
     handed = sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10)["Messages"]
     assert [m["Body"] for m in handed] == ["accounts"] * len(identifiers)
     monkeypatch.undo()
-    jobs.send_mail(["accounts"])
+    jobs.mail_batch(sqs_event("accounts"))
     assert [set(m.destinations) for m in sent_messages()] == [{"alice@example.jp"}] * 2
     sqs.delete_queue(QueueUrl=queue)  # moto lives as long as the package's tests
 

@@ -16,6 +16,7 @@ from chalicelib.storage import matches as store
 from chalicelib.storage.keys import puzzle_mail_owner
 from tests.support.accounts import make_account
 from tests.support.mail import REGION
+from tests.support.queues import sqs_event
 from tests.web.test_matches import start
 from tests.web.test_puzzle import TODAY, puzzle_mails, subscribe
 
@@ -30,15 +31,6 @@ class Context:
 def invoke(function: str, event: dict):
     """The function's handler, as Lambda calls it."""
     return getattr(handlers, function)(event, Context())
-
-
-def sqs_event(*bodies: str) -> dict:
-    return {
-        "Records": [
-            {"messageId": f"m{n}", "body": body, "receiptHandle": f"r{n}", "eventSource": "aws:sqs"}
-            for n, body in enumerate(bodies)
-        ]
-    }
 
 
 def test_a_clocked_game_started_on_its_page_is_watched_through_the_advance_queue(

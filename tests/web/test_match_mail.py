@@ -18,6 +18,7 @@ from tests.support.accounts import make_account
 from tests.support.clients import text
 from tests.support.mail import mail_text, sent_messages
 from tests.support.matches import worker_look
+from tests.support.queues import sqs_event
 from tests.web.test_matches import play_json, start, stored
 
 BRAND = f"【{SITE_NAME}・2人で遊ぶ人狼】"
@@ -171,7 +172,7 @@ def test_correspondence_the_player_is_reminded_once_before_the_deadline(
     assert "時間切れであなたの負け" in mail_text(reminder)
     # Redelivered to the mail worker: nothing is sent twice.
     scheduler.send_owed_mail(mailbox.match_mail(match_id), clock())
-    jobs.send_mail([mailbox.match_mail(match_id)])
+    jobs.mail_batch(sqs_event(mailbox.match_mail(match_id)))
     assert len(mails_to("alice")) == 2 and mails_to("bob") == []
 
 
