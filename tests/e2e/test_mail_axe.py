@@ -7,7 +7,7 @@ shortest and the longest HTML part are checked (the longest has every one-tap li
 
 import pytest
 
-from tests.support.every_kind import KINDS, every_kind
+from tests.support.every_kind import KINDS, made_once
 from tests.support.mail import app_clock, ses  # noqa: F401
 from tests.support.phones import AXE, PHONE
 from tests.support.services import aws, clock, rng  # noqa: F401
@@ -42,10 +42,10 @@ INVERT_JS = """
 
 
 @pytest.fixture
-def html_parts(clock, rng):  # noqa: F811
-    """kind -> the shortest and the longest HTML part of that kind, made once for the module."""
+def html_parts(clock, rng, tmp_path_factory):  # noqa: F811
+    """kind -> the shortest and the longest HTML part of that kind, made once for the run."""
     if not _HTML:
-        for kind, mails in every_kind(clock, rng).items():
+        for kind, mails in made_once(clock, rng, tmp_path_factory).items():
             parts = sorted((m.html for m in mails), key=len)
             _HTML[kind] = [parts[0], parts[-1]] if len(parts) > 1 else parts
     return _HTML

@@ -33,7 +33,7 @@ from tests.support.every_kind import (
     PUZZLE_KINDS,
     REPLY_KINDS,
     VILLAGE_NAME,
-    every_kind,
+    made_once,
 )
 
 ENCODED_WORD = re.compile(r"=\?[^?\s]+\?[bBqQ]\?[^?\s]*\?=")
@@ -44,10 +44,10 @@ _MAILS: dict[str, list[bytes]] = {}
 
 
 @pytest.fixture
-def mails(clock, rng) -> dict[str, list[bytes]]:
-    """kind -> the raw mails of that kind, made once for the module (a few seconds)."""
+def mails(clock, rng, tmp_path_factory) -> dict[str, list[bytes]]:
+    """kind -> the raw mails of that kind, made once for the run."""
     if not _MAILS:
-        made = every_kind(clock, rng)
+        made = made_once(clock, rng, tmp_path_factory)
         _MAILS.update({kind: [m.raw.encode("ascii") for m in made[kind]] for kind in made})
     return _MAILS
 

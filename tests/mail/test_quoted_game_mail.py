@@ -18,7 +18,7 @@ from chalicelib.rulesets.classic.ruleset import REPLY_WORDS as CLASSIC_WORDS
 from chalicelib.rulesets.duel import mail as duel_mail
 from chalicelib.rulesets.duel.mail import WORDS as DUEL_WORDS
 from chalicelib.rulesets.mobius.ruleset import REPLY_WORDS as MOBIUS_WORDS
-from tests.support.every_kind import every_kind
+from tests.support.every_kind import made_once
 from tests.support.mail import Mail
 
 FROM = "人狼ひろば <noreply@mobius.example>"
@@ -154,10 +154,10 @@ _MAILS: dict[str, list[Mail]] = {}
 
 
 @pytest.fixture
-def mails(clock, rng) -> dict[str, list[Mail]]:
-    """kind -> the mails of that kind, made once for the module (a few seconds)."""
+def mails(clock, rng, tmp_path_factory) -> dict[str, list[Mail]]:
+    """kind -> the mails of that kind, made once for the run."""
     if not _MAILS:
-        _MAILS.update(every_kind(clock, rng))
+        _MAILS.update(made_once(clock, rng, tmp_path_factory))
     return _MAILS
 
 

@@ -7,8 +7,12 @@ village names (30 Japanese characters) and account IDs (20 characters) stretch e
 Needs moto's DynamoDB table, a verified SES sender and the runtime clock set to ``clock``.
 """
 
+import json
 import re
 from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
 
 from chalicelib import effects
 from chalicelib.inbound import message
@@ -34,6 +38,7 @@ from tests.support.accounts import make_account
 from tests.support.classic_villages import account_of, join_all, living_seats, start
 from tests.support.mail import Mail
 from tests.support.mailbox import MailBox, seat, tick, tick_until, touch_all
+from tests.support.once import once_per_run
 
 VILLAGE_NAME = "春の終わりに集まった山里の人びとが鬼と人間を見分ける長い夜村"
 LONG_ID = "long_account_id_{:04d}"  # 20 characters
@@ -84,12 +89,23 @@ def every_kind(clock, rng) -> dict[str, list[Mail]]:
     return made
 
 
+def made_once(clock, rng, factory: pytest.TempPathFactory) -> dict[str, list[Mail]]:
+    """``every_kind``, made by the first test of the run that asks: the format, quoting and
+    axe tests read the same mails, and each making cost some 20 s of a worker's time."""
+
+    def make(folder: Path) -> None:
+        raws = {kind: [m.raw for m in mails] for kind, mails in every_kind(clock, rng).items()}
+        (folder / "mails.json").write_text(json.dumps(raws), encoding="utf-8")
+
+    folder = once_per_run(factory, "every_kind", make)
+    raws = json.loads((folder / "mails.json").read_text(encoding="utf-8"))
+    return {kind: [Mail(raw) for raw in made] for kind, made in raws.items()}
+
+
 def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made = {}
     players = [make_account(LONG_ID.format(n), clock()) for n in range(13)]
-    village = villages.create_village(
-        villages.AskedVillage(pace="short", name=VILLAGE_NAME), now=clock(), rng=rng
-    )
+    village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
     seated = seat(village, players, clock)
     begin = load_village(village)._meta.next_update
     clock.now = begin
@@ -117,9 +133,7 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made["mobius:ending"] = box.new()
     # Another village, abandoned by the GM before it starts.
     others = [make_account(LONG_ID.format(n), clock()) for n in range(20, 25)]
-    lonely = villages.create_village(
-        villages.AskedVillage(pace="short", name=VILLAGE_NAME), now=clock(), rng=rng
-    )
+    lonely = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
     seat(lonely, others, clock)
     hosting.abandon(lonely, "人数が集まらないため", "cli:test", clock())
     clock.advance(timedelta(minutes=1))
@@ -155,9 +169,7 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made: dict[str, list[Mail]] = {}
     accounts = [make_account(LONG_ID.format(n), clock()) for n in range(30, 35)]
     name = VILLAGE_NAME
-    vid = villages.create_village(
-        villages.AskedVillage(pace="short", name=name, rules="classic"), now=clock(), rng=rng
-    )
+    vid = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
     join_all(vid, accounts, clock)
     start(vid, accounts, clock)
     tick(clock, rng)  # the start
@@ -173,9 +185,7 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
         made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
     # A second village: everyone executes one, the night's roles are reminded to act.
     others = [make_account(LONG_ID.format(n), clock()) for n in range(40, 45)]
-    vid = villages.create_village(
-        villages.AskedVillage(pace="short", name=name, rules="classic"), now=clock(), rng=rng
-    )
+    vid = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
     join_all(vid, others, clock)
     start(vid, others, clock)
     tick(clock, rng)
@@ -190,9 +200,7 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     for mail in box.new():
         made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
     # A third, abandoned before it starts.
-    lonely = villages.create_village(
-        villages.AskedVillage(pace="short", name=name, rules="classic"), now=clock(), rng=rng
-    )
+    lonely = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
     join_all(lonely, [make_account(LONG_ID.format(n), clock()) for n in range(50, 52)], clock)
     hosting.abandon(lonely, "人数が集まらないため", "cli:test", clock())
     clock.advance(timedelta(minutes=1))
@@ -262,9 +270,7 @@ def _idle(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     """A Mobius member idle for 45 min of a running short village, and a classic prologue
     member idle for 21 h: each is warned of their auto-departure."""
     players = [make_account(LONG_ID.format(n), clock()) for n in range(80, 93)]
-    village = villages.create_village(
-        villages.AskedVillage(pace="short", name=VILLAGE_NAME), now=clock(), rng=rng
-    )
+    village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
     seated = seat(village, players, clock)
     clock.now = load_village(village)._meta.next_update
     tick(clock, rng)
@@ -275,9 +281,7 @@ def _idle(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made = {"mobius:idle_warning": [m for m in box.new() if WARNING in m.subject]}
     two = [make_account(LONG_ID.format(n), clock()) for n in range(93, 95)]
     vid = villages.create_village(
-        villages.AskedVillage(pace="short", name=VILLAGE_NAME, rules="classic"),
-        now=clock(),
-        rng=rng,
+        pace="short", name=VILLAGE_NAME, now=clock(), rng=rng, rules="classic"
     )
     join_all(vid, two, clock)
     clock.advance(timedelta(hours=21))
