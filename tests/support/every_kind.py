@@ -105,7 +105,9 @@ def made_once(clock, rng, factory: pytest.TempPathFactory) -> dict[str, list[Mai
 def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made = {}
     players = [make_account(LONG_ID.format(n), clock()) for n in range(13)]
-    village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="short", name=VILLAGE_NAME), now=clock(), rng=rng
+    )
     seated = seat(village, players, clock)
     begin = load_village(village)._meta.next_update
     clock.now = begin
@@ -133,7 +135,9 @@ def _mobius(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made["mobius:ending"] = box.new()
     # Another village, abandoned by the GM before it starts.
     others = [make_account(LONG_ID.format(n), clock()) for n in range(20, 25)]
-    lonely = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
+    lonely = villages.create_village(
+        villages.AskedVillage(pace="short", name=VILLAGE_NAME), now=clock(), rng=rng
+    )
     seat(lonely, others, clock)
     hosting.abandon(lonely, "人数が集まらないため", "cli:test", clock())
     clock.advance(timedelta(minutes=1))
@@ -169,7 +173,9 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made: dict[str, list[Mail]] = {}
     accounts = [make_account(LONG_ID.format(n), clock()) for n in range(30, 35)]
     name = VILLAGE_NAME
-    vid = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
+    vid = villages.create_village(
+        villages.AskedVillage(pace="short", name=name, rules="classic"), now=clock(), rng=rng
+    )
     join_all(vid, accounts, clock)
     start(vid, accounts, clock)
     tick(clock, rng)  # the start
@@ -185,7 +191,9 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
         made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
     # A second village: everyone executes one, the night's roles are reminded to act.
     others = [make_account(LONG_ID.format(n), clock()) for n in range(40, 45)]
-    vid = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
+    vid = villages.create_village(
+        villages.AskedVillage(pace="short", name=name, rules="classic"), now=clock(), rng=rng
+    )
     join_all(vid, others, clock)
     start(vid, others, clock)
     tick(clock, rng)
@@ -200,7 +208,9 @@ def _classic(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     for mail in box.new():
         made.setdefault(f"classic:{_classic_kind(mail)}", []).append(mail)
     # A third, abandoned before it starts.
-    lonely = villages.create_village(pace="short", name=name, now=clock(), rng=rng, rules="classic")
+    lonely = villages.create_village(
+        villages.AskedVillage(pace="short", name=name, rules="classic"), now=clock(), rng=rng
+    )
     join_all(lonely, [make_account(LONG_ID.format(n), clock()) for n in range(50, 52)], clock)
     hosting.abandon(lonely, "人数が集まらないため", "cli:test", clock())
     clock.advance(timedelta(minutes=1))
@@ -270,7 +280,9 @@ def _idle(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     """A Mobius member idle for 45 min of a running short village, and a classic prologue
     member idle for 21 h: each is warned of their auto-departure."""
     players = [make_account(LONG_ID.format(n), clock()) for n in range(80, 93)]
-    village = villages.create_village(pace="short", name=VILLAGE_NAME, now=clock(), rng=rng)
+    village = villages.create_village(
+        villages.AskedVillage(pace="short", name=VILLAGE_NAME), now=clock(), rng=rng
+    )
     seated = seat(village, players, clock)
     clock.now = load_village(village)._meta.next_update
     tick(clock, rng)
@@ -281,7 +293,9 @@ def _idle(clock, rng, box: MailBox) -> dict[str, list[Mail]]:
     made = {"mobius:idle_warning": [m for m in box.new() if WARNING in m.subject]}
     two = [make_account(LONG_ID.format(n), clock()) for n in range(93, 95)]
     vid = villages.create_village(
-        pace="short", name=VILLAGE_NAME, now=clock(), rng=rng, rules="classic"
+        villages.AskedVillage(pace="short", name=VILLAGE_NAME, rules="classic"),
+        now=clock(),
+        rng=rng,
     )
     join_all(vid, two, clock)
     clock.advance(timedelta(hours=21))
