@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .base import RuleSet
 
-if TYPE_CHECKING:  # the match seam's dataclasses are the match path's, not a village's
+if TYPE_CHECKING:  # the match seam's records are the match path's, not a village's
     from .match import MatchRules, Offer
 
 DEFAULT = "mobius"  # villages stored before rule sets had names play Mobius

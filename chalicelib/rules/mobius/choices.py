@@ -48,7 +48,7 @@ class Choices(Struct, frozen=True):
 
     def to_dict(self) -> dict[str, str]:
         """The decided choices only."""
-        # getattr, not dataclasses.asdict: this runs for every slot of every night.
+        # getattr, not msgspec.structs.asdict: this runs for every slot of every night.
         values = ((key, getattr(self, key)) for key in CHOICE_KEYS)
         return {key: value for key, value in values if value is not None}
 
