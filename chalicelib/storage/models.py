@@ -12,7 +12,6 @@ import zlib
 from typing import Any, TypeVar
 
 from msgspec import Struct
-from msgspec.structs import fields
 from pynamodb.attributes import (
     Attribute,
     BooleanAttribute,
@@ -45,7 +44,7 @@ Record = TypeVar("Record", bound=Struct)
 def record_of(kind: type[Record], item: "Item", **given: Any) -> Record:
     """The plain record ``kind`` (a ``Struct``) of ``item``: each field the item's attribute of
     the same name, unless ``given`` (a key, a map made plain)."""
-    named = {f.name: getattr(item, f.name) for f in fields(kind) if f.name not in given}
+    named = {name: getattr(item, name) for name in kind.__struct_fields__ if name not in given}
     return kind(**named, **given)
 
 

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from msgspec import Struct
-from msgspec.structs import fields
 
 from .cast import JOBS, SLOTS, Job, Side, is_oni_side
 from .errors import (
@@ -53,7 +52,7 @@ class Choices(Struct, frozen=True):
         return {key: value for key, value in values if value is not None}
 
 
-CHOICE_KEYS: tuple[str, ...] = tuple(field.name for field in fields(Choices))
+CHOICE_KEYS: tuple[str, ...] = Choices.__struct_fields__
 
 UNDECIDED = Choices()
 
